@@ -1,0 +1,124 @@
+// The only place that reads process.env. Every app parses its config once at boot and stops
+// with a clear message on the first invalid variable; tests build config from plain objects.
+import { z } from 'zod';
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+const csv = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+
+export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  API_PORT: port(3000),
+  API_HOST: z.string().default('0.0.0.0'),
+  PUBLIC_PORT: port(8080),
+  PUBLIC_HOST: z.string().default('0.0.0.0'),
+  /** The platform's own key: may create tenants. Unset disables platform administration. */
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prefix of every Redis key BullMQ writes; tests use one per file. */
+  QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('sitemaps'),
+  /** Which queues this worker process serves. */
+  WORKER_QUEUES: csv.default(QUEUE_NAMES_ALL.split(',')),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
+  BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000),
+  BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  STORAGE_DRIVER: z.enum(['postgres', 'fs']).default('postgres'),
+  STORAGE_DIR: z.string().default('.data/files'),
+  /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
+  BLOB_GRACE_MS: z.coerce.number().int().min(0).default(10 * 60_000),
+  INDEXNOW_ENDPOINTS: csv.default(['https://api.indexnow.org/indexnow']),
+  /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
+  PUBLIC_BASE_URL: z.url().optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  databaseUrl: string;
+  redisUrl: string;
+  api: { host: string; port: number; adminApiKey: string | undefined };
+  public: { host: string; port: number; baseUrl: string | undefined };
+  logLevel: string;
+  queuePrefix: string;
+  worker: { queues: string[]; concurrency: number };
+  build: { quietMs: number; maxWaitMs: number };
+  storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
+  indexNow: { endpoints: string[] };
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const result = envSchema.safeParse(emptyToUndefined(env));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const e = result.data;
+  return {
+    env: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    api: { host: e.API_HOST, port: e.API_PORT, adminApiKey: e.ADMIN_API_KEY },
+    public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL },
+    logLevel: e.LOG_LEVEL,
+    queuePrefix: e.QUEUE_PREFIX,
+    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY },
+    build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS },
+    storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
+    indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },
+  };
+}
+
+/** Reads process.env once; the apps call this at boot. */
+export function loadConfig(): AppConfig {
+  return parseConfig(process.env);
+}
+
+/** Just the database URL, for the migration CLI. */
+export function loadDatabaseEnv(): { databaseUrl: string } {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new ConfigError('DATABASE_URL is not set (npm start migrates its embedded database by itself)');
+  return { databaseUrl: url };
+}
+
+/** What the local-services bootstrap may find already configured. */
+export function loadServiceEnv(): { databaseUrl?: string; redisUrl?: string; dataDir: string } {
+  return {
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    redisUrl: process.env.REDIS_URL || undefined,
+    dataDir: process.env.SITEMAPS_DATA_DIR || '.data',
+  };
+}
+
+/** Config for logs: secrets masked. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  return {
+    ...config,
+    databaseUrl: maskUrl(config.databaseUrl),
+    redisUrl: maskUrl(config.redisUrl),
+    api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
+  };
+}
+
+function maskUrl(value: string): string {
+  const url = new URL(value);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+function emptyToUndefined(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === '' ? undefined : value]));
+}

