@@ -122,3 +122,48 @@ function maskUrl(value: string): string {
 function emptyToUndefined(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === '' ? undefined : value]));
 }
+
+/**
+ * What `npm start` reads before any database exists: the ports it waits on and the admin key
+ * it hands the apps (it generates one when unset). DATABASE_URL is not needed here.
+ */
+export function loadStartEnv(): { apiPort: number; publicPort: number; adminApiKey: string | undefined } {
+  const result = envSchema
+    .pick({ API_PORT: true, PUBLIC_PORT: true, ADMIN_API_KEY: true })
+    .safeParse(emptyToUndefined(process.env));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return { apiPort: result.data.API_PORT, publicPort: result.data.PUBLIC_PORT, adminApiKey: result.data.ADMIN_API_KEY };
+}
+
+/**
+ * The environment for a process this one spawns (`npm start`'s apps, the e2e test's `npm start`):
+ * this process's environment with overrides; an undefined override removes the variable.
+ */
+export function childProcessEnv(overrides: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...overrides })) {
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
+/** Nest's logger levels for a configured level. */
+export function nestLogLevels(level: string): false | ('log' | 'error' | 'warn' | 'debug' | 'verbose')[] {
+  switch (level) {
+    case 'silent':
+      return false;
+    case 'fatal':
+    case 'error':
+      return ['error'];
+    case 'warn':
+      return ['error', 'warn'];
+    case 'debug':
+    case 'trace':
+      return ['log', 'error', 'warn', 'debug'];
+    default:
+      return ['log', 'error', 'warn'];
+  }
+}

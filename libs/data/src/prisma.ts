@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 
@@ -6,4 +7,9 @@ export { Prisma, PrismaClient } from './generated/prisma/client';
 /** Prisma 7 runs queries through the pg driver adapter: no engine binary at run time. */
 export function createPrismaClient(databaseUrl: string, opts: { poolSize?: number } = {}): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, max: opts.poolSize ?? 10 }) });
+}
+
+/** Plain pg pool for the bulk paths (ingest, shard reads) where set-based SQL beats an ORM. */
+export function createPgPool(databaseUrl: string, opts: { max?: number } = {}): Pool {
+  return new Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
 }

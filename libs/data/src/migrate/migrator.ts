@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
 import pg, { Client } from 'pg';
 
 export const PRISMA_DIR = path.resolve(__dirname, '../../../../prisma');
@@ -17,7 +17,7 @@ const FILTERS = { externalTables: [], externalEnums: [] };
 /** Any constant: every process that migrates takes the same Postgres advisory lock. */
 const MIGRATION_LOCK_ID = 7_301_552_104;
 
-type EngineModule = typeof import('@prisma/schema-engine-wasm');
+type EngineModule = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
 let engineModule: Promise<EngineModule> | undefined;
 
 /** The package is built for bundlers (`import x from './x.wasm'`); instantiate it by hand. */

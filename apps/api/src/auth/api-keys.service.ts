@@ -1,0 +1,51 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@sitemaps/config';
+import type { PrismaClient } from '@sitemaps/data';
+import { DomainError, notFound } from '@sitemaps/domain';
+import { CONFIG, PRISMA } from '../api.tokens';
+import type { Principal, Scope } from './principal';
+
+const KEY_PREFIX = 'smk_';
+
+export function hashKey(key: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash('sha256').update(key).digest());
+}
+
+/** Keys are random, stored only as sha256; the plain key is returned once, at creation. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+  ) {}
+
+  async authenticate(key: string | undefined): Promise<Principal> {
+    if (!key) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'missing API key: send Authorization: Bearer <key>');
+    const admin = this.config.api.adminApiKey;
+    if (admin && key.length === admin.length && timingSafeEqual(Buffer.from(key), Buffer.from(admin))) return { kind: 'platform' };
+    const found = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(key) } });
+    if (!found || found.revokedAt) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'invalid or revoked API key');
+    return { kind: 'tenant', tenantId: found.tenantId, keyId: found.id, scopes: found.scopes as Scope[] };
+  }
+
+  async create(tenantId: string, name: string, scopes: Scope[]) {
+    const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const row = await this.prisma.apiKey.create({ data: { tenantId, name, scopes, prefix: key.slice(0, 12), hash: hashKey(key) } });
+    return { ...present(row), key };
+  }
+
+  async list(tenantId: string) {
+    const rows = await this.prisma.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } });
+    return rows.map(present);
+  }
+
+  async revoke(tenantId: string, id: string): Promise<void> {
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id, tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (count === 0 && !(await this.prisma.apiKey.findFirst({ where: { id, tenantId } }))) throw notFound('api key', id);
+  }
+}
+
+function present(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; revokedAt: Date | null }) {
+  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, createdAt: row.createdAt, revokedAt: row.revokedAt };
+}

@@ -1,0 +1,52 @@
+// The one place where errors become HTTP: DomainError kinds map to statuses, framework errors
+// (malformed JSON, body too large, unknown route) to the same `{error: {code, message, details}}`
+// shape. Clients never see a stack trace.
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { DomainError, type ErrorDetail, type ErrorKind } from '@sitemaps/domain';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  quota: 422,
+  rate_limited: 429,
+};
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: ErrorDetail[] };
+}
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const [status, body] = this.toResponse(exception);
+    if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private toResponse(exception: unknown): [number, ErrorBody] {
+    if (exception instanceof DomainError) {
+      return [STATUS[exception.kind], { error: { code: exception.code, message: exception.message, details: exception.details } }];
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = status === 404 ? 'ROUTE_NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : `HTTP_${status}`;
+      return [status, { error: { code, message: exception.message, details: [] } }];
+    }
+    // Fastify's own client errors (bad JSON, wrong content type, body limit) carry a statusCode.
+    const fastify = exception as { statusCode?: number; code?: string; message?: string };
+    if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+      const code =
+        fastify.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : fastify.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'MALFORMED_BODY';
+      return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
+    }
+    return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];
+  }
+}

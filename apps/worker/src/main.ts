@@ -1,0 +1,19 @@
+import { loadConfig } from '@sitemaps/config';
+import { createWorkerApp } from './worker.app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createWorkerApp(config);
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  console.log(`worker serving queues: ${config.worker.queues.join(', ')}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

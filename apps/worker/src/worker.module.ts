@@ -1,0 +1,61 @@
+import { Module, type DynamicModule, Inject, type OnApplicationShutdown } from '@nestjs/common';
+import { FlowProducer } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { AppConfig } from '@sitemaps/config';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
+import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
+import { BuildPlanner } from './builds/build-planner';
+import { BuildProcessors } from './builds/build.processors';
+import { BuildPublisher } from './builds/build-publisher';
+import { ShardRenderer } from './builds/shard-renderer';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS } from './worker.tokens';
+
+/** Closes the clients this module created, after the processors have stopped taking jobs. */
+class WorkerClients implements OnApplicationShutdown {
+  constructor(
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(FLOW_PRODUCER) private readonly flows: FlowProducer,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flows.close();
+    await this.prisma.$disconnect();
+    await this.pool.end();
+    this.redis.disconnect();
+  }
+}
+
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
+        { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
+        { provide: REDIS, useFactory: () => createRedisConnection(config.redisUrl, 'worker') },
+        { provide: BLOB_STORE, inject: [PRISMA], useFactory: (prisma: PrismaClient) => createBlobStore(config.storage, prisma) },
+        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: Redis) => new FlowProducer({ connection: redis, prefix: config.queuePrefix }) },
+        {
+          provide: BUILD_PRODUCER,
+          inject: [REDIS],
+          useFactory: (redis: Redis) => new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
+        },
+        { provide: BuildPlanner, inject: [PRISMA, FLOW_PRODUCER, BUILD_PRODUCER], useFactory: (p: PrismaClient, f: FlowProducer, b: BuildProducer) => new BuildPlanner(p, f, b) },
+        { provide: ShardRenderer, inject: [PRISMA, PG_POOL, BLOB_STORE], useFactory: (p: PrismaClient, pool: Pool, s: BlobStore) => new ShardRenderer(p, pool, s) },
+        {
+          provide: BuildPublisher,
+          inject: [PRISMA, BLOB_STORE, REDIS],
+          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis) => new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId)),
+        },
+        BuildProcessors,
+        WorkerClients,
+      ],
+    };
+  }
+}

@@ -1,0 +1,8 @@
+// Injection tokens for what the worker wires by hand (clients and plain domain classes).
+export const CONFIG = Symbol('CONFIG');
+export const PRISMA = Symbol('PRISMA');
+export const PG_POOL = Symbol('PG_POOL');
+export const REDIS = Symbol('REDIS');
+export const BLOB_STORE = Symbol('BLOB_STORE');
+export const FLOW_PRODUCER = Symbol('FLOW_PRODUCER');
+export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');

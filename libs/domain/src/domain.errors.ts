@@ -1,0 +1,38 @@
+// Typed errors with stable codes. Each transport maps `kind` once (REST status, GraphQL
+// extensions.code, worker retry policy); domain code never knows about HTTP.
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'quota'
+  | 'too_large'
+  | 'rate_limited';
+
+export interface ErrorDetail {
+  field?: string;
+  index?: number;
+  line?: number;
+  code?: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: 'tenant' | 'site' | 'build' | 'api key' | 'url' | 'import', id?: string) =>
+  new DomainError('not_found', `${what.replace(' ', '_').toUpperCase()}_NOT_FOUND`, id ? `${what} ${id} not found` : `${what} not found`);
+
+export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
+  new DomainError('invalid', code, message, details);

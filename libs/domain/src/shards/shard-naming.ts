@@ -1,0 +1,14 @@
+// File names are part of the public contract: crawlers remember them. They derive from the
+// shard's section and ordinal only, so a shard keeps its name for life.
+
+export const INDEX_PATH = 'sitemap.xml';
+export const DEFAULT_SECTION_FILE_PREFIX = 'sitemap';
+export const SECTION_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+/** Names the platform uses for its own files; a section may not take them. */
+export const RESERVED_SECTIONS = new Set(['sitemap', 'news', 'index']);
+
+/** `part` > 1 only when a shard outgrew a limit after planning and had to be written as several files. */
+export function shardFilePath(section: string, ordinal: number, part = 1): string {
+  const prefix = section === '' ? DEFAULT_SECTION_FILE_PREFIX : section;
+  return `sitemaps/${prefix}-${ordinal}${part > 1 ? `-${part}` : ''}.xml.gz`;
+}

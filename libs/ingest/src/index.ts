@@ -1,0 +1,1 @@
+export * from './url-ingest.service';

@@ -1,0 +1,50 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DEFAULT_JOB_OPTIONS } from './job-defaults';
+import { JOB, jobId, planBuildPayload, QUEUE, type PlanBuildPayload } from './queues';
+
+export interface BuildTiming {
+  quietMs: number;
+  maxWaitMs: number;
+}
+
+/** Enqueues site builds: explicit ones by build id, change-triggered ones coalesced per site. */
+export class BuildProducer {
+  constructor(
+    private readonly queue: Queue,
+    private readonly redis: Redis,
+    private readonly timing: BuildTiming,
+  ) {}
+
+  static queue(connection: Redis, prefix: string): Queue {
+    return new Queue(QUEUE.build, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  }
+
+  async enqueueBuild(payload: PlanBuildPayload & { buildId: string }): Promise<void> {
+    const data = planBuildPayload.parse(payload);
+    await this.queue.add(JOB.planBuild, data, { jobId: jobId.planBuild(payload.buildId) });
+  }
+
+  /**
+   * Debounce: each change pushes the build back by the quiet period, until the first pending
+   * change is older than maxWait; then the pending job is left to run, so a constant stream
+   * of changes still publishes. `keepLastIfActive` queues one follow-up while a build runs.
+   */
+  async afterChange(siteId: string): Promise<void> {
+    const firstKey = `${this.queue.opts.prefix ?? 'bull'}:pending-since:${siteId}`;
+    const now = Date.now();
+    await this.redis.set(firstKey, String(now), 'PX', Math.max(this.timing.maxWaitMs * 4, 60_000), 'NX');
+    const since = Number((await this.redis.get(firstKey)) ?? now);
+    const stillQuiet = now - since < this.timing.maxWaitMs;
+    const data = planBuildPayload.parse({ v: 1, siteId, full: false, trigger: 'change' });
+    await this.queue.add(JOB.planBuild, data, {
+      delay: stillQuiet ? this.timing.quietMs : Math.max(0, since + this.timing.maxWaitMs - now),
+      deduplication: { id: jobId.siteChanges(siteId), replace: stillQuiet, keepLastIfActive: true },
+    });
+  }
+
+  /** The planner calls this when it starts, so the next change opens a new window. */
+  async clearPending(siteId: string): Promise<void> {
+    await this.redis.del(`${this.queue.opts.prefix ?? 'bull'}:pending-since:${siteId}`);
+  }
+}

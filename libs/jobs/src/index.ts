@@ -1,0 +1,4 @@
+export * from './queues';
+export * from './connection';
+export * from './job-defaults';
+export * from './build.producer';
