@@ -212,7 +212,7 @@ export class UrlIngestService {
       const { key, members: links } = entry.cluster.cluster;
       for (const link of links) {
         const hash = locHash(link.href);
-        members.set(hash.toString('hex'), { key, hash, link });
+        members.set(`${hash.toString('hex')} ${link.hreflang}`, { key, hash, link });
       }
     }
     if (members.size === 0 && leaving.length === 0) return [];

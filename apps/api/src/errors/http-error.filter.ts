@@ -16,6 +16,13 @@ const STATUS: Record<ErrorKind, number> = {
   rate_limited: 429,
 };
 
+const FRAMEWORK_CODES: Record<number, string> = {
+  400: 'MALFORMED_BODY',
+  404: 'ROUTE_NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 export interface ErrorBody {
   error: { code: string; message: string; details: ErrorDetail[] };
 }
@@ -37,14 +44,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const code = status === 404 ? 'ROUTE_NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : `HTTP_${status}`;
+      // Our code throws DomainErrors only; these come from the framework (body parsing, routing).
+      const code = FRAMEWORK_CODES[status] ?? `HTTP_${status}`;
       return [status, { error: { code, message: exception.message, details: [] } }];
     }
     // Fastify's own client errors (bad JSON, wrong content type, body limit) carry a statusCode.
     const fastify = exception as { statusCode?: number; code?: string; message?: string };
     if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-      const code =
-        fastify.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : fastify.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'MALFORMED_BODY';
+      const code = FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
       return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
     }
     return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];

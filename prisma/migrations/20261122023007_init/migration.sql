@@ -72,7 +72,7 @@ CREATE TABLE "alternates" (
     "href" TEXT NOT NULL,
     "hreflang" TEXT NOT NULL,
 
-    CONSTRAINT "alternates_pkey" PRIMARY KEY ("site_id","href_hash")
+    CONSTRAINT "alternates_pkey" PRIMARY KEY ("site_id","href_hash","hreflang")
 );
 
 -- CreateTable

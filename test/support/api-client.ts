@@ -1,0 +1,40 @@
+// A thin REST client for tests: what a customer's system would send.
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function apiClient(baseUrl: string, key?: string) {
+  const call = async <T = any>(method: string, path: string, body?: unknown, init: { raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+  };
+  return {
+    call,
+    get: <T = any>(path: string) => call<T>('GET', path),
+    post: <T = any>(path: string, body?: unknown) => call<T>('POST', path, body),
+    put: <T = any>(path: string, body?: unknown) => call<T>('PUT', path, body),
+    patch: <T = any>(path: string, body?: unknown) => call<T>('PATCH', path, body),
+    delete: <T = any>(path: string, body?: unknown) => call<T>('DELETE', path, body),
+    /** Polls a build until it leaves queued/running; the deadline fails the test instead of hanging. */
+    async waitForBuild(siteId: string, buildId: string, deadlineMs = 120_000): Promise<any> {
+      const deadline = Date.now() + deadlineMs;
+      for (;;) {
+        const { body } = await call('GET', `/v1/sites/${siteId}/builds/${buildId}`);
+        if (body.status === 'published' || body.status === 'failed') return body;
+        if (Date.now() > deadline) throw new Error(`build ${buildId} still ${body.status} after ${deadlineMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  };
+}

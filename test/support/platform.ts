@@ -1,0 +1,53 @@
+// Boots the three apps in this process against the test's own database and queue prefix: real
+// HTTP servers on ephemeral ports and real BullMQ workers, as in production but without forks.
+import type { INestApplicationContext } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { parseConfig, type AppConfig } from '@sitemaps/config';
+import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase } from '@sitemaps/testing';
+import { createApiApp } from '../../apps/api/src/api.app';
+import { createPublicApp } from '../../apps/public/src/public.app';
+import { createWorkerApp } from '../../apps/worker/src/worker.app';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface Platform {
+  config: AppConfig;
+  db: TestDatabase;
+  apiUrl: string;
+  publicUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+  const db = await createTestDatabase();
+  const config = parseConfig({
+    DATABASE_URL: db.url,
+    REDIS_URL: testRedisUrl(),
+    ADMIN_API_KEY: ADMIN_KEY,
+    QUEUE_PREFIX: uniqueQueuePrefix('e2e'),
+    LOG_LEVEL: 'warn',
+    BUILD_QUIET_MS: '100',
+    ...env,
+  });
+  const api = await createApiApp(config);
+  await api.listen(0, '127.0.0.1');
+  const publicApp = await createPublicApp(config);
+  await publicApp.listen(0, '127.0.0.1');
+  const worker = await createWorkerApp(config);
+  return {
+    config,
+    db,
+    apiUrl: await urlOf(api),
+    publicUrl: await urlOf(publicApp),
+    async close() {
+      await worker.close();
+      await publicApp.close();
+      await api.close();
+      await db.drop();
+    },
+  };
+}
+
+async function urlOf(app: NestFastifyApplication | INestApplicationContext): Promise<string> {
+  return (await (app as NestFastifyApplication).getUrl()).replace('[::1]', '127.0.0.1');
+}
