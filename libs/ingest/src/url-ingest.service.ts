@@ -275,6 +275,7 @@ export class UrlIngestService {
     const deltas = await this.assignShards(db, site.id, writes);
     await this.upsertRows(db, site.id, writes, now);
     await this.applyShardDeltas(db, deltas);
+    await this.splitOversized(db, site.id, [...deltas.keys()]);
     return writes.length;
   }
 
@@ -422,6 +423,49 @@ export class UrlIngestService {
          FROM unnest($1::bigint[], $2::int[], $3::int[]) AS d(id, c, b) WHERE s.id = d.id`,
       [entries.map(([id]) => id), entries.map(([, d]) => d.count), entries.map(([, d]) => d.bytes)],
     );
+  }
+
+  /**
+   * New URLs only go where there is room, but an updated URL can grow its shard past 50 MiB.
+   * Such a shard keeps its head (and its file name) and its tail moves to a new last shard of
+   * the section; both are dirty. Repeats until every part fits.
+   */
+  private async splitOversized(db: PoolClient, siteId: string, shardIds: string[]): Promise<void> {
+    let pending = shardIds;
+    while (pending.length > 0) {
+      const { rows } = await db.query<{ id: string; section: string }>(
+        `SELECT id, section FROM shards WHERE id = ANY($1::bigint[]) AND (byte_size > $2 OR url_count > $3)`,
+        [pending, this.limits.maxBytes, this.limits.maxUrls],
+      );
+      pending = [];
+      for (const shard of rows) {
+        const cut = await db.query<{ id: string | null }>(
+          `SELECT min(id) AS id FROM (
+             SELECT id, sum(fragment_size) OVER (ORDER BY id) AS bytes, row_number() OVER (ORDER BY id) AS n
+               FROM urls WHERE shard_id = $1 AND deleted_at IS NULL) AS running
+            WHERE bytes > $2 OR n > $3`,
+          [shard.id, this.limits.maxBytes, this.limits.maxUrls],
+        );
+        const cutId = cut.rows[0]?.id;
+        if (!cutId) continue;
+        const created = await db.query<{ id: string }>(
+          `INSERT INTO shards (site_id, section, ordinal, dirty)
+           SELECT $1, $2, coalesce(max(ordinal), 0) + 1, true FROM shards WHERE site_id = $1 AND section = $2 RETURNING id`,
+          [siteId, shard.section],
+        );
+        const target = created.rows[0]?.id as string;
+        await db.query(`UPDATE urls SET shard_id = $2 WHERE shard_id = $1 AND id >= $3`, [shard.id, target, cutId]);
+        await db.query(
+          `UPDATE shards s SET url_count = t.n, byte_size = t.bytes, dirty = true, change_seq = s.change_seq + 1
+             FROM (SELECT sh.id, count(u.id)::int AS n, coalesce(sum(u.fragment_size), 0)::int AS bytes
+                     FROM shards sh LEFT JOIN urls u ON u.shard_id = sh.id AND u.deleted_at IS NULL
+                    WHERE sh.id = ANY($1::bigint[]) GROUP BY sh.id) AS t
+            WHERE s.id = t.id`,
+          [[shard.id, target]],
+        );
+        pending.push(target);
+      }
+    }
   }
 
   /** One writer per site at a time: shard planning reads then extends the last shard. */

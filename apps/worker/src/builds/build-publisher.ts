@@ -6,7 +6,7 @@ import { INDEX_PATH } from '@sitemaps/domain';
 import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore, ManifestFile, ManifestFiles } from '@sitemaps/storage';
-import type { RenderedFile } from './shard-renderer';
+import type { RenderedFile, StageTimings } from './shard-renderer';
 
 type ShardVersions = Record<string, { changeSeq: string; paths: string[] }>;
 
@@ -85,6 +85,7 @@ export class BuildPublisher {
           shardsSkipped: Math.max(0, totalShards - build.renders.length),
           urlCount: totals.urls,
           byteSize: BigInt(totals.bytes),
+          timings: stageTotals(build.renders.map((render) => render.timings as unknown as StageTimings | null), build.startedAt, now),
         },
       });
       return true;
@@ -106,6 +107,26 @@ function compareShardPaths(a: string, b: string): number {
   const [pa, oa, qa] = key(a);
   const [pb, ob, qb] = key(b);
   return pa < pb ? -1 : pa > pb ? 1 : oa - ob || qa - qb;
+}
+
+/** Sums of the shard stages (CPU-ish time across workers) and the build's wall time. */
+function stageTotals(stages: (StageTimings | null)[], startedAt: Date | null, finishedAt: Date) {
+  const sum = { readMs: 0, renderMs: 0, gzipMs: 0, storeMs: 0 };
+  for (const stage of stages) {
+    if (!stage) continue;
+    sum.readMs += stage.readMs;
+    sum.renderMs += stage.renderMs;
+    sum.gzipMs += stage.gzipMs;
+    sum.storeMs += stage.storeMs;
+  }
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    readMs: round(sum.readMs),
+    renderMs: round(sum.renderMs),
+    gzipMs: round(sum.gzipMs),
+    storeMs: round(sum.storeMs),
+    wallMs: startedAt ? finishedAt.getTime() - startedAt.getTime() : null,
+  };
 }
 
 const asJson = (value: object) => value as Prisma.InputJsonObject;

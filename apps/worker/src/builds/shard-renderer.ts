@@ -69,7 +69,7 @@ export class ShardRenderer {
     }
     await this.prisma.shardRender.upsert({
       where: { buildId_shardId: { buildId: payload.buildId, shardId } },
-      create: { buildId: payload.buildId, shardId, changeSeq: snapshot.changeSeq, files: files as object[], urlCount: snapshot.rows.length },
+      create: { buildId: payload.buildId, shardId, changeSeq: snapshot.changeSeq, files: files as object[], urlCount: snapshot.rows.length, timings: { ...timings } },
       update: {},
     });
     return timings;

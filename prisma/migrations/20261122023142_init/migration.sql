@@ -31,6 +31,11 @@ CREATE TABLE "sites" (
     "scheme" TEXT NOT NULL DEFAULT 'https',
     "default_changefreq" TEXT,
     "default_priority" REAL,
+    "rebuild_cron" TEXT,
+    "robots_txt" TEXT,
+    "indexnow_key" TEXT NOT NULL,
+    "cache_max_age" INTEGER NOT NULL DEFAULT 300,
+    "text_sitemap" BOOLEAN NOT NULL DEFAULT false,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
 
@@ -117,6 +122,7 @@ CREATE TABLE "shard_renders" (
     "change_seq" BIGINT NOT NULL,
     "files" JSONB NOT NULL,
     "url_count" INTEGER NOT NULL,
+    "timings" JSONB,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "shard_renders_pkey" PRIMARY KEY ("build_id","shard_id")

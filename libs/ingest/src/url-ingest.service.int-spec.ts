@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Pool } from 'pg';
+import { createTestDatabase, insertSite, type SiteRow, type TestDatabase } from '@sitemaps/testing';
+import { UrlIngestService } from './url-ingest.service';
+
+describe('UrlIngestService (real Postgres)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let site: SiteRow;
+  let changes: string[];
+  let ingest: UrlIngestService;
+  const loc = (path: string) => `https://${site.hostname}${path}`;
+
+  const shards = async () =>
+    (await pool.query<{ id: string; section: string; ordinal: number; url_count: number; byte_size: number; dirty: boolean; change_seq: string }>(
+      'SELECT id, section, ordinal, url_count, byte_size, dirty, change_seq FROM shards WHERE site_id = $1 ORDER BY section, ordinal',
+      [site.id],
+    )).rows;
+  const row = async (path: string) =>
+    (await pool.query<{ fragment: string; lastmod: string; shard_id: string; deleted_at: Date | null }>('SELECT fragment, lastmod, shard_id, deleted_at FROM urls WHERE site_id = $1 AND loc = $2', [site.id, loc(path)])).rows[0];
+  const markClean = () => pool.query('UPDATE shards SET dirty = false WHERE site_id = $1', [site.id]);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    site = await insertSite(pool);
+    changes = [];
+    ingest = new UrlIngestService(pool, async (siteId) => void changes.push(siteId), { maxUrls: 3, maxBytes: 10_000 });
+  });
+
+  it('fills shards up to the limit and keeps their counters equal to their rows', async () => {
+    const result = await ingest.upsert(site, ['/1', '/2', '/3', '/4', '/5'].map((p) => ({ loc: loc(p) })));
+    expect(result).toMatchObject({ upserted: 5, changed: 5, errors: [] });
+    expect((await shards()).map((s) => [s.ordinal, s.url_count, s.dirty])).toEqual([[1, 3, true], [2, 2, true]]);
+    const sums = await pool.query('SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM urls WHERE site_id = $1 GROUP BY shard_id ORDER BY shard_id', [site.id]);
+    expect(sums.rows.map((r) => [r.n, r.bytes])).toEqual((await shards()).map((s) => [s.url_count, s.byte_size]));
+    expect(changes).toEqual([site.id]);
+  });
+
+  it('changes nothing for an identical upsert: no write, no dirty shard, no build', async () => {
+    await ingest.upsert(site, [{ loc: loc('/a'), changefreq: 'daily' }], new Date('2026-01-01T00:00:00Z'));
+    await markClean();
+    const before = await shards();
+    changes = [];
+    const again = await ingest.upsert(site, [{ loc: loc('/a'), changefreq: 'daily' }], new Date('2026-02-01T00:00:00Z'));
+    expect(again).toMatchObject({ upserted: 1, changed: 0 });
+    expect(await shards()).toEqual(before);
+    expect((await row('/a'))?.lastmod).toBe('2026-01-01T00:00:00Z');
+    expect(changes).toEqual([]);
+  });
+
+  it('sets lastmod to the moment content changed unless the client gives one', async () => {
+    await ingest.upsert(site, [{ loc: loc('/a') }], new Date('2026-01-01T00:00:00Z'));
+    await ingest.upsert(site, [{ loc: loc('/a'), priority: 0.3 }], new Date('2026-01-05T10:00:00Z'));
+    expect((await row('/a'))?.lastmod).toBe('2026-01-05T10:00:00Z');
+    await ingest.upsert(site, [{ loc: loc('/a'), priority: 0.3, lastmod: '2025-12-24' }], new Date('2026-01-06T00:00:00Z'));
+    expect((await row('/a'))?.fragment).toContain('<lastmod>2025-12-24</lastmod>');
+  });
+
+  it('keeps hreflang clusters reciprocal, including for URLs that arrive later', async () => {
+    await ingest.upsert(site, [{ loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] }]);
+    await ingest.upsert(site, [{ loc: loc('/de') }]);
+    for (const path of ['/en', '/de']) {
+      const fragment = (await row(path))?.fragment ?? '';
+      expect(fragment).toContain(`hreflang="de" href="${loc('/de')}"`);
+      expect(fragment).toContain(`hreflang="en" href="${loc('/en')}"`);
+    }
+    // Leaving the cluster updates the peer too, and marks the peer's shard dirty.
+    await markClean();
+    await ingest.upsert(site, [{ loc: loc('/en'), alternates: [] }]);
+    expect((await row('/de'))?.fragment).not.toContain('hreflang');
+    expect((await row('/en'))?.fragment).not.toContain('hreflang');
+    expect((await shards()).every((s) => s.dirty)).toBe(true);
+  });
+
+  it('drops a deleted URL from its peers and frees its place in the shard', async () => {
+    await ingest.upsert(site, [{ loc: loc('/en'), alternates: [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'fr', href: loc('/fr') }] }, { loc: loc('/fr') }]);
+    expect((await row('/fr'))?.fragment).toContain(loc('/en'));
+    const result = await ingest.delete(site, [loc('/en'), loc('/nope')]);
+    expect(result).toEqual({ deleted: 1, notFound: [loc('/nope')] });
+    expect((await row('/en'))?.deleted_at).not.toBeNull();
+    expect((await row('/fr'))?.fragment).not.toContain(loc('/en'));
+    expect((await shards())[0]?.url_count).toBe(1);
+  });
+
+  it('reports invalid entries by index and stores the rest', async () => {
+    const result = await ingest.upsert(site, [{ loc: loc('/ok') }, { loc: 'https://other.example.org/x' }, 'nope', { loc: loc('/x'), section: 'News!' }]);
+    expect(result.upserted).toBe(1);
+    expect(result.errors.map((e) => [e.index, e.field, e.code])).toEqual([
+      [1, 'loc', 'URL_HOST_MISMATCH'],
+      [2, '', 'INVALID_TYPE'],
+      [3, 'section', 'INVALID_SECTION'],
+    ]);
+  });
+
+  it('gives each section its own shards and moves a URL whose section changes', async () => {
+    await ingest.upsert(site, [{ loc: loc('/p1'), section: 'products' }, { loc: loc('/b1'), section: 'blog' }]);
+    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['blog-1:1', 'products-1:1']);
+    await ingest.upsert(site, [{ loc: loc('/p1'), section: 'blog' }]);
+    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['blog-1:2', 'products-1:0']);
+  });
+
+  it('splits a shard that an update grew past the byte limit, keeping its head in place', async () => {
+    ingest = new UrlIngestService(pool, async () => undefined, { maxUrls: 50, maxBytes: 1_500 });
+    await ingest.upsert(site, ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })));
+    const first = (await row('/1'))?.shard_id;
+    const images = Array.from({ length: 8 }, (_, i) => ({ loc: loc(`/img/${i}.jpg`) }));
+    await ingest.upsert(site, [{ loc: loc('/2'), images }, { loc: loc('/3'), images }]);
+    const after = await shards();
+    expect(after.length).toBeGreaterThan(1);
+    for (const shard of after) expect(shard.byte_size).toBeLessThanOrEqual(1_500);
+    expect((await row('/1'))?.shard_id).toBe(first);
+    expect(after.reduce((n, s) => n + s.url_count, 0)).toBe(4);
+  });
+});
