@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { rawRequest } from '@sitemaps/testing';
 
 export const VALIDATOR = path.resolve(__dirname, '../../../shared/tools/validate-sitemap');
 
@@ -18,10 +19,11 @@ export interface FetchedFile {
 }
 
 export async function fetchFile(publicUrl: string, host: string, filePath: string, headers: Record<string, string> = {}): Promise<FetchedFile> {
-  const response = await fetch(`${publicUrl}/${filePath.replace(/^\//, '')}`, { headers: { host, ...headers } });
-  const body = Buffer.from(await response.arrayBuffer());
+  const response = await rawRequest(publicUrl, `/${filePath.replace(/^\//, '')}`, { host, headers });
+  const body = response.body;
   const xml = body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body).toString('utf8') : body.toString('utf8');
-  return { path: filePath, status: response.status, etag: response.headers.get('etag'), body, xml };
+  const etag = response.headers.etag;
+  return { path: filePath, status: response.status, etag: typeof etag === 'string' ? etag : null, body, xml };
 }
 
 export function locsOf(xml: string): string[] {

@@ -8,6 +8,8 @@ import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
+import { JobWorkers } from './job-workers';
+import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { BuildPublisher } from './builds/build-publisher';
 import { ShardRenderer } from './builds/shard-renderer';
 import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS } from './worker.tokens';
@@ -53,7 +55,9 @@ export class WorkerModule {
           inject: [PRISMA, BLOB_STORE, REDIS],
           useFactory: (p: PrismaClient, s: BlobStore, redis: Redis) => new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId)),
         },
+        JobWorkers,
         BuildProcessors,
+        MaintenanceProcessors,
         WorkerClients,
       ],
     };

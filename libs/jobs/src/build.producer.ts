@@ -43,6 +43,26 @@ export class BuildProducer {
     });
   }
 
+  /**
+   * Keeps the site's scheduled full rebuild in step with its cron expression (null removes it).
+   * One job scheduler per site under a stable id, so re-saving a site never duplicates it.
+   */
+  async scheduleRebuilds(siteId: string, cron: string | null): Promise<void> {
+    const id = jobId.siteSchedule(siteId);
+    if (cron === null) {
+      await this.queue.removeJobScheduler(id);
+      return;
+    }
+    const data = planBuildPayload.parse({ v: 1, siteId, full: true, trigger: 'schedule' });
+    await this.queue.upsertJobScheduler(id, { pattern: cron, tz: 'UTC' }, { name: JOB.planBuild, data });
+  }
+
+  /** Next run of the site's scheduled rebuild, if it has one. */
+  async nextScheduledRebuild(siteId: string): Promise<Date | null> {
+    const scheduler = await this.queue.getJobScheduler(jobId.siteSchedule(siteId));
+    return scheduler?.next ? new Date(scheduler.next) : null;
+  }
+
   /** The planner calls this when it starts, so the next change opens a new window. */
   async clearPending(siteId: string): Promise<void> {
     await this.redis.del(`${this.queue.opts.prefix ?? 'bull'}:pending-since:${siteId}`);

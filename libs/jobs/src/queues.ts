@@ -53,4 +53,6 @@ export const jobId = {
   renderShard: (buildId: string, shardId: string) => `render-${buildId}-${shardId}`,
   publishBuild: (buildId: string) => `publish-${buildId}`,
   siteChanges: (siteId: string) => `changes-${siteId}`,
+  siteSchedule: (siteId: string) => `rebuild-${siteId}`,
+  collectGarbage: 'collect-garbage',
 };

@@ -1,5 +1,7 @@
 // Published files are content-addressed blobs: a new version never overwrites the old one, so
 // switching a manifest is atomic and a crawler mid-download keeps its file until GC.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
 
 /** One file of a site's published set, as the manifest records it. */
 export interface ManifestFile {
@@ -25,3 +27,37 @@ export interface BlobStore {
   /** Removes blobs released more than `graceMs` ago. Returns how many were deleted. */
   collectGarbage(graceMs: number): Promise<number>;
 }
+
+const BLOB_KEY = /^[0-9a-f]{64}$/;
+const SITE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export class BlobKeyError extends Error {
+  readonly code = 'BLOB_KEY_INVALID';
+  constructor(what: string) {
+    super(`invalid blob ${what}`);
+    this.name = 'BlobKeyError';
+  }
+}
+
+/** The blob key of gzip bytes. */
+export function blobKey(gzip: Buffer): string {
+  return createHash('sha256').update(gzip).digest('hex');
+}
+
+/** Both parts of a blob's identity end up in file paths or queries: only canonical forms pass. */
+export function assertBlobRef(siteId: string, sha256: string): void {
+  if (!SITE_ID.test(siteId)) throw new BlobKeyError('site id');
+  if (!BLOB_KEY.test(sha256)) throw new BlobKeyError('key');
+}
+
+/** Written by the publish step, read by the public server: validated on read, as stored JSON can drift. */
+export const manifestFileSchema = z.object({
+  sha256: z.string().regex(BLOB_KEY),
+  kind: z.enum(['index', 'shard', 'text']),
+  byteSize: z.number().int().nonnegative(),
+  gzipSize: z.number().int().nonnegative(),
+  urlCount: z.number().int().nonnegative(),
+  lastmod: z.string().nullable(),
+}) satisfies z.ZodType<ManifestFile>;
+
+export const manifestFilesSchema = z.record(z.string(), manifestFileSchema) satisfies z.ZodType<ManifestFiles>;

@@ -1,6 +1,6 @@
 // Runs once per `vitest run`: finds Postgres and Redis the way `npm start` does (or starts them),
 // migrates a template database, and hands the URLs to every test file through `inject`.
-import type { TestProject } from 'vitest/node';
+import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { applyMigrations } from '@sitemaps/data';
 import { loadServiceEnv } from '@sitemaps/config';
 import { ensurePostgres, ensureRedis } from '@sitemaps/local-services';

@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './factories';
+export * from './raw-http';

@@ -1,0 +1,37 @@
+import { STATUS_CODES } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { pino } from 'pino';
+import type { AppConfig } from '@sitemaps/config';
+import { AccessLogController, PinoNestLogger } from './public.logger';
+import { PublicModule } from './public.module';
+
+/** The public server, wired and initialised but not listening: `main.ts` and tests call `listen`. */
+export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const logger = pino({ level: config.logLevel, base: { app: 'public' } });
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new AccessLogController(),
+    // Crawlers keep connections open; on close, idle ones are dropped so shutdown is prompt.
+    forceCloseConnections: 'idle',
+    // Malformed URLs are refused before routing; Fastify's own answer would echo the path as JSON.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const status = error.statusCode ?? 400;
+      // These never reach the access log's completion hook.
+      request.log.info({ method: request.method, host: request.headers.host, url: request.url, status, code: error.code }, 'request refused');
+      void reply.status(status).type('text/plain; charset=utf-8').send(`${STATUS_CODES[status] ?? 'Error'}\n`);
+    },
+  });
+  // Only GET and HEAD are served, and they carry no body: every other method reaches the handler
+  // for its 405 without a body parser answering first.
+  const fastify = adapter.getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  const app = await NestFactory.create<NestFastifyApplication>(PublicModule.forRoot(config), adapter, {
+    logger: new PinoNestLogger(logger.child({ component: 'nest' })),
+    bodyParser: false,
+  });
+  await app.init();
+  return app;
+}

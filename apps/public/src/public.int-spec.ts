@@ -1,0 +1,351 @@
+// The public server as crawlers meet it: real Postgres, real Redis, the app listening on a port.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Redis } from 'ioredis';
+import robotsParser from 'robots-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '@sitemaps/config';
+import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
+import { createPublicApp } from './public.app';
+import { createSite, publishSite, sitemapIndexXml, storeXml, switchManifest } from './testing/public.factory';
+
+const VALIDATE = path.resolve(__dirname, '../../../../shared/tools/validate-sitemap');
+const PLATFORM_HOST = '127.0.0.1';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+describe('public server', () => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let store: BlobStore;
+  let redis: Redis;
+  let app: NestFastifyApplication;
+  let base: string;
+  let port: number;
+  let tmp: string;
+  let site: Awaited<ReturnType<typeof publishSite>>;
+  const host = 'www.example.com';
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const config = parseConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
+    });
+    prisma = createPrismaClient(config.databaseUrl);
+    store = createBlobStore(config.storage, prisma);
+    redis = new Redis(config.redisUrl);
+    tmp = await mkdtemp(path.join(tmpdir(), 'public-'));
+    site = await publishSite(prisma, store, host);
+    app = await createPublicApp(config);
+    await app.listen(0, '127.0.0.1');
+    port = (app.getHttpServer().address() as AddressInfo).port;
+    base = `http://${PLATFORM_HOST}:${port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    redis?.disconnect();
+    await prisma?.$disconnect();
+    await db?.drop();
+    if (tmp) await rm(tmp, { recursive: true, force: true });
+  });
+
+  /** node:http, not fetch: fetch cannot set Host, normalises `..` away and decompresses bodies. */
+  function send(rawPath: string, opts: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      // A path, not a URL: a URL would be normalised before it is sent.
+      const options = { host: '127.0.0.1', port, path: rawPath, method: opts.method ?? 'GET', headers: { host: opts.host ?? host, ...opts.headers } };
+      const request = http.request(options, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end(opts.body);
+    });
+  }
+
+  async function validate(name: string, body: Buffer): Promise<string> {
+    const file = path.join(tmp, name);
+    await writeFile(file, body);
+    const { stdout } = await promisify(execFile)(VALIDATE, [file]);
+    return stdout;
+  }
+
+  describe('sitemap index', () => {
+    it('is served decompressed to a client that does not accept gzip', async () => {
+      const response = await send('/sitemap.xml');
+      expect(response.status).toBe(200);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/xml; charset=utf-8',
+        etag: `"${site.index.file.sha256}-identity"`,
+        vary: 'Accept-Encoding',
+        'x-robots-tag': 'noindex',
+        'cache-control': 'public, max-age=300',
+        'content-length': String(site.index.file.byteSize),
+      });
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(new Date(response.headers['last-modified'] ?? '').getTime()).not.toBeNaN();
+      expect(response.body.toString()).toBe(site.index.xml);
+      expect(await validate('index.xml', response.body)).toContain('valid sitemapindex');
+    });
+
+    it('is served as stored, gzip-encoded, to a client that accepts gzip', async () => {
+      const response = await send('/sitemap.xml', { headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+      expect(response.status).toBe(200);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/xml; charset=utf-8',
+        'content-encoding': 'gzip',
+        vary: 'Accept-Encoding',
+        etag: `"${site.index.file.sha256}"`,
+      });
+      expect(response.body).toEqual(site.index.gzip);
+      expect(gunzipSync(response.body).toString()).toBe(site.index.xml);
+    });
+
+    it('is not gzip-encoded when the client refuses gzip with q=0', async () => {
+      const response = await send('/sitemap.xml', { headers: { 'accept-encoding': '*, gzip;q=0' } });
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body.toString()).toBe(site.index.xml);
+    });
+
+    it('routes by Host regardless of case and port', async () => {
+      const response = await send('/sitemap.xml', { host: 'WWW.Example.COM:8443' });
+      expect(response.status).toBe(200);
+      expect(response.body.toString()).toBe(site.index.xml);
+    });
+  });
+
+  describe('shards', () => {
+    it('serves the stored gzip bytes at the listed path', async () => {
+      const response = await send('/sitemaps/sitemap-1.xml.gz', { headers: { 'accept-encoding': 'gzip' } });
+      expect(response.status).toBe(200);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/gzip',
+        etag: `"${site.shard.file.sha256}"`,
+        'x-robots-tag': 'noindex',
+        'content-length': String(site.shard.file.gzipSize),
+      });
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers.vary).toBeUndefined();
+      expect(response.body).toEqual(site.shard.gzip);
+      expect(await validate('sitemap-1.xml.gz', response.body)).toContain('valid urlset');
+    });
+
+    it('serves the same shard without .gz like the index', async () => {
+      const response = await send('/sitemaps/sitemap-1.xml');
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+      expect(response.headers.etag).toBe(`"${site.shard.file.sha256}-identity"`);
+      expect(response.body.toString()).toBe(site.shard.xml);
+    });
+
+    it('answers 404 for paths the manifest does not list', async () => {
+      for (const missing of ['/', '/sitemaps/sitemap-2.xml.gz', '/sitemap.xml.gz', '/sitemaps/', '/constructor', '/__proto__']) {
+        const response = await send(missing);
+        expect([missing, response.status]).toEqual([missing, 404]);
+      }
+    });
+  });
+
+  describe('conditional requests and methods', () => {
+    it('answers 304 to a matching If-None-Match, with the validators and no body', async () => {
+      const first = await send('/sitemaps/sitemap-1.xml.gz');
+      for (const tag of [first.headers.etag ?? '', `"nope", ${first.headers.etag}`, `W/${first.headers.etag}`, '*']) {
+        const response = await send('/sitemaps/sitemap-1.xml.gz', { headers: { 'if-none-match': tag } });
+        expect([tag, response.status]).toEqual([tag, 304]);
+        expect(response.headers.etag).toBe(first.headers.etag);
+        expect(response.headers['last-modified']).toBe(first.headers['last-modified']);
+        expect(response.body.length).toBe(0);
+      }
+    });
+
+    it('keeps the variants apart: the gzip ETag does not validate the decompressed representation', async () => {
+      const response = await send('/sitemap.xml', { headers: { 'if-none-match': `"${site.index.file.sha256}"` } });
+      expect(response.status).toBe(200);
+    });
+
+    it('answers 304 to If-Modified-Since at or after Last-Modified, unless If-None-Match disagrees', async () => {
+      const first = await send('/sitemap.xml');
+      const lastModified = first.headers['last-modified'] ?? '';
+      expect((await send('/sitemap.xml', { headers: { 'if-modified-since': lastModified } })).status).toBe(304);
+      const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+      expect((await send('/sitemap.xml', { headers: { 'if-modified-since': earlier } })).status).toBe(200);
+      expect((await send('/sitemap.xml', { headers: { 'if-modified-since': 'garbage' } })).status).toBe(200);
+      const mismatched = await send('/sitemap.xml', { headers: { 'if-modified-since': lastModified, 'if-none-match': '"other"' } });
+      expect(mismatched.status).toBe(200);
+    });
+
+    it('answers HEAD with the GET headers and no body', async () => {
+      for (const [target, headers] of [
+        ['/sitemap.xml', {}],
+        ['/sitemap.xml', { 'accept-encoding': 'gzip' }],
+        ['/sitemaps/sitemap-1.xml.gz', {}],
+        ['/robots.txt', {}],
+      ] as const) {
+        const get = await send(target, { headers });
+        const head = await send(target, { method: 'HEAD', headers });
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'last-modified', 'vary']) {
+          expect([target, name, head.headers[name]]).toEqual([target, name, get.headers[name]]);
+        }
+      }
+    });
+
+    it('refuses other methods with 405 and Allow', async () => {
+      for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+        const response = await send('/sitemap.xml', { method });
+        expect([method, response.status, response.headers.allow]).toEqual([method, 405, 'GET, HEAD']);
+      }
+      // A body is never parsed, so a malformed one cannot turn the 405 into a parser's error.
+      for (const contentType of ['application/json', 'application/x-www-form-urlencoded', 'text/plain', '']) {
+        const response = await send('/sitemap.xml', { method: 'POST', body: '{"bad', headers: contentType ? { 'content-type': contentType } : {} });
+        expect([contentType, response.status, response.body.toString()]).toEqual([contentType, 405, 'Method Not Allowed\n']);
+      }
+    });
+  });
+
+  describe('robots.txt', () => {
+    it('names the index, even before the first publish, and robots-parser reads it', async () => {
+      const fresh = await createSite(prisma, 'localhost', { scheme: 'http' });
+      // fetch, as a crawler would: it cannot set Host, so this site is called localhost.
+      const response = await fetch(`http://localhost:${port}/robots.txt`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      const text = await response.text();
+      expect(text).toBe('User-agent: *\nAllow: /\n\nSitemap: http://localhost/sitemap.xml\n');
+      const robots = robotsParser(`http://${fresh.hostname}/robots.txt`, text);
+      expect(robots.getSitemaps()).toEqual(['http://localhost/sitemap.xml']);
+      expect(robots.isAllowed('http://localhost/any/page', 'Googlebot')).toBe(true);
+      expect((await fetch(`http://localhost:${port}/sitemap.xml`)).status).toBe(404);
+    });
+
+    it('uses the site scheme and hostname', async () => {
+      const response = await send('/robots.txt');
+      expect(robotsParser(`https://${host}/robots.txt`, response.body.toString()).getSitemaps()).toEqual([`https://${host}/sitemap.xml`]);
+    });
+
+    it("keeps the site's own rules and cache max-age, and appends the Sitemap line", async () => {
+      const own = await createSite(prisma, 'rules.example.com', { robotsTxt: 'User-agent: BadBot\nDisallow: /\n\n', cacheMaxAge: 60 });
+      const response = await send('/robots.txt', { host: own.hostname });
+      expect(response.headers['cache-control']).toBe('public, max-age=60');
+      const text = response.body.toString();
+      expect(text).toBe('User-agent: BadBot\nDisallow: /\n\nSitemap: https://rules.example.com/sitemap.xml\n');
+      const robots = robotsParser('https://rules.example.com/robots.txt', text);
+      expect(robots.isDisallowed('https://rules.example.com/p', 'BadBot')).toBe(true);
+      expect(robots.isAllowed('https://rules.example.com/p', 'Googlebot')).toBe(true);
+      expect(robots.getSitemaps()).toEqual(['https://rules.example.com/sitemap.xml']);
+    });
+  });
+
+  describe('IndexNow key file', () => {
+    it("serves the site's key as text at /<key>.txt, and only there", async () => {
+      const response = await send(`/${site.site.indexNowKey}.txt`);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(response.body.toString()).toBe(site.site.indexNowKey);
+      expect((await send(`/${site.site.indexNowKey}.txt`, { host: 'rules.example.com' })).status).toBe(404);
+      expect((await send('/00000000-0000-0000-0000-000000000000.txt')).status).toBe(404);
+    });
+  });
+
+  describe('what the server must not reveal or reach', () => {
+    it('answers 404 with a plain body for an unknown or malformed host', async () => {
+      for (const other of ['unknown.example.org', 'bad host', '']) {
+        const response = await send('/sitemap.xml', { host: other });
+        expect(response.status).toBe(404);
+        expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(response.body.toString()).toBe('Not Found\n');
+      }
+      expect((await send('/robots.txt', { host: 'unknown.example.org' })).status).toBe(404);
+    });
+
+    it('refuses traversal-shaped paths with 400 or 404, never serving a file', async () => {
+      const attempts = [
+        '/../../etc/passwd',
+        '/sitemaps/../sitemap.xml',
+        '/%2e%2e/%2e%2e/etc/passwd',
+        '/sitemaps/%2E%2E/sitemap.xml',
+        '/sitemaps%2fsitemap-1.xml.gz',
+        '/sitemaps%2Fsitemap-1.xml.gz',
+        '/..%5c..%5cetc%5cpasswd',
+        '/sitemap.xml%00',
+        '/sitemap.xml%00.gz',
+        '/%ff%fe',
+        '/sitemaps/./sitemap-1.xml.gz',
+        '//etc/passwd',
+        '/s/..%2f..%2fetc/passwd',
+      ];
+      for (const attempt of attempts) {
+        const response = await send(attempt);
+        expect([attempt, [400, 404].includes(response.status)]).toEqual([attempt, true]);
+        expect(response.body.toString()).toMatch(/^(Bad Request|Not Found)\n$/);
+      }
+    });
+
+    it('answers a bare 500 when a listed file is missing, without internals', async () => {
+      const broken = await createSite(prisma, 'broken.example.com');
+      const index = await storeXml(store, broken.id, sitemapIndexXml('https://broken.example.com', []), 'index');
+      await switchManifest(prisma, broken.id, { 'sitemap.xml': { ...index.file, sha256: 'f'.repeat(64) } });
+      const response = await send('/sitemap.xml', { host: broken.hostname });
+      expect(response.status).toBe(500);
+      expect(response.body.toString()).toBe('Internal Server Error\n');
+    });
+  });
+
+  describe('path-based routing on the platform host', () => {
+    it('serves /s/<hostname>/… as the site would on its own host', async () => {
+      const index = await fetch(`${base}/s/${host}/sitemap.xml`);
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+      // fetch asked for gzip and decompressed it.
+      expect(index.headers.get('content-encoding')).toBe('gzip');
+      expect(await index.text()).toBe(site.index.xml);
+      const shard = await fetch(`${base}/s/${host}/sitemaps/sitemap-1.xml.gz`);
+      expect(Buffer.from(await shard.arrayBuffer())).toEqual(site.shard.gzip);
+      expect((await fetch(`${base}/s/unknown.example.org/sitemap.xml`)).status).toBe(404);
+      expect((await fetch(`${base}/sitemap.xml`, { headers: { 'x-ignored': '1' } })).status).toBe(404);
+    });
+  });
+
+  describe('publishing', () => {
+    it('serves a switched manifest as soon as the switch is announced, not before', async () => {
+      const target = `${base}/s/${host}/sitemap.xml`;
+      const before = await fetch(target);
+      const oldTag = before.headers.get('etag') ?? '';
+      expect(await before.text()).toBe(site.index.xml);
+
+      const origin = `https://${host}`;
+      const xml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz', 'sitemaps/sitemap-2.xml.gz']);
+      const next = await storeXml(store, site.site.id, xml, 'index');
+      await switchManifest(prisma, site.site.id, { 'sitemap.xml': next.file, 'sitemaps/sitemap-1.xml.gz': site.shard.file, 'sitemaps/sitemap-2.xml.gz': site.shard.file });
+
+      // Unannounced, the change is invisible: the app answers from memory, not from Postgres.
+      expect((await fetch(target, { headers: { 'if-none-match': oldTag } })).status).toBe(304);
+
+      await publishManifestChanged(redis, site.site.id);
+      const after = await fetch(target, { headers: { 'if-none-match': oldTag } });
+      expect(after.status).toBe(200);
+      expect(after.headers.get('etag')).toBe(`"${next.file.sha256}"`);
+      expect(await after.text()).toBe(xml);
+      expect((await fetch(`${base}/s/${host}/sitemaps/sitemap-2.xml.gz`)).status).toBe(200);
+    });
+  });
+});

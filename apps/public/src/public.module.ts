@@ -1,0 +1,59 @@
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { Redis } from 'ioredis';
+import type { AppConfig } from '@sitemaps/config';
+import { createPrismaClient, PrismaClient } from '@sitemaps/data';
+import { createBlobStore, ManifestReader } from '@sitemaps/storage';
+import { PublicController } from './public.controller';
+import { PublicExceptionFilter } from './public.exception.filter';
+import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
+
+const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
+
+/** Closes the clients this module opened, when the app closes. */
+@Injectable()
+class PublicConnections implements OnApplicationShutdown {
+  constructor(
+    private readonly prisma: PrismaClient,
+    @Inject(MANIFEST_SUBSCRIBER) private readonly subscriber: Redis,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    this.subscriber.disconnect();
+    await this.prisma.$disconnect();
+  }
+}
+
+@Module({})
+export class PublicModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const options: PublicOptions = {
+      platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
+    };
+    return {
+      module: PublicModule,
+      controllers: [PublicController],
+      providers: [
+        { provide: PUBLIC_OPTIONS, useValue: options },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
+        // A connection of its own: a subscribed Redis connection can run nothing else.
+        { provide: MANIFEST_SUBSCRIBER, useFactory: () => new Redis(config.redisUrl) },
+        {
+          provide: ManifestReader,
+          inject: [PrismaClient, MANIFEST_SUBSCRIBER],
+          useFactory: async (prisma: PrismaClient, subscriber: Redis) => {
+            const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma), {
+              // Without a message, a cached manifest still refreshes well before GC may take its files.
+              maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
+            });
+            await reader.listen(subscriber);
+            return reader;
+          },
+        },
+        PublicService,
+        PublicConnections,
+        { provide: APP_FILTER, useClass: PublicExceptionFilter },
+      ],
+    };
+  }
+}

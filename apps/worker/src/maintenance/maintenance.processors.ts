@@ -1,0 +1,49 @@
+// Housekeeping on a schedule: deletes files dropped from manifests once crawlers that started
+// a download before the switch have had the grace period to finish.
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { AppConfig } from '@sitemaps/config';
+import type { PrismaClient } from '@sitemaps/data';
+import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE } from '@sitemaps/jobs';
+import type { BlobStore } from '@sitemaps/storage';
+import { JobWorkers } from '../job-workers';
+import { BLOB_STORE, CONFIG, PRISMA, REDIS } from '../worker.tokens';
+
+const collectGarbagePayload = z.object({ v: z.literal(1) });
+/** Render records of builds older than this are only history. */
+const RENDER_RETENTION_MS = 7 * 24 * 3_600_000;
+
+@Injectable()
+export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('maintenance');
+  private queue: Queue | undefined;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(BLOB_STORE) private readonly store: BlobStore,
+    private readonly workers: JobWorkers,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.workers.serves(QUEUE.maintenance)) return;
+    this.queue = new Queue(QUEUE.maintenance, { connection: this.redis, prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    // Upsert under a stable id: every worker process may run this at boot, one schedule results.
+    await this.queue.upsertJobScheduler(jobId.collectGarbage, { every: Math.max(60_000, Math.floor(this.config.storage.graceMs / 2)) }, { name: JOB.collectGarbage, data: { v: 1 } });
+    this.workers.serve(QUEUE.maintenance, collectGarbagePayload, () => this.collectGarbage(), { concurrency: 1 });
+  }
+
+  async collectGarbage(): Promise<{ blobs: number; renders: number }> {
+    const blobs = await this.store.collectGarbage(this.config.storage.graceMs);
+    const { count: renders } = await this.prisma.shardRender.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - RENDER_RETENTION_MS) } } });
+    if (blobs || renders) this.logger.log(`collected ${blobs} blobs and ${renders} render records`);
+    return { blobs, renders };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue?.close();
+  }
+}

@@ -1,0 +1,114 @@
+import { ISO_15924, ISO_3166_1_ALPHA_2, ISO_639_1, ISO_639_2 } from './iso-codes.data';
+import type { RuleViolation } from './sitemap-xml.types';
+import { normalizeHttpUrl } from './url.rules';
+
+// Google reads hreflang as ISO 639-1 language, optional ISO 15924 script, optional
+// ISO 3166-1 alpha-2 region, or `x-default`. Anything else (`en-UK`, `es-419`, `iw`, `EN_gb`)
+// is ignored by Google, which silently breaks the cluster, so it is rejected here.
+
+/** Canonical form (`en`, `en-GB`, `zh-Hant`, `zh-Hant-TW`, `x-default`) or undefined. */
+export function normalizeHreflang(code: string): string | undefined {
+  const lower = code.toLowerCase();
+  if (lower === 'x-default') return lower;
+  const parts = lower.split('-');
+  if (parts.length > 3) return undefined;
+  const [language, second, third] = parts;
+  if (language === undefined || language.length !== 2 || !ISO_639_1.has(language)) return undefined;
+  if (second === undefined) return language;
+  if (second.length === 2) {
+    const region = second.toUpperCase();
+    return third === undefined && ISO_3166_1_ALPHA_2.has(region) ? `${language}-${region}` : undefined;
+  }
+  if (second.length !== 4) return undefined;
+  const script = second[0]!.toUpperCase() + second.slice(1);
+  if (!ISO_15924.has(script)) return undefined;
+  if (third === undefined) return `${language}-${script}`;
+  const region = third.toUpperCase();
+  return third.length === 2 && ISO_3166_1_ALPHA_2.has(region) ? `${language}-${script}-${region}` : undefined;
+}
+
+/**
+ * `<news:language>`: an ISO 639 code, two letters (639-1) or three (639-2), lower case, or
+ * `zh-cn` / `zh-tw`, the only regional forms Google News takes (and the only ones
+ * sitemap-news.xsd allows).
+ */
+export function normalizeNewsLanguage(code: string): string | undefined {
+  const lower = code.toLowerCase();
+  if (lower === 'zh-cn' || lower === 'zh-tw') return lower;
+  if (lower.length === 2) return ISO_639_1.has(lower) ? lower : undefined;
+  if (lower.length === 3) return ISO_639_2.has(lower) ? lower : undefined;
+  return undefined;
+}
+
+/** ISO 3166-1 alpha-2, upper case, or undefined. */
+export function normalizeCountryCode(code: string): string | undefined {
+  const upper = code.toUpperCase();
+  return upper.length === 2 && ISO_3166_1_ALPHA_2.has(upper) ? upper : undefined;
+}
+
+export interface HreflangMember {
+  hreflang: string;
+  href: string;
+}
+
+/**
+ * Checks a set of alternates that will be written together (one `<url>`'s links, or a whole
+ * cluster the domain assembled): every code valid, no code twice, no href twice. Codes and
+ * hrefs are compared in canonical form, so `en-gb`/`en-GB` and `HTTPS://A.com/x`/`https://a.com/x`
+ * are duplicates. Does not add or require the self-reference; that is the domain's call.
+ */
+export function validateHreflangCluster(
+  members: readonly HreflangMember[],
+  fieldPrefix = 'alternates',
+): RuleViolation[] {
+  return clusterViolations(
+    members.map((member, index) => ({ ...member, index })),
+    fieldPrefix,
+  );
+}
+
+/** As validateHreflangCluster, for members that keep their index in a larger input list. */
+export function clusterViolations(
+  members: readonly (HreflangMember & { index: number })[],
+  fieldPrefix: string,
+): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  const codes = new Map<string, number>();
+  const hrefs = new Map<string, number>();
+  for (const member of members) {
+    const field = `${fieldPrefix}[${member.index}]`;
+    const code = normalizeHreflang(member.hreflang);
+    if (code === undefined) {
+      violations.push({
+        field: `${field}.hreflang`,
+        code: 'INVALID_HREFLANG',
+        message: `"${member.hreflang}" is not x-default or an ISO 639-1 language with optional ISO 15924 script and ISO 3166-1 alpha-2 region`,
+      });
+    } else {
+      const first = codes.get(code);
+      if (first === undefined) codes.set(code, member.index);
+      else {
+        violations.push({
+          field: `${field}.hreflang`,
+          code: 'DUPLICATE_HREFLANG',
+          message: `hreflang "${code}" is already used by ${fieldPrefix}[${first}]`,
+        });
+      }
+    }
+    // x-default may name a page that also has a language (Google's own examples do); any
+    // other page listed under two codes is ambiguous.
+    if (code === 'x-default') continue;
+    const normalized = normalizeHttpUrl(member.href);
+    const href = normalized.ok ? normalized.href : member.href;
+    const firstHref = hrefs.get(href);
+    if (firstHref === undefined) hrefs.set(href, member.index);
+    else {
+      violations.push({
+        field: `${field}.href`,
+        code: 'DUPLICATE_ALTERNATE',
+        message: `href is already listed by ${fieldPrefix}[${firstHref}]`,
+      });
+    }
+  }
+  return violations;
+}

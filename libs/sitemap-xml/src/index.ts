@@ -1,0 +1,44 @@
+// @sitemaps/sitemap-xml: the one place that knows sitemap XML and the protocol's rules.
+// Pure functions; no I/O beyond zlib.
+
+export * from './sitemap-xml.types';
+export { SitemapXmlError, type SitemapXmlErrorCode } from './sitemap-xml.errors';
+export * from './limits';
+export { escapeXml, findForbiddenChar } from './escape';
+export { normalizeW3cDatetime, formatUtc, type W3cDatetimeResult } from './w3c-datetime.rules';
+export { normalizeHttpUrl, originOf, type HttpUrlResult } from './url.rules';
+export {
+  normalizeHreflang,
+  normalizeNewsLanguage,
+  normalizeCountryCode,
+  validateHreflangCluster,
+  type HreflangMember,
+} from './hreflang.rules';
+export { normalizeUrlEntry, type NormalizeOptions, type NormalizeResult } from './url-entry.rules';
+export {
+  Namespace,
+  ALL_NAMESPACES,
+  SITEMAP_NS,
+  XHTML_NS,
+  IMAGE_NS,
+  VIDEO_NS,
+  NEWS_NS,
+  URLSET_CLOSE,
+  urlsetOpen,
+  urlsetOverheadBytes,
+} from './namespaces';
+export { renderUrlFragment, toUrlFragment, namespacesOf, type UrlFragment } from './url-fragment.writer';
+export {
+  assembleUrlset,
+  packFragments,
+  urlsetFiles,
+  UrlsetBuilder,
+  renderUrlsetFiles,
+  type FileLimits,
+  type FileRange,
+  type PackOptions,
+  type UrlsetFile,
+} from './urlset.writer';
+export { gzipFile, DEFAULT_GZIP_LEVEL, type GzipOptions } from './gzip';
+export { renderSitemapIndex, type SitemapIndexEntry } from './sitemap-index.writer';
+export { renderTextSitemap } from './text-sitemap.writer';

@@ -1,0 +1,112 @@
+// One suite, both drivers: they must be interchangeable behind BlobStore.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createTestDatabase, type TestDatabase } from '@sitemaps/testing';
+import { BlobKeyError, blobKey, type BlobStore } from './blob-store';
+import { createBlobStore } from './blob-store.factory';
+import { createSite, storeFile, switchManifest } from './testing/storage.factory';
+
+describe.each(['postgres', 'fs'] as const)('%s blob store', (driver) => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let dir: string;
+  let store: BlobStore;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = createPrismaClient(db.url);
+    dir = await mkdtemp(path.join(tmpdir(), 'blobs-'));
+    store = createBlobStore({ driver, dir, graceMs: 600_000 }, prisma);
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const releaseAgo = (siteId: string, sha256: string, seconds: number) =>
+    prisma.$executeRaw`UPDATE blobs SET released_at = now() - ${seconds}::float8 * interval '1 second' WHERE site_id = ${siteId}::uuid AND sha256 = ${sha256}`;
+
+  it('returns the bytes it stored, under their sha256', async () => {
+    const site = await createSite(prisma);
+    const bytes = Buffer.from([0x1f, 0x8b, 1, 2, 3, 250]);
+    const key = await store.put(site.id, bytes, 42);
+    expect(key).toBe(blobKey(bytes));
+    expect(await store.get(site.id, key)).toEqual(bytes);
+    const row = await prisma.blob.findUniqueOrThrow({ where: { siteId_sha256: { siteId: site.id, sha256: key } } });
+    expect({ gzipSize: row.gzipSize, byteSize: row.byteSize, hasBody: row.body !== null }).toEqual({
+      gzipSize: bytes.length,
+      byteSize: 42,
+      hasBody: driver === 'postgres',
+    });
+  });
+
+  it('puts idempotently, and a second put of released bytes makes them live again', async () => {
+    const site = await createSite(prisma);
+    const bytes = Buffer.from('same bytes');
+    const first = await store.put(site.id, bytes, 10);
+    await releaseAgo(site.id, first, 3600);
+    const second = await store.put(site.id, bytes, 10);
+    expect(second).toBe(first);
+    const rows = await prisma.blob.findMany({ where: { siteId: site.id } });
+    expect(rows.map((row) => row.releasedAt)).toEqual([null]);
+    expect(await store.collectGarbage(0)).toBe(0);
+    expect(await store.get(site.id, first)).toEqual(bytes);
+  });
+
+  it('answers null for a key it never stored', async () => {
+    const site = await createSite(prisma);
+    expect(await store.get(site.id, 'a'.repeat(64))).toBeNull();
+  });
+
+  it('refuses keys that are not a lowercase sha256 and site ids that are not uuids', async () => {
+    const site = await createSite(prisma);
+    for (const key of ['../../etc/passwd', 'A'.repeat(64), `${'a'.repeat(63)}/`, '']) {
+      await expect(store.get(site.id, key)).rejects.toBeInstanceOf(BlobKeyError);
+    }
+    await expect(store.get('../x', 'a'.repeat(64))).rejects.toBeInstanceOf(BlobKeyError);
+    await expect(store.put('../x', Buffer.from('x'), 1)).rejects.toBeInstanceOf(BlobKeyError);
+  });
+
+  it('collects only blobs released longer than the grace period ago, never one the manifest lists', async () => {
+    const site = await createSite(prisma);
+    const live = await storeFile(store, site.id, '<live/>');
+    const old = await storeFile(store, site.id, '<old/>');
+    const recent = await storeFile(store, site.id, '<recent/>');
+    const listed = await storeFile(store, site.id, '<listed/>');
+    await switchManifest(prisma, site.id, { 'sitemap.xml': live, 'sitemaps/listed.xml.gz': listed });
+    await releaseAgo(site.id, old.sha256, 3600);
+    await releaseAgo(site.id, recent.sha256, 1);
+    await releaseAgo(site.id, listed.sha256, 3600); // a stale flag must not cost a served file
+
+    expect(await store.collectGarbage(600_000)).toBe(1);
+    expect(await store.get(site.id, old.sha256)).toBeNull();
+    for (const kept of [live, recent, listed]) expect(await store.get(site.id, kept.sha256)).not.toBeNull();
+    const rows = await prisma.blob.findMany({ where: { siteId: site.id }, select: { sha256: true } });
+    expect(rows.map((row) => row.sha256).sort()).toEqual([live, recent, listed].map((file) => file.sha256).sort());
+    expect(await store.collectGarbage(600_000)).toBe(0);
+  });
+
+  it('never loses bytes that are put again while GC collects them', async () => {
+    const site = await createSite(prisma);
+    for (let round = 0; round < 10; round++) {
+      const bytes = Buffer.from(`contested ${round}`);
+      const key = await store.put(site.id, bytes, bytes.length);
+      await releaseAgo(site.id, key, 3600);
+      await Promise.all([store.collectGarbage(0), store.put(site.id, bytes, bytes.length)]);
+      expect(await store.get(site.id, key)).toEqual(bytes);
+      expect(await prisma.blob.count({ where: { siteId: site.id, sha256: key, releasedAt: null } })).toBe(1);
+    }
+  });
+
+  it('writes whole files named by their key under its directory (fs), or nothing there (postgres)', async () => {
+    const site = await createSite(prisma);
+    const files = await Promise.all(['a', 'b', 'a'].map((text) => storeFile(store, site.id, text)));
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    const names = entries.filter((entry) => entry.isFile() && entry.parentPath.includes(site.id)).map((entry) => entry.name).sort();
+    expect(names).toEqual(driver === 'fs' ? [...new Set(files.map((file) => `${file.sha256}.gz`))].sort() : []);
+  });
+});

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { PrismaClient } from '@sitemaps/data';
+import { assertBlobRef, blobKey, type BlobStore } from './blob-store';
+import { deleteCollectibleRows, GC_BATCH, upsertBlobRow, type BlobRef } from './blob.repository';
+
+/**
+ * Bytes under `dir/<site id>/<2 hex>/<sha256>.gz`; the `blobs` row (body null) keeps the
+ * bookkeeping GC needs. Paths are built only from a validated uuid and hex key, never from input.
+ */
+export class FsBlobStore implements BlobStore {
+  private readonly root: string;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    dir: string,
+  ) {
+    this.root = path.resolve(dir);
+  }
+
+  async put(siteId: string, gzip: Buffer, byteSize: number): Promise<string> {
+    const sha256 = blobKey(gzip);
+    const file = this.pathOf({ siteId, sha256 });
+    // Row first: it waits for a GC that is deleting this blob, so GC cannot unlink the file after we wrote it.
+    await upsertBlobRow(this.prisma, { siteId, sha256 }, null, gzip.length, byteSize);
+    if (!(await exists(file))) await writeAtomically(file, gzip);
+    return sha256;
+  }
+
+  async get(siteId: string, sha256: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf({ siteId, sha256 }));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async collectGarbage(graceMs: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      // Unlink while the rows are still locked: a concurrent put of the same bytes waits, then rewrites the file.
+      const deleted = await this.prisma.$transaction(
+        async (tx) => {
+          const rows = await deleteCollectibleRows(tx, graceMs, GC_BATCH);
+          await Promise.all(rows.map((row) => rm(this.pathOf(row), { force: true })));
+          return rows.length;
+        },
+        { timeout: 60_000 },
+      );
+      total += deleted;
+      if (deleted < GC_BATCH) return total;
+    }
+  }
+
+  private pathOf({ siteId, sha256 }: BlobRef): string {
+    assertBlobRef(siteId, sha256);
+    return path.join(this.root, siteId, sha256.slice(0, 2), `${sha256}.gz`);
+  }
+}
+
+/** Readers see no file or the whole file: write a private temp name, flush, then rename in place. */
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temp, 'wx');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

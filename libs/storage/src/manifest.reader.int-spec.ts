@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
+import type { BlobStore } from './blob-store';
+import { createBlobStore } from './blob-store.factory';
+import { MANIFEST_CHANNEL, ManifestReader, publishManifestChanged } from './manifest.reader';
+import { createSite, storeFile, switchManifest } from './testing/storage.factory';
+
+describe('ManifestReader', () => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let dir: string;
+  let store: BlobStore;
+  let publisher: Redis;
+  let subscriber: Redis;
+  let reader: ManifestReader;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = createPrismaClient(db.url);
+    dir = await mkdtemp(path.join(tmpdir(), 'reader-'));
+    store = createBlobStore({ driver: 'fs', dir, graceMs: 0 }, prisma);
+    publisher = new Redis(testRedisUrl());
+    subscriber = new Redis(testRedisUrl());
+    reader = new ManifestReader(prisma, store);
+    await reader.listen(subscriber);
+  });
+  afterAll(async () => {
+    subscriber?.disconnect();
+    publisher?.disconnect();
+    await prisma?.$disconnect();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Publishes and resolves once the reader's subscriber has handled the message (its listener runs first). */
+  async function announce(siteId: string): Promise<void> {
+    const handled = new Promise<void>((resolve) => {
+      const onMessage = (channel: string, message: string) => {
+        if (channel !== MANIFEST_CHANNEL || message !== siteId) return;
+        subscriber.off('message', onMessage);
+        resolve();
+      };
+      subscriber.on('message', onMessage);
+    });
+    await publishManifestChanged(publisher, siteId);
+    await handled;
+  }
+
+  it('loads a site with no manifest yet, and null for an unknown hostname', async () => {
+    const site = await createSite(prisma, { scheme: 'http' });
+    expect(await reader.load(site.hostname)).toEqual({
+      site: { id: site.id, hostname: site.hostname, scheme: 'http', settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey } },
+      manifest: null,
+    });
+    expect(await reader.load('nobody.example.com')).toBeNull();
+  });
+
+  it('loads the manifest with each file stamped by when its bytes were stored, and reads both variants', async () => {
+    const site = await createSite(prisma);
+    const shard = await storeFile(store, site.id, '<urlset/>');
+    const version = await switchManifest(prisma, site.id, { 'sitemaps/sitemap-1.xml.gz': shard });
+    const snapshot = await reader.load(site.hostname);
+    const stored = await prisma.blob.findUniqueOrThrow({ where: { siteId_sha256: { siteId: site.id, sha256: shard.sha256 } } });
+    expect(snapshot?.manifest?.version).toBe(version);
+    expect(snapshot?.manifest?.files.get('sitemaps/sitemap-1.xml.gz')).toEqual({ ...shard, storedAt: stored.createdAt });
+    expect(snapshot?.manifest?.files.get('constructor')).toBeUndefined();
+    expect((await reader.read(site.id, shard, 'identity')).toString()).toBe('<urlset/>');
+    expect((await reader.read(site.id, shard, 'gzip')).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+  });
+
+  it('serves from memory until a publish is announced, then reloads at once', async () => {
+    const site = await createSite(prisma);
+    const v1 = await storeFile(store, site.id, '<v1/>', 'index');
+    await switchManifest(prisma, site.id, { 'sitemap.xml': v1 });
+    const cached = await reader.load(site.hostname);
+
+    // A change nobody announced is not seen: proof the cached path does not query Postgres.
+    const v2 = await storeFile(store, site.id, '<v2/>', 'index');
+    const version = await switchManifest(prisma, site.id, { 'sitemap.xml': v2 });
+    expect(await reader.load(site.hostname)).toBe(cached);
+
+    await announce(site.id);
+    const fresh = await reader.load(site.hostname);
+    expect(fresh?.manifest?.version).toBe(version);
+    expect(fresh?.manifest?.files.get('sitemap.xml')?.sha256).toBe(v2.sha256);
+  });
+
+  it('finds a new site after its first publish even if its hostname was asked for before', async () => {
+    const hostname = 'early.example.com';
+    expect(await reader.load(hostname)).toBeNull();
+    const site = await createSite(prisma, { hostname });
+    await announce(site.id);
+    expect((await reader.load(hostname))?.site.id).toBe(site.id);
+  });
+
+  it('shares one load between concurrent requests and drops a load that raced an announcement', async () => {
+    const site = await createSite(prisma);
+    const [a, b] = [reader.load(site.hostname), reader.load(site.hostname)];
+    expect(a).toBe(b);
+    reader.invalidate(site.id);
+    await a;
+    expect(reader.load(site.hostname)).not.toBe(a);
+  });
+
+  it('expires cached sites after maxAgeMs, the net for announcements lost while Redis was away', async () => {
+    const shortLived = new ManifestReader(prisma, store, { maxAgeMs: 0 });
+    const site = await createSite(prisma);
+    const first = await shortLived.load(site.hostname);
+    expect(await shortLived.load(site.hostname)).not.toBe(first);
+  });
+});

@@ -1,0 +1,253 @@
+// What the public server reads on every request, kept in process memory: a site with its current
+// manifest per hostname, and file bytes per blob key. A publish announces the site id on
+// MANIFEST_CHANNEL and every process drops that site at once; blob bytes are content-addressed, so
+// cached bytes never go stale, only unused. Conditional requests and robots.txt need only the
+// manifest, so once cached they never reach Postgres.
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { Redis } from 'ioredis';
+import type { PrismaClient } from '@sitemaps/data';
+import { manifestFilesSchema, type BlobStore, type ManifestFile } from './blob-store';
+
+export const MANIFEST_CHANNEL = 'sitemaps:manifest';
+
+/**
+ * The worker calls this after each manifest switch has committed; the API after it changes what a
+ * site serves without a publish (hostname, robots.txt rules, cache max-age, deletion).
+ */
+export async function publishManifestChanged(redis: Pick<Redis, 'publish'>, siteId: string): Promise<void> {
+  await redis.publish(MANIFEST_CHANNEL, siteId);
+}
+
+export interface SiteInfo {
+  id: string;
+  hostname: string;
+  scheme: string;
+  /** What the public server needs of the site's settings. */
+  settings: {
+    /** The site's own robots.txt rules, or null for allow-all; the Sitemap: line is appended. */
+    robotsTxt: string | null;
+    /** Seconds, for Cache-Control. */
+    cacheMaxAge: number;
+    /** Served at `/<key>.txt` so IndexNow can verify ownership. */
+    indexNowKey: string;
+  };
+}
+
+export interface PublishedFile extends ManifestFile {
+  /** When these bytes were first stored: the file's Last-Modified. */
+  storedAt: Date;
+}
+
+export interface PublishedManifest {
+  version: number;
+  publishedAt: Date;
+  /** Served path (no leading slash) -> file. A Map, so no request path can reach Object.prototype. */
+  files: ReadonlyMap<string, PublishedFile>;
+}
+
+export interface SiteSnapshot {
+  site: SiteInfo;
+  /** Null until the site's first publish. */
+  manifest: PublishedManifest | null;
+}
+
+export type FileVariant = 'gzip' | 'identity';
+
+export interface ManifestReaderOptions {
+  /**
+   * Reload a cached site after this long even without a message: the safety net for messages lost
+   * while Redis was unreachable. Keep it well below the blob grace period.
+   */
+  maxAgeMs?: number;
+  /** How long an unknown hostname is remembered, so random Host headers cost one query each. */
+  unknownHostTtlMs?: number;
+  maxSites?: number;
+  /** Bytes of file content kept in memory (gzip and decompressed variants). */
+  maxCacheBytes?: number;
+}
+
+export class BlobMissingError extends Error {
+  readonly code = 'BLOB_MISSING';
+  constructor(siteId: string, sha256: string) {
+    super(`blob ${sha256} of site ${siteId} is listed in the manifest but not stored`);
+    this.name = 'BlobMissingError';
+  }
+}
+
+interface SiteEntry {
+  snapshot: Promise<SiteSnapshot | null>;
+  /** Known once loaded: the site's id, or null for a hostname no site has. */
+  siteId?: string | null;
+  expiresAt: number;
+}
+
+const gunzipAsync = promisify(gunzip);
+
+export class ManifestReader {
+  private readonly sites = new Map<string, SiteEntry>();
+  private readonly bytes: ByteCache;
+  private readonly pendingBytes = new Map<string, Promise<Buffer>>();
+  /** Bumped by every invalidation, so a load that raced one is used once but not cached. */
+  private epoch = 0;
+  private readonly maxAgeMs: number;
+  private readonly unknownHostTtlMs: number;
+  private readonly maxSites: number;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly blobs: BlobStore,
+    options: ManifestReaderOptions = {},
+  ) {
+    this.maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.unknownHostTtlMs = options.unknownHostTtlMs ?? 5_000;
+    this.maxSites = options.maxSites ?? 10_000;
+    this.bytes = new ByteCache(options.maxCacheBytes ?? 64 * 1024 * 1024);
+  }
+
+  /** The site served at `hostname` (lowercase, no port) with its manifest, or null. */
+  load(hostname: string): Promise<SiteSnapshot | null> {
+    const cached = this.sites.get(hostname);
+    if (cached && cached.expiresAt > Date.now()) return cached.snapshot;
+
+    const epoch = this.epoch;
+    const entry: SiteEntry = { snapshot: this.query(hostname), expiresAt: Number.POSITIVE_INFINITY };
+    this.remember(hostname, entry);
+    entry.snapshot.then(
+      (snapshot) => {
+        if (this.sites.get(hostname) !== entry) return;
+        if (epoch !== this.epoch) return void this.sites.delete(hostname);
+        entry.siteId = snapshot?.site.id ?? null;
+        entry.expiresAt = Date.now() + (snapshot ? this.maxAgeMs : this.unknownHostTtlMs);
+      },
+      () => {
+        if (this.sites.get(hostname) === entry) this.sites.delete(hostname);
+      },
+    );
+    return entry.snapshot;
+  }
+
+  /** The bytes of a manifest-listed file, as stored (gzip) or decompressed. */
+  read(siteId: string, file: ManifestFile, variant: FileVariant): Promise<Buffer> {
+    const key = `${siteId}/${file.sha256}/${variant}`;
+    const cached = this.bytes.get(key);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.pendingBytes.get(key);
+    if (!pending) {
+      pending = this.fetchBytes(siteId, file, variant)
+        .then((body) => {
+          this.bytes.set(key, body);
+          return body;
+        })
+        .finally(() => this.pendingBytes.delete(key));
+      this.pendingBytes.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Forgets a site, and every unknown hostname: a new site's first publish lands here too. */
+  invalidate(siteId: string): void {
+    this.epoch++;
+    for (const [hostname, entry] of this.sites) {
+      if (entry.siteId === siteId || entry.siteId === null) this.sites.delete(hostname);
+    }
+  }
+
+  clear(): void {
+    this.epoch++;
+    this.sites.clear();
+  }
+
+  /**
+   * Subscribes `subscriber` (a connection of its own: Redis puts it in subscriber mode) to
+   * publish announcements. Messages sent while it was disconnected are lost, so every
+   * (re)connection starts from an empty cache.
+   */
+  async listen(subscriber: Redis): Promise<void> {
+    subscriber.on('message', (channel: string, siteId: string) => {
+      if (channel === MANIFEST_CHANNEL) this.invalidate(siteId);
+    });
+    subscriber.on('ready', () => this.clear());
+    await subscriber.subscribe(MANIFEST_CHANNEL);
+  }
+
+  private remember(hostname: string, entry: SiteEntry): void {
+    this.sites.delete(hostname);
+    this.sites.set(hostname, entry);
+    // Oldest first in Map order: drop the oldest loads when a flood of hostnames arrives.
+    for (const host of this.sites.keys()) {
+      if (this.sites.size <= this.maxSites) break;
+      this.sites.delete(host);
+    }
+  }
+
+  private async query(hostname: string): Promise<SiteSnapshot | null> {
+    const site = await this.prisma.site.findUnique({
+      where: { hostname },
+      select: {
+        id: true,
+        hostname: true,
+        scheme: true,
+        robotsTxt: true,
+        cacheMaxAge: true,
+        indexNowKey: true,
+        manifest: { select: { version: true, publishedAt: true, files: true } },
+      },
+    });
+    if (!site) return null;
+    const info: SiteInfo = {
+      id: site.id,
+      hostname: site.hostname,
+      scheme: site.scheme,
+      settings: { robotsTxt: site.robotsTxt, cacheMaxAge: site.cacheMaxAge, indexNowKey: site.indexNowKey },
+    };
+    if (!site.manifest) return { site: info, manifest: null };
+
+    const listed = manifestFilesSchema.parse(site.manifest.files);
+    const blobs = await this.prisma.blob.findMany({
+      where: { siteId: site.id, sha256: { in: [...new Set(Object.values(listed).map((file) => file.sha256))] } },
+      select: { sha256: true, createdAt: true },
+    });
+    const storedAt = new Map(blobs.map((blob) => [blob.sha256, blob.createdAt]));
+    const files = new Map<string, PublishedFile>();
+    for (const [path, file] of Object.entries(listed)) {
+      files.set(path, { ...file, storedAt: storedAt.get(file.sha256) ?? site.manifest.publishedAt });
+    }
+    return { site: info, manifest: { version: site.manifest.version, publishedAt: site.manifest.publishedAt, files } };
+  }
+
+  private async fetchBytes(siteId: string, file: ManifestFile, variant: FileVariant): Promise<Buffer> {
+    if (variant === 'identity') return gunzipAsync(await this.read(siteId, file, 'gzip'));
+    const body = await this.blobs.get(siteId, file.sha256);
+    if (!body) throw new BlobMissingError(siteId, file.sha256);
+    return body;
+  }
+}
+
+/** Least-recently-used bytes, bounded by total size; a file too big to share the budget is not kept. */
+class ByteCache {
+  private readonly entries = new Map<string, Buffer>();
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): Buffer | undefined {
+    const value = this.entries.get(key);
+    if (value) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: Buffer): void {
+    if (value.length > this.maxBytes / 4 || this.entries.has(key)) return;
+    this.entries.set(key, value);
+    this.size += value.length;
+    for (const [oldest, bytes] of this.entries) {
+      if (this.size <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.size -= bytes.length;
+    }
+  }
+}
