@@ -36,6 +36,7 @@ CREATE TABLE "sites" (
     "indexnow_key" TEXT NOT NULL,
     "cache_max_age" INTEGER NOT NULL DEFAULT 300,
     "text_sitemap" BOOLEAN NOT NULL DEFAULT false,
+    "indexnow_cursor" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
 
@@ -58,6 +59,7 @@ CREATE TABLE "urls" (
     "images" JSONB,
     "videos" JSONB,
     "news" JSONB,
+    "news_until" TIMESTAMPTZ(3),
     "content_hash" BYTEA NOT NULL,
     "fragment" TEXT NOT NULL,
     "fragment_size" INTEGER NOT NULL,
@@ -107,6 +109,7 @@ CREATE TABLE "builds" (
     "url_count" INTEGER NOT NULL DEFAULT 0,
     "byte_size" BIGINT NOT NULL DEFAULT 0,
     "timings" JSONB,
+    "indexnow" JSONB,
     "error" TEXT,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "started_at" TIMESTAMPTZ(3),
@@ -170,6 +173,9 @@ CREATE INDEX "urls_shard_id_id_idx" ON "urls"("shard_id", "id");
 
 -- CreateIndex
 CREATE INDEX "urls_site_id_updated_at_idx" ON "urls"("site_id", "updated_at");
+
+-- CreateIndex
+CREATE INDEX "urls_news_until_idx" ON "urls"("news_until");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "urls_site_id_loc_hash_key" ON "urls"("site_id", "loc_hash");
