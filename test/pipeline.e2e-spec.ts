@@ -86,4 +86,18 @@ describe('pipeline: incremental builds', () => {
     await api.patch(`/v1/sites/${siteId}`, { rebuildCron: null });
     expect((await api.get(`/v1/sites/${siteId}/schedule`)).body).toEqual({ rebuildCron: null, nextRunAt: null });
   });
+
+  it('publishes fresh articles as a news sitemap that validates against Google\'s schema', async () => {
+    const publicationDate = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const news = { publicationName: 'News & Co', publicationLanguage: 'en', publicationDate, title: 'Rates <rise> & "fall"' };
+    const res = await api.put(`/v1/sites/${siteId}/urls`, [{ loc: url('/articles/1'), news }, { loc: url('/articles/2'), news }]);
+    expect(res.body.errors).toEqual([]);
+    const build = await api.post(`/v1/sites/${siteId}/builds`, {});
+    expect(await api.waitForBuild(siteId, build.body.buildId)).toMatchObject({ status: 'published' });
+    const { index, shards } = await crawl(platform.publicUrl, HOST);
+    expect(locsOf(index.xml)).toContain(url('/sitemaps/news-1.xml.gz'));
+    const newsShard = shards.find((s) => s.path.endsWith('news-1.xml.gz'));
+    expect(newsShard?.xml).toContain('<news:title>Rates &lt;rise&gt; &amp; &quot;fall&quot;</news:title>');
+    expect(validateSitemaps([{ name: 'news.xml', data: newsShard?.body ?? '' }]).status).toBe(0);
+  });
 });

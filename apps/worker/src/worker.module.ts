@@ -12,7 +12,8 @@ import { JobWorkers } from './job-workers';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { BuildPublisher } from './builds/build-publisher';
 import { ShardRenderer } from './builds/shard-renderer';
-import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS } from './worker.tokens';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST } from './worker.tokens';
+import { UrlIngestService } from '@sitemaps/ingest';
 
 /** Closes the clients this module created, after the processors have stopped taking jobs. */
 class WorkerClients implements OnApplicationShutdown {
@@ -47,6 +48,11 @@ export class WorkerModule {
           provide: BUILD_PRODUCER,
           inject: [REDIS],
           useFactory: (redis: Redis) => new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
+        },
+        {
+          provide: URL_INGEST,
+          inject: [PG_POOL, BUILD_PRODUCER],
+          useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
         { provide: BuildPlanner, inject: [PRISMA, FLOW_PRODUCER, BUILD_PRODUCER], useFactory: (p: PrismaClient, f: FlowProducer, b: BuildProducer) => new BuildPlanner(p, f, b) },
         { provide: ShardRenderer, inject: [PRISMA, PG_POOL, BLOB_STORE], useFactory: (p: PrismaClient, pool: Pool, s: BlobStore) => new ShardRenderer(p, pool, s) },

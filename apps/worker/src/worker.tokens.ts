@@ -6,3 +6,4 @@ export const REDIS = Symbol('REDIS');
 export const BLOB_STORE = Symbol('BLOB_STORE');
 export const FLOW_PRODUCER = Symbol('FLOW_PRODUCER');
 export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');
+export const URL_INGEST = Symbol('URL_INGEST');

@@ -6,3 +6,4 @@ export * from './alternates/hreflang-cluster';
 export * from './urls/url-content';
 export * from './sites/cron.rules';
 export * from './sites/robots.rules';
+export * from './urls/news.rules';

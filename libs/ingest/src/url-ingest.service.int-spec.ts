@@ -118,4 +118,38 @@ describe('UrlIngestService (real Postgres)', () => {
     expect((await row('/1'))?.shard_id).toBe(first);
     expect(after.reduce((n, s) => n + s.url_count, 0)).toBe(4);
   });
+
+  describe('news', () => {
+    const now = new Date('2026-11-20T12:00:00Z');
+    const news = (publicationDate: string) => ({ publicationName: 'The Daily', publicationLanguage: 'en', publicationDate, title: 'Headline' });
+
+    it('puts fresh articles in news shards of at most 1,000 URLs, with their news block', async () => {
+      ingest = new UrlIngestService(pool, async () => undefined);
+      const entries = Array.from({ length: 1_001 }, (_, i) => ({ loc: loc(`/n/${i}`), news: news('2026-11-20T08:00:00Z') }));
+      expect((await ingest.upsert(site, entries, now)).errors).toEqual([]);
+      expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['news-1:1000', 'news-2:1']);
+      expect((await row('/n/0'))?.fragment).toContain('<news:news><news:publication><news:name>The Daily</news:name>');
+    });
+
+    it('writes an article that is already older than two days as a plain URL', async () => {
+      await ingest.upsert(site, [{ loc: loc('/old'), news: news('2026-11-17T08:00:00Z') }], now);
+      expect((await shards()).map((s) => s.section)).toEqual(['']);
+      expect((await row('/old'))?.fragment).not.toContain('news:');
+    });
+
+    it('moves aged-out articles to the default section on refresh, and only those', async () => {
+      await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }, { loc: loc('/b'), news: news('2026-11-20T11:00:00Z') }], now);
+      changes = [];
+      const later = new Date('2026-11-21T12:00:00Z');
+      expect(await ingest.expireNews(site, later)).toBe(1);
+      expect(changes).toEqual([site.id]);
+      expect((await row('/a'))?.fragment).not.toContain('news:');
+      expect((await row('/a'))?.lastmod).toBe('2026-11-21T12:00:00Z');
+      expect((await row('/b'))?.fragment).toContain('<news:news>');
+      expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['-1:1', 'news-1:1']);
+      expect(await ingest.expireNews(site, later)).toBe(0);
+      // The client sending the same entry again changes nothing: it is no longer news.
+      expect((await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }], later)).changed).toBe(0);
+    });
+  });
 });

@@ -7,7 +7,11 @@ import {
   contentHash,
   declareCluster,
   DEFAULT_SHARD_LIMITS,
+  isFreshNews,
   lastmodInstant,
+  MAX_NEWS_URLS_PER_FILE,
+  NEWS_SECTION,
+  newsUntil,
   locHash,
   planNewUrls,
   platformLastmod,
@@ -94,6 +98,7 @@ interface RowWrite {
   images: unknown;
   videos: unknown;
   news: unknown;
+  newsUntil: Date | null;
   contentHash: Buffer;
   fragment: string;
   fragmentSize: number;
@@ -116,7 +121,7 @@ export class UrlIngestService {
     const warnings: EntryError[] = [];
     const byLoc = new Map<string, PreparedEntry>();
     entries.forEach((entry, index) => {
-      const prepared = this.prepare(site, entry, index, errors, warnings);
+      const prepared = this.prepare(site, entry, index, errors, warnings, now);
       // The same loc twice in one batch: the later entry wins, as two requests would.
       if (prepared) byLoc.set(prepared.url.loc, prepared);
     });
@@ -154,7 +159,32 @@ export class UrlIngestService {
     return { deleted: result.deleted, notFound: [...new Set(locs)].filter((loc) => !result.found.has(loc)) };
   }
 
-  private prepare(site: IngestSite, entry: unknown, index: number, errors: EntryError[], warnings: EntryError[]): PreparedEntry | undefined {
+  /**
+   * Moves articles that aged out of the news window to the default section and re-renders them
+   * without their news block. Run on a schedule; returns how many URLs changed.
+   */
+  async expireNews(site: IngestSite, now = new Date()): Promise<number> {
+    const changed = await this.inTransaction(site.id, async (db) => {
+      const { rows } = await db.query<ExistingRow>(
+        `SELECT loc_hash, loc, lastmod, lastmod_given, changefreq, priority, images, videos, news FROM urls
+          WHERE site_id = $1 AND news_until <= $2 AND deleted_at IS NULL`,
+        [site.id, now],
+      );
+      const entries: PreparedEntry[] = rows.map((row, index) => ({
+        index,
+        hash: row.loc_hash,
+        url: storedUrl(row),
+        section: '',
+        clientLastmod: row.lastmod_given ? (row.lastmod ?? undefined) : undefined,
+        cluster: { action: 'keep' },
+      }));
+      return entries.length > 0 ? this.writeUrls(db, site, entries, [], now) : 0;
+    });
+    if (changed > 0) await this.onChange(site.id);
+    return changed;
+  }
+
+  private prepare(site: IngestSite, entry: unknown, index: number, errors: EntryError[], warnings: EntryError[], now: Date): PreparedEntry | undefined {
     const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
     const fail = (field: string, code: string, message: string) => {
       errors.push({ index, ...(rawLoc === undefined ? {} : { loc: rawLoc }), field, code, message });
@@ -196,7 +226,7 @@ export class UrlIngestService {
         ...(url.changefreq === undefined && site.defaultChangefreq ? { changefreq: site.defaultChangefreq as SitemapUrl['changefreq'] } : {}),
         ...(url.priority === undefined && site.defaultPriority !== null ? { priority: site.defaultPriority } : {}),
       },
-      section,
+      section: isFreshNews(url.news, now) ? NEWS_SECTION : section,
       clientLastmod: url.lastmod,
       cluster,
     };
@@ -258,7 +288,7 @@ export class UrlIngestService {
       const hash = contentHash(content);
       if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) continue;
       const lastmod = entry.clientLastmod ?? nowLastmod;
-      writes.push(this.rowWrite(entry.hash, { ...entry.url, lastmod, ...(alternates ? { alternates } : {}) }, entry.section, hash, entry.clientLastmod !== undefined, row));
+      writes.push(this.rowWrite(entry.hash, { ...entry.url, lastmod, ...(alternates ? { alternates } : {}) }, entry.section, hash, entry.clientLastmod !== undefined, row, now));
     }
     for (const hex of peerHashes.map((hash) => hash.toString('hex'))) {
       const row = existing.get(hex);
@@ -269,7 +299,7 @@ export class UrlIngestService {
       const hash = contentHash(content);
       if (row.content_hash.equals(hash)) continue;
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
-      writes.push(this.rowWrite(row.loc_hash, { ...stored, lastmod, ...(alternates ? { alternates } : {}) }, row.section, hash, row.lastmod_given, row));
+      writes.push(this.rowWrite(row.loc_hash, { ...stored, lastmod, ...(alternates ? { alternates } : {}) }, row.section, hash, row.lastmod_given, row, now));
     }
     if (writes.length === 0) return 0;
     const deltas = await this.assignShards(db, site.id, writes);
@@ -279,8 +309,11 @@ export class UrlIngestService {
     return writes.length;
   }
 
-  private rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined): RowWrite {
-    const fragment = renderUrlFragment(url);
+  private rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined, now: Date): RowWrite {
+    // The news block is written only while the article is fresh; the data itself is kept.
+    const { news, ...withoutNews } = url;
+    const written: SitemapUrl = isFreshNews(news, now) ? url : withoutNews;
+    const fragment = renderUrlFragment(written);
     const live = row !== undefined && !row.deleted && row.shard_id !== null;
     const moves = Boolean(live && row.section !== section);
     return {
@@ -294,11 +327,12 @@ export class UrlIngestService {
       priority: url.priority ?? null,
       images: url.images ?? null,
       videos: url.videos ?? null,
-      news: url.news ?? null,
+      news: news ?? null,
+      newsUntil: written.news ? newsUntil(news) : null,
       contentHash: content,
       fragment,
       fragmentSize: Buffer.byteLength(fragment),
-      nsMask: namespacesOf(url),
+      nsMask: namespacesOf(written),
       needsShard: !live || moves,
       previous: live ? { shardId: row.shard_id as string, size: row.fragment_size, leaves: moves } : null,
     };
@@ -357,7 +391,9 @@ export class UrlIngestService {
       [siteId, sections],
     );
     const last: ShardFill[] = rows.map((row) => ({ id: BigInt(row.id), section: row.section, ordinal: row.ordinal, urlCount: row.url_count, byteSize: row.byte_size }));
-    const plan = planNewUrls(last, placing.map((write) => ({ section: write.section, size: write.fragmentSize })), this.limits);
+    const plan = planNewUrls(last, placing.map((write) => ({ section: write.section, size: write.fragmentSize })), (section) =>
+      section === NEWS_SECTION ? { ...this.limits, maxUrls: Math.min(this.limits.maxUrls, MAX_NEWS_URLS_PER_FILE) } : this.limits,
+    );
     const created = plan.shards.filter((shard) => shard.id === null);
     if (created.length > 0) {
       const inserted = await db.query<{ id: string; section: string; ordinal: number }>(
@@ -380,17 +416,17 @@ export class UrlIngestService {
     const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
     await db.query(
       `INSERT INTO urls (site_id, loc_hash, loc, section, shard_id, lastmod, lastmod_at, lastmod_given, changefreq, priority,
-                         images, videos, news, content_hash, fragment, fragment_size, ns_mask, created_at, updated_at)
-       SELECT $1, h, l, s, sh, lm, lma, lmg, cf, pr, im::jsonb, vi::jsonb, nw::jsonb, ch, fr, fs, ns, $18, $18
+                         images, videos, news, content_hash, fragment, fragment_size, ns_mask, news_until, created_at, updated_at)
+       SELECT $1, h, l, s, sh, lm, lma, lmg, cf, pr, im::jsonb, vi::jsonb, nw::jsonb, ch, fr, fs, ns, nu, $18, $18
          FROM unnest($2::bytea[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::timestamptz[], $8::bool[], $9::text[],
-                     $10::real[], $11::text[], $12::text[], $13::text[], $14::bytea[], $15::text[], $16::int[], $17::int[])
-              AS t(h, l, s, sh, lm, lma, lmg, cf, pr, im, vi, nw, ch, fr, fs, ns)
+                     $10::real[], $11::text[], $12::text[], $13::text[], $14::bytea[], $15::text[], $16::int[], $17::int[], $19::timestamptz[])
+              AS t(h, l, s, sh, lm, lma, lmg, cf, pr, im, vi, nw, ch, fr, fs, ns, nu)
        ON CONFLICT (site_id, loc_hash) DO UPDATE SET
          loc = EXCLUDED.loc, section = EXCLUDED.section, shard_id = EXCLUDED.shard_id, lastmod = EXCLUDED.lastmod,
          lastmod_at = EXCLUDED.lastmod_at, lastmod_given = EXCLUDED.lastmod_given, changefreq = EXCLUDED.changefreq,
          priority = EXCLUDED.priority, images = EXCLUDED.images, videos = EXCLUDED.videos, news = EXCLUDED.news,
          content_hash = EXCLUDED.content_hash, fragment = EXCLUDED.fragment, fragment_size = EXCLUDED.fragment_size,
-         ns_mask = EXCLUDED.ns_mask, updated_at = EXCLUDED.updated_at, deleted_at = NULL`,
+         ns_mask = EXCLUDED.ns_mask, news_until = EXCLUDED.news_until, updated_at = EXCLUDED.updated_at, deleted_at = NULL`,
       [
         siteId,
         writes.map((w) => w.hash),
@@ -410,6 +446,7 @@ export class UrlIngestService {
         writes.map((w) => w.fragmentSize),
         writes.map((w) => w.nsMask),
         now,
+        writes.map((w) => w.newsUntil),
       ],
     );
   }

@@ -21,6 +21,7 @@ export const JOB = {
   publishBuild: 'publish-build',
   submitIndexNow: 'submit-indexnow',
   collectGarbage: 'collect-garbage',
+  refreshNews: 'refresh-news',
 } as const;
 
 const uuid = z.uuid();
@@ -55,4 +56,5 @@ export const jobId = {
   siteChanges: (siteId: string) => `changes-${siteId}`,
   siteSchedule: (siteId: string) => `rebuild-${siteId}`,
   collectGarbage: 'collect-garbage',
+  refreshNews: 'refresh-news',
 };

@@ -1,5 +1,6 @@
 // Housekeeping on a schedule: deletes files dropped from manifests once crawlers that started
-// a download before the switch have had the grace period to finish.
+// a download before the switch have had the grace period to finish, and takes articles that
+// aged out of the two-day news window out of the news sitemaps.
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -9,9 +10,11 @@ import type { PrismaClient } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { JobWorkers } from '../job-workers';
-import { BLOB_STORE, CONFIG, PRISMA, REDIS } from '../worker.tokens';
+import type { UrlIngestService } from '@sitemaps/ingest';
+import { BLOB_STORE, CONFIG, PRISMA, REDIS, URL_INGEST } from '../worker.tokens';
 
-const collectGarbagePayload = z.object({ v: z.literal(1) });
+const maintenancePayload = z.object({ v: z.literal(1) });
+const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
 /** Render records of builds older than this are only history. */
 const RENDER_RETENTION_MS = 7 * 24 * 3_600_000;
 
@@ -25,6 +28,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(BLOB_STORE) private readonly store: BlobStore,
+    @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
     private readonly workers: JobWorkers,
   ) {}
 
@@ -33,7 +37,8 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     this.queue = new Queue(QUEUE.maintenance, { connection: this.redis, prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
     // Upsert under a stable id: every worker process may run this at boot, one schedule results.
     await this.queue.upsertJobScheduler(jobId.collectGarbage, { every: Math.max(60_000, Math.floor(this.config.storage.graceMs / 2)) }, { name: JOB.collectGarbage, data: { v: 1 } });
-    this.workers.serve(QUEUE.maintenance, collectGarbagePayload, () => this.collectGarbage(), { concurrency: 1 });
+    await this.queue.upsertJobScheduler(jobId.refreshNews, { every: NEWS_REFRESH_EVERY_MS }, { name: JOB.refreshNews, data: { v: 1 } });
+    this.workers.serve(QUEUE.maintenance, maintenancePayload, (_, job) => (job.name === JOB.refreshNews ? this.refreshNews() : this.collectGarbage()), { concurrency: 1 });
   }
 
   async collectGarbage(): Promise<{ blobs: number; renders: number }> {
@@ -41,6 +46,17 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     const { count: renders } = await this.prisma.shardRender.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - RENDER_RETENTION_MS) } } });
     if (blobs || renders) this.logger.log(`collected ${blobs} blobs and ${renders} render records`);
     return { blobs, renders };
+  }
+
+  async refreshNews(now = new Date()): Promise<number> {
+    const sites = await this.prisma.site.findMany({
+      where: { urls: { some: { newsUntil: { lte: now }, deletedAt: null } } },
+      select: { id: true, scheme: true, hostname: true, defaultChangefreq: true, defaultPriority: true },
+    });
+    let changed = 0;
+    for (const site of sites) changed += await this.ingest.expireNews(site, now);
+    if (changed) this.logger.log(`moved ${changed} aged-out articles out of news sitemaps`);
+    return changed;
   }
 
   async onModuleDestroy(): Promise<void> {

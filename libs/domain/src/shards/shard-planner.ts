@@ -35,14 +35,16 @@ export interface ShardPlan {
 export function planNewUrls(
   lastShards: ShardFill[],
   incoming: { section: string; size: number }[],
-  limits: ShardLimits = DEFAULT_SHARD_LIMITS,
+  limitsOf: ShardLimits | ((section: string) => ShardLimits) = DEFAULT_SHARD_LIMITS,
 ): ShardPlan {
+  const limitsFor = typeof limitsOf === 'function' ? limitsOf : () => limitsOf;
   const shards: ShardFill[] = lastShards.map((shard) => ({ ...shard }));
   const openShard = new Map<string, number>();
   shards.forEach((shard, index) => openShard.set(shard.section, index));
   const assignments = incoming.map(({ section, size }) => {
     let index = openShard.get(section);
     const current = index === undefined ? undefined : shards[index];
+    const limits = limitsFor(section);
     if (!current || current.urlCount + 1 > limits.maxUrls || (current.urlCount > 0 && current.byteSize + size > limits.maxBytes)) {
       shards.push({ id: null, section, ordinal: (current?.ordinal ?? 0) + 1, urlCount: 0, byteSize: 0 });
       index = shards.length - 1;
