@@ -12,35 +12,39 @@ export const ADMIN_KEY = 'test-admin-key-0123456789';
 
 export interface Platform {
   config: AppConfig;
+  /** The environment the apps were configured from, for workers started as processes. */
+  env: Record<string, string>;
   db: TestDatabase;
   apiUrl: string;
   publicUrl: string;
   close(): Promise<void>;
 }
 
-export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+export async function startPlatform(overrides: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<Platform> {
   const db = await createTestDatabase();
-  const config = parseConfig({
+  const env = {
     DATABASE_URL: db.url,
     REDIS_URL: testRedisUrl(),
     ADMIN_API_KEY: ADMIN_KEY,
     QUEUE_PREFIX: uniqueQueuePrefix('e2e'),
     LOG_LEVEL: 'warn',
     BUILD_QUIET_MS: '100',
-    ...env,
-  });
+    ...overrides,
+  };
+  const config = parseConfig(env);
   const api = await createApiApp(config);
   await api.listen(0, '127.0.0.1');
   const publicApp = await createPublicApp(config);
   await publicApp.listen(0, '127.0.0.1');
-  const worker = await createWorkerApp(config);
+  const worker = opts.worker === false ? undefined : await createWorkerApp(config);
   return {
     config,
+    env,
     db,
     apiUrl: await urlOf(api),
     publicUrl: await urlOf(publicApp),
     async close() {
-      await worker.close();
+      await worker?.close();
       await publicApp.close();
       await api.close();
       await db.drop();

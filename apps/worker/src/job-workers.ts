@@ -2,7 +2,7 @@
 // will, so it fails without retries), maps domain errors to UnrecoverableError, and closes all
 // workers on shutdown. Which queues this process serves is config (WORKER_QUEUES).
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
@@ -14,6 +14,8 @@ export interface ServeOptions {
   /** Called once a job has failed for good (retries exhausted or unrecoverable). */
   onFinalFailure?: (job: Job, error: Error) => Promise<void>;
   concurrency?: number;
+  /** Advanced worker settings, e.g. a custom backoff strategy for the queue's own backoff types. */
+  settings?: WorkerOptions['settings'];
 }
 
 @Injectable()
@@ -44,7 +46,15 @@ export class JobWorkers implements OnModuleDestroy {
           throw error;
         }
       },
-      { connection: this.redis, prefix: this.config.queuePrefix, concurrency: opts.concurrency ?? this.config.worker.concurrency },
+      {
+        connection: this.redis,
+        prefix: this.config.queuePrefix,
+        concurrency: opts.concurrency ?? this.config.worker.concurrency,
+        // A killed worker's jobs return to the queue once their lock lapses.
+        lockDuration: this.config.worker.lockMs,
+        stalledInterval: Math.max(500, Math.floor(this.config.worker.lockMs / 2)),
+        ...(opts.settings ? { settings: opts.settings } : {}),
+      },
     );
     worker.on('failed', (job, error) => {
       if (!job) return;

@@ -8,6 +8,7 @@ import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
+import { BuildReconciler } from './builds/build-reconciler';
 import { JobWorkers } from './job-workers';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { BuildPublisher } from './builds/build-publisher';
@@ -63,6 +64,7 @@ export class WorkerModule {
         },
         JobWorkers,
         BuildProcessors,
+        BuildReconciler,
         MaintenanceProcessors,
         WorkerClients,
       ],

@@ -28,6 +28,10 @@ const envSchema = z.object({
   /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
   BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000),
   BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  /** A job whose worker stops renewing its lock this long is taken over by another worker. */
+  WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /** A build queued or running this long with no job left in Redis is re-queued. */
+  BUILD_STALE_MS: z.coerce.number().int().min(1_000).default(5 * 60_000),
   STORAGE_DRIVER: z.enum(['postgres', 'fs']).default('postgres'),
   STORAGE_DIR: z.string().default('.data/files'),
   /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
@@ -47,8 +51,8 @@ export interface AppConfig {
   public: { host: string; port: number; baseUrl: string | undefined };
   logLevel: string;
   queuePrefix: string;
-  worker: { queues: string[]; concurrency: number };
-  build: { quietMs: number; maxWaitMs: number };
+  worker: { queues: string[]; concurrency: number; lockMs: number };
+  build: { quietMs: number; maxWaitMs: number; staleMs: number };
   storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
   indexNow: { endpoints: string[] };
 }
@@ -75,8 +79,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
-    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY },
-    build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS },
+    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY, lockMs: e.WORKER_LOCK_MS },
+    build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
     storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
     indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },
   };

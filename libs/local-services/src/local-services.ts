@@ -86,17 +86,29 @@ export async function ensureRedis(opts: { redisUrl?: string; dataDir: string; lo
       ].join('\n'),
     );
   }
-  const dir = path.resolve(opts.dataDir, 'redis');
-  await mkdir(dir, { recursive: true });
-  const port = await freePort(56_379);
-  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+  const server = await startRedisServer({ binary, dir: path.resolve(opts.dataDir, 'redis'), port: await freePort(56_379) });
+  return { ...server, description: `redis-server on 127.0.0.1:${server.port} (started from ${binary})` };
+}
+
+export interface RedisServer extends LocalService {
+  port: number;
+  /** SIGKILL, as a crash would. */
+  kill(): Promise<void>;
+}
+
+/** A redis-server of our own on a given port; fault tests kill and restart it, never the shared one. */
+export async function startRedisServer(opts: { port: number; dir: string; binary?: string }): Promise<RedisServer> {
+  await mkdir(opts.dir, { recursive: true });
+  const child = spawn(opts.binary ?? 'redis-server', ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dir, '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
-  await waitFor(() => redisAnswers('127.0.0.1', port), 10_000, `redis-server did not answer on port ${port}`);
+  await waitFor(() => redisAnswers('127.0.0.1', opts.port), 10_000, `redis-server did not answer on port ${opts.port}`);
   return {
-    url: `redis://127.0.0.1:${port}`,
-    description: `redis-server on 127.0.0.1:${port} (started from ${binary})`,
+    port: opts.port,
+    url: `redis://127.0.0.1:${opts.port}`,
+    description: `redis-server on 127.0.0.1:${opts.port}`,
     stop: () => stopChild(child),
+    kill: () => stopChild(child, 'SIGKILL'),
   };
 }
 

@@ -35,10 +35,18 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     if (!this.workers.serves(QUEUE.maintenance)) return;
     this.queue = new Queue(QUEUE.maintenance, { connection: this.redis, prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-    // Upsert under a stable id: every worker process may run this at boot, one schedule results.
-    await this.queue.upsertJobScheduler(jobId.collectGarbage, { every: Math.max(60_000, Math.floor(this.config.storage.graceMs / 2)) }, { name: JOB.collectGarbage, data: { v: 1 } });
-    await this.queue.upsertJobScheduler(jobId.refreshNews, { every: NEWS_REFRESH_EVERY_MS }, { name: JOB.refreshNews, data: { v: 1 } });
+    await this.ensureSchedules();
+    // Schedulers live in Redis: put them back after a Redis restart that lost them.
+    this.redis.on('ready', this.onReady);
     this.workers.serve(QUEUE.maintenance, maintenancePayload, (_, job) => (job.name === JOB.refreshNews ? this.refreshNews() : this.collectGarbage()), { concurrency: 1 });
+  }
+
+  private readonly onReady = () => void this.ensureSchedules().catch((error: Error) => this.logger.warn(`schedules not restored yet: ${error.message}`));
+
+  /** Upserts under stable ids: every worker process may run this, one schedule results. */
+  private async ensureSchedules(): Promise<void> {
+    await this.queue?.upsertJobScheduler(jobId.collectGarbage, { every: Math.max(60_000, Math.floor(this.config.storage.graceMs / 2)) }, { name: JOB.collectGarbage, data: { v: 1 } });
+    await this.queue?.upsertJobScheduler(jobId.refreshNews, { every: NEWS_REFRESH_EVERY_MS }, { name: JOB.refreshNews, data: { v: 1 } });
   }
 
   async collectGarbage(): Promise<{ blobs: number; renders: number }> {
@@ -60,6 +68,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.redis.off('ready', this.onReady);
     await this.queue?.close();
   }
 }

@@ -1,0 +1,70 @@
+// Postgres is the record of builds and schedules; Redis only carries the work. When Redis loses
+// data (a restart without persistence, a failover), queued jobs and job schedulers vanish. The
+// reconciler rebuilds them from Postgres at start, on every Redis reconnect and periodically,
+// so a build is completed or re-queued, never silently dropped.
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AppConfig } from '@sitemaps/config';
+import type { PrismaClient } from '@sitemaps/data';
+import { jobId, QUEUE, type BuildProducer } from '@sitemaps/jobs';
+import { JobWorkers } from '../job-workers';
+import { BUILD_PRODUCER, CONFIG, PRISMA, REDIS } from '../worker.tokens';
+
+@Injectable()
+export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('reconciler');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly queues: Queue[] = [];
+  private readonly onReady = () => void this.reconcile();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
+    private readonly workers: JobWorkers,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.workers.serves(QUEUE.build)) return;
+    for (const name of [QUEUE.build, QUEUE.publish]) this.queues.push(new Queue(name, { connection: this.redis, prefix: this.config.queuePrefix }));
+    await this.reconcile();
+    this.redis.on('ready', this.onReady);
+    this.timer = setInterval(this.onReady, Math.min(60_000, Math.max(1_000, Math.floor(this.config.build.staleMs / 2))));
+    this.timer.unref();
+  }
+
+  /** One pass at a time; a failed pass (Redis still down) is logged and retried by the next. */
+  reconcile(): Promise<void> {
+    this.running ??= this.pass()
+      .catch((error: Error) => this.logger.warn(`reconcile failed, will retry: ${error.message}`))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const scheduled = await this.prisma.site.findMany({ where: { rebuildCron: { not: null } }, select: { id: true, rebuildCron: true } });
+    for (const site of scheduled) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
+
+    const staleBefore = new Date(Date.now() - this.config.build.staleMs);
+    const stale = await this.prisma.build.findMany({
+      where: { status: { in: ['queued', 'running'] }, OR: [{ startedAt: { lt: staleBefore } }, { startedAt: null, createdAt: { lt: staleBefore } }] },
+    });
+    const [buildQueue, publishQueue] = this.queues as [Queue, Queue];
+    for (const build of stale) {
+      const [plan, publish] = await Promise.all([buildQueue.getJob(jobId.planBuild(build.id)), publishQueue.getJob(jobId.publishBuild(build.id))]);
+      if (plan || publish) continue; // still in Redis: BullMQ's retries and stalled-job checks own it
+      this.logger.warn(`build ${build.id} has no job left in Redis: re-queued`);
+      await this.builds.enqueueBuild({ v: 1, siteId: build.siteId, buildId: build.id, full: build.full, trigger: build.trigger as 'api' | 'schedule' | 'change' });
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    this.redis.off('ready', this.onReady);
+    await this.running;
+    await Promise.all(this.queues.map((queue) => queue.close()));
+  }
+}
