@@ -28,5 +28,7 @@ export async function gzipFile(parts: readonly (string | Buffer)[], opts: GzipOp
     parts.length === 1 && Buffer.isBuffer(parts[0])
       ? parts[0]
       : Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
-  return gzipAsync(input, { level: opts.level ?? DEFAULT_GZIP_LEVEL });
+  // 1 MiB output chunks: the default 16 KiB makes a 25 MB file ~150 thread-pool round trips
+  // and measured ~20% slower than gzipSync; at 1 MiB the async call matches it.
+  return gzipAsync(input, { level: opts.level ?? DEFAULT_GZIP_LEVEL, chunkSize: 1 << 20 });
 }

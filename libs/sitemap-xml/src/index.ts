@@ -32,13 +32,16 @@ export {
   assembleUrlset,
   packFragments,
   urlsetFiles,
+  gzippedUrlsetFiles,
   UrlsetBuilder,
   renderUrlsetFiles,
   type FileLimits,
   type FileRange,
   type PackOptions,
   type UrlsetFile,
+  type GzippedUrlsetFile,
 } from './urlset.writer';
 export { gzipFile, DEFAULT_GZIP_LEVEL, type GzipOptions } from './gzip';
 export { renderSitemapIndex, type SitemapIndexEntry } from './sitemap-index.writer';
 export { renderTextSitemap } from './text-sitemap.writer';
+export * from './urlset-body.writer';

@@ -11,6 +11,7 @@ export type SitemapXmlErrorCode =
   | 'INDEX_ENTRY_LIMIT'
   | 'NESTED_INDEX'
   | 'EMPTY_FILE'
+  | 'BUILDER_BUSY'
   | 'INVALID_CHARACTER'
   | 'INVALID_VALUE'
   | 'INVALID_URL'

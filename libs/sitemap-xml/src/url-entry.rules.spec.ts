@@ -169,7 +169,7 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['vertical tab in a news title', withNews({ title: 'a\u000Bb' }), 'news.title', 'INVALID_CHARACTER'],
     ['control character in an uploader', withVideo({ uploader: { name: '\u001b[31m' } }), 'videos[0].uploader.name', 'INVALID_CHARACTER'],
     ['control character in a hreflang', withAlternates({ hreflang: 'en\u0000', href: LOC }), 'alternates[0].hreflang', 'INVALID_CHARACTER'],
-    ['control character in a section', { loc: LOC, section: 'a\u0001' }, 'section', 'INVALID_CHARACTER'],
+    ['section not a string', { loc: LOC, section: 3 }, 'section', 'INVALID_TYPE'],
   ];
 
   it.each(cases)('%s', (_name, input, field, code) => {
@@ -348,6 +348,7 @@ describe('normalizeUrlEntry: normalization', () => {
 
   it('passes section through untouched', () => {
     expect(ok({ loc: LOC, section: 'products' }).section).toBe('products');
+    expect(ok({ loc: LOC, section: ' Blog ' }).section).toBe(' Blog ');
     expect(ok({ loc: LOC }).section).toBeUndefined();
   });
 

@@ -92,12 +92,14 @@ export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): Norma
   if (videos.length > 0) url.videos = videos;
   const news = check.news(input.news);
   if (news !== undefined) url.news = news;
-  const section = check.string(input, 'section', 'section', false, false);
+  // The domain's grouping key: not written to XML, so passed through exactly as given.
+  const section = isAbsent(input.section) ? undefined : input.section;
+  if (section !== undefined && typeof section !== 'string') check.error('section', 'INVALID_TYPE', 'section must be a string');
 
   if (check.errors.length > 0) return { ok: false, errors: check.errors };
-  return section === undefined
-    ? { ok: true, url, warnings: check.warnings }
-    : { ok: true, url, warnings: check.warnings, section };
+  return typeof section === 'string'
+    ? { ok: true, url, warnings: check.warnings, section }
+    : { ok: true, url, warnings: check.warnings };
 }
 
 let cachedOrigin: { input: string; origin: string } | undefined;

@@ -8,7 +8,8 @@ export type HttpUrlResult =
   | { ok: true; href: string; origin: string }
   | { ok: false; reason: 'not-absolute' | 'scheme' | 'invalid' | 'credentials' };
 
-const ABSOLUTE_HTTP = /^https?:\/\//i;
+// A host must follow "//": WHATWG would read "https:///x" as host "x".
+const ABSOLUTE_HTTP = /^https?:\/\/[^/\\?#]/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 // Tab, CR and LF inside a URL are removed silently by WHATWG; other C0 controls are encoded.
 // Either way the URL the client meant is gone, so refuse instead of guessing.

@@ -5,7 +5,8 @@ import { SitemapXmlError } from './sitemap-xml.errors';
 import type { SitemapUrl } from './sitemap-xml.types';
 import { validateSitemaps } from './testing/validate-sitemap';
 import { toUrlFragment, type UrlFragment } from './url-fragment.writer';
-import { UrlsetBuilder, assembleUrlset, packFragments, renderUrlsetFiles, urlsetFiles } from './urlset.writer';
+import { gunzipSync } from 'node:zlib';
+import { UrlsetBuilder, assembleUrlset, gzippedUrlsetFiles, packFragments, renderUrlsetFiles, urlsetFiles } from './urlset.writer';
 
 const ORIGIN = 'https://shop.example.com';
 
@@ -91,6 +92,7 @@ describe('assembleUrlset', () => {
     expect(codeOf(() => assembleUrlset([{ ...c, bytes: (c.xml as string).length }]))).toBe('FRAGMENT_BYTES_MISMATCH');
     expect(codeOf(() => assembleUrlset([a, { ...b, bytes: b.bytes + 1 }]))).toBe('FRAGMENT_BYTES_MISMATCH');
     expect(codeOf(() => assembleUrlset([{ ...a, bytes: a.bytes - 1 }]))).toBe('FRAGMENT_BYTES_MISMATCH');
+    expect(codeOf(() => assembleUrlset([{ ...a, bytes: Number.NaN }]))).toBe('FRAGMENT_BYTES_MISMATCH');
   });
 
   it('refuses an empty file, which the schema does not allow', () => {
@@ -225,5 +227,39 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
     const copies = files.map((f) => Buffer.from(f.xml));
     files.forEach((f, i) => expect(f.xml.equals(copies[i]!)).toBe(true));
     expect(files[0]!.xml.toString('latin1', 0, 60)).toBe(urlsetOpen(0).slice(0, 60));
+  });
+
+  it('gzips files straight from the builder, the same bytes as finish() would give', async () => {
+    const urls = [...plainUrls(120_000)];
+    const plain = renderUrlsetFiles(urls);
+    const gzipped = [];
+    for await (const file of gzippedUrlsetFiles(urls)) gzipped.push(file);
+    expect(gzipped.map((f) => f.urls)).toEqual([50_000, 50_000, 20_000]);
+    gzipped.forEach((file, i) => {
+      const xml = gunzipSync(file.gz);
+      expect(xml.equals(plain[i]!.xml)).toBe(true);
+      expect(file.bytes).toBe(xml.length);
+    });
+  });
+
+  it('takes async sources and honours the gzip level', async () => {
+    async function* source() {
+      yield* plainUrls(10);
+    }
+    const files = [];
+    for await (const file of gzippedUrlsetFiles(source(), { level: 9, maxUrls: 4 })) files.push(file);
+    expect(files.map((f) => f.urls)).toEqual([4, 4, 2]);
+    expect(gunzipSync(files[2]!.gz).toString()).toBe(`${urlsetOpen(0)}<url><loc>${ORIGIN}/p/8</loc></url><url><loc>${ORIGIN}/p/9</loc></url>${URLSET_CLOSE}`);
+  });
+
+  it('refuses new fragments while a file is being compressed', async () => {
+    const builder = new UrlsetBuilder();
+    const a = toUrlFragment({ loc: `${ORIGIN}/a` });
+    builder.add(a.xml, a.mask);
+    const pending = builder.finishGzipped();
+    expect(codeOf(() => builder.add(a.xml, a.mask))).toBe('BUILDER_BUSY');
+    const file = await pending;
+    expect(gunzipSync(file.gz).equals(assembleUrlset([a]))).toBe(true);
+    expect(builder.add(a.xml, a.mask)).toBe(true);
   });
 });

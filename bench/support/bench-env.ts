@@ -1,0 +1,81 @@
+// Shared set-up for benchmarks: a scratch database on the configured (or embedded) Postgres,
+// Redis found the usual way, apps started as child processes, and peak RSS from /proc.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { childProcessEnv, loadServiceEnv } from '@sitemaps/config';
+import { applyMigrations } from '@sitemaps/data';
+import { ensurePostgres, ensureRedis, stopChild, waitFor, type LocalService } from '@sitemaps/local-services';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export interface BenchEnv {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  close(): Promise<void>;
+}
+
+export async function createBenchEnv(label: string): Promise<BenchEnv> {
+  const found = loadServiceEnv();
+  const postgres: LocalService = await ensurePostgres({ databaseUrl: found.databaseUrl, dataDir: found.dataDir });
+  const redis: LocalService = await ensureRedis({ redisUrl: found.redisUrl, dataDir: found.dataDir });
+  const name = `bench_${label}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(postgres.url);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return {
+    databaseUrl: url.toString(),
+    redisUrl: redis.url,
+    queuePrefix: `bench-${randomBytes(4).toString('hex')}`,
+    async close() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await redis.stop();
+      await postgres.stop();
+    },
+  };
+}
+
+export interface AppProcess {
+  child: ChildProcess;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts apps/<app>/src/main.ts as a child process and waits for its ready line. */
+export async function startApp(app: 'api' | 'worker' | 'public', env: Record<string, string>, ready: RegExp): Promise<AppProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(async () => ready.test(output) || child.exitCode !== null, 60_000, `${app} did not start`);
+  if (child.exitCode !== null) throw new Error(`${app} exited:\n${output}`);
+  // Keep draining the pipes (a full pipe would block the app) but stop collecting.
+  child.stdout?.removeAllListeners('data').resume();
+  child.stderr?.removeAllListeners('data').on('data', (chunk: Buffer) => process.stderr.write(`[${app}] ${chunk.toString()}`));
+  return { child, peakRssMb: () => peakRssMb(child.pid), stop: () => stopChild(child) };
+}
+
+/** VmHWM: the most resident memory the process has had. */
+export function peakRssMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+export function arg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+export function printTable(rows: (string | number)[][]): void {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length))) ?? [];
+  for (const row of rows) console.log(row.map((cell, column) => String(cell).padEnd(widths[column] ?? 0)).join('  '));
+}
