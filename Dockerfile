@@ -1,6 +1,6 @@
 # One image for every app and the migrate step; the command picks which one runs:
-#   node -r @swc-node/register apps/<api|worker|public>/src/main.ts
-# TypeScript runs through SWC at start-up, as in development: there is no build step.
+#   node dist/apps/<api|worker|public>/src/main.js
+# `npm run build` compiles the TypeScript with SWC into dist/ (no compiler at run time).
 FROM node:20-bookworm-slim
 
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
@@ -14,11 +14,11 @@ USER node
 # npm ci needs every workspace's package.json; its postinstall generates the Prisma client
 # from prisma/schema.prisma. Copying everything is simplest; .dockerignore keeps it small.
 COPY --chown=node:node . .
-RUN npm ci && npm cache clean --force
+RUN npm ci && npm run build && npm cache clean --force
 
 ENV NODE_ENV=production \
     API_HOST=0.0.0.0 \
     PUBLIC_HOST=0.0.0.0
 EXPOSE 3000 8080
 
-CMD ["node", "-r", "@swc-node/register", "apps/api/src/main.ts"]
+CMD ["node", "dist/apps/api/src/main.js"]

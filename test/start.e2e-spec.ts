@@ -2,7 +2,7 @@
 // ports, and the test's Redis. The demo sitemap is fetched through the public server as a
 // crawler would and every file validated; Ctrl-C then stops everything with exit code 0 and
 // leaves no PostgreSQL (and no app) behind.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,9 @@ describe('npm start', () => {
     while (publicPort === apiPort);
     queuePrefix = uniqueQueuePrefix('start-e2e');
 
+    // `npm start` is `npm run build && start.ts`: the apps run from dist/.
+    const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/start.ts'], {
       cwd: ROOT,
       env: childProcessEnv({
