@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     BUILD_QUIET_MS: '0',
     BUILD_MAX_WAIT_MS: '0',
     LOG_LEVEL: 'warn',
+    INDEXNOW_ENDPOINTS: 'off',
   };
   const api = await startApp('api', { ...appEnv, LOG_LEVEL: 'info' }, /api listening/);
   const call = async (method: string, path: string, key: string, body?: unknown) => {

@@ -81,6 +81,8 @@ describe('npm start', () => {
         DATABASE_URL: undefined,
         ADMIN_API_KEY: undefined,
         REDIS_URL: testRedisUrl(),
+        // The demo site must not be announced to the real IndexNow from a test.
+        INDEXNOW_ENDPOINTS: 'off',
         SITEMAPS_DATA_DIR: dataDir,
         API_PORT: String(apiPort),
         PUBLIC_PORT: String(publicPort),

@@ -29,6 +29,8 @@ export async function startPlatform(overrides: Record<string, string> = {}, opts
     QUEUE_PREFIX: uniqueQueuePrefix('e2e'),
     LOG_LEVEL: 'warn',
     BUILD_QUIET_MS: '100',
+    // Tests never talk to the real IndexNow; the IndexNow tests point this at a local server.
+    INDEXNOW_ENDPOINTS: 'off',
     ...overrides,
   };
   const config = parseConfig(env);

@@ -36,7 +36,12 @@ const envSchema = z.object({
   STORAGE_DIR: z.string().default('.data/files'),
   /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
   BLOB_GRACE_MS: z.coerce.number().int().min(0).default(10 * 60_000),
-  INDEXNOW_ENDPOINTS: csv.default(['https://api.indexnow.org/indexnow']),
+  /** Where changed URLs are submitted after each publish; `off` submits nowhere. */
+  INDEXNOW_ENDPOINTS: z
+    .string()
+    .transform((value) => (value.trim() === 'off' ? [] : value.split(',').map((item) => item.trim()).filter(Boolean)))
+    .pipe(z.array(z.url({ protocol: /^https?$/ })))
+    .default(['https://api.indexnow.org/indexnow']),
   /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
   PUBLIC_BASE_URL: z.url().optional(),
 });

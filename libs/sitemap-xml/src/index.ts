@@ -44,4 +44,4 @@ export {
 export { gzipFile, DEFAULT_GZIP_LEVEL, type GzipOptions } from './gzip';
 export { renderSitemapIndex, type SitemapIndexEntry } from './sitemap-index.writer';
 export { renderTextSitemap } from './text-sitemap.writer';
-export * from './urlset-body.writer';
+export * from './urlset-stream.writer';
