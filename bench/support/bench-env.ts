@@ -1,6 +1,6 @@
 // Shared set-up for benchmarks: a scratch database on the configured (or embedded) Postgres,
 // Redis found the usual way, apps started as child processes, and peak RSS from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,9 +48,16 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
-/** Starts apps/<app>/src/main.ts as a child process and waits for its ready line. */
+let built = false;
+
+/** Starts an app as production runs it (compiled, dist/apps/<app>/src/main.js) and waits for its ready line. */
 export async function startApp(app: 'api' | 'worker' | 'public', env: Record<string, string>, ready: RegExp): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!built) {
+    const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
+    built = true;
+  }
+  const child = spawn(process.execPath, [`dist/apps/${app}/src/main.js`], { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
