@@ -11,6 +11,7 @@ import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler } from './builds/build-reconciler';
 import { JobWorkers } from './job-workers';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
+import { ShardCompactor } from './maintenance/shard-compactor';
 import { BuildPublisher } from './builds/build-publisher';
 import { ShardRenderer } from './builds/shard-renderer';
 import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST } from './worker.tokens';
@@ -55,6 +56,7 @@ export class WorkerModule {
           inject: [PG_POOL, BUILD_PRODUCER],
           useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
+        { provide: ShardCompactor, inject: [PG_POOL], useFactory: (pool: Pool) => new ShardCompactor(pool) },
         { provide: BuildPlanner, inject: [PRISMA, FLOW_PRODUCER, BUILD_PRODUCER], useFactory: (p: PrismaClient, f: FlowProducer, b: BuildProducer) => new BuildPlanner(p, f, b) },
         { provide: ShardRenderer, inject: [PRISMA, PG_POOL, BLOB_STORE], useFactory: (p: PrismaClient, pool: Pool, s: BlobStore) => new ShardRenderer(p, pool, s) },
         {

@@ -22,6 +22,7 @@ export const JOB = {
   submitIndexNow: 'submit-indexnow',
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
+  compactShards: 'compact-shards',
 } as const;
 
 const uuid = z.uuid();
@@ -57,4 +58,5 @@ export const jobId = {
   siteSchedule: (siteId: string) => `rebuild-${siteId}`,
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
+  compactShards: 'compact-shards',
 };

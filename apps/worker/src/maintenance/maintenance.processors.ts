@@ -11,10 +11,14 @@ import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { JobWorkers } from '../job-workers';
 import type { UrlIngestService } from '@sitemaps/ingest';
-import { BLOB_STORE, CONFIG, PRISMA, REDIS, URL_INGEST } from '../worker.tokens';
+import { MAX_URLS_PER_FILE } from '@sitemaps/domain';
+import type { BuildProducer } from '@sitemaps/jobs';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, PRISMA, REDIS, URL_INGEST } from '../worker.tokens';
+import { ShardCompactor } from './shard-compactor';
 
 const maintenancePayload = z.object({ v: z.literal(1) });
 const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
+const COMPACT_EVERY_MS = 60 * 60_000;
 /** Render records of builds older than this are only history. */
 const RENDER_RETENTION_MS = 7 * 24 * 3_600_000;
 
@@ -29,6 +33,8 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(BLOB_STORE) private readonly store: BlobStore,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
+    @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
+    private readonly compactor: ShardCompactor,
     private readonly workers: JobWorkers,
   ) {}
 
@@ -38,7 +44,12 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     await this.ensureSchedules();
     // Schedulers live in Redis: put them back after a Redis restart that lost them.
     this.redis.on('ready', this.onReady);
-    this.workers.serve(QUEUE.maintenance, maintenancePayload, (_, job) => (job.name === JOB.refreshNews ? this.refreshNews() : this.collectGarbage()), { concurrency: 1 });
+    const tasks: Record<string, () => Promise<unknown>> = {
+      [JOB.collectGarbage]: () => this.collectGarbage(),
+      [JOB.refreshNews]: () => this.refreshNews(),
+      [JOB.compactShards]: () => this.compactShards(),
+    };
+    this.workers.serve(QUEUE.maintenance, maintenancePayload, (_, job) => (tasks[job.name] ?? this.collectGarbage)(), { concurrency: 1 });
   }
 
   private readonly onReady = () => void this.ensureSchedules().catch((error: Error) => this.logger.warn(`schedules not restored yet: ${error.message}`));
@@ -47,6 +58,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   private async ensureSchedules(): Promise<void> {
     await this.queue?.upsertJobScheduler(jobId.collectGarbage, { every: Math.max(60_000, Math.floor(this.config.storage.graceMs / 2)) }, { name: JOB.collectGarbage, data: { v: 1 } });
     await this.queue?.upsertJobScheduler(jobId.refreshNews, { every: NEWS_REFRESH_EVERY_MS }, { name: JOB.refreshNews, data: { v: 1 } });
+    await this.queue?.upsertJobScheduler(jobId.compactShards, { every: COMPACT_EVERY_MS }, { name: JOB.compactShards, data: { v: 1 } });
   }
 
   async collectGarbage(): Promise<{ blobs: number; renders: number }> {
@@ -65,6 +77,23 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     for (const site of sites) changed += await this.ingest.expireNews(site, now);
     if (changed) this.logger.log(`moved ${changed} aged-out articles out of news sitemaps`);
     return changed;
+  }
+
+  /** Merges under-filled neighbouring shards; sites that changed get a (coalesced) build. */
+  async compactShards(): Promise<number> {
+    const sites = await this.prisma.shard.findMany({
+      where: { urlCount: { gt: 0, lt: MAX_URLS_PER_FILE / 2 } },
+      distinct: ['siteId'],
+      select: { siteId: true },
+    });
+    let merged = 0;
+    for (const { siteId } of sites) {
+      const count = await this.compactor.compact(siteId);
+      if (count > 0) await this.builds.afterChange(siteId);
+      merged += count;
+    }
+    if (merged) this.logger.log(`compacted ${merged} shards`);
+    return merged;
   }
 
   async onModuleDestroy(): Promise<void> {
