@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
 import pg, { Client } from 'pg';
 
@@ -38,20 +38,27 @@ function loadEngineModule(): Promise<EngineModule> {
   return engineModule;
 }
 
-type QueryResultLike = { fields?: { dataTypeID: number }[] };
+type QueryResultLike = { fields?: { dataTypeID: number }[]; rows?: unknown[] };
+type RawResult = { columnTypes: number[]; rows: unknown[] };
 const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
+/** Rows of results that had one-byte "char" columns, with those columns' positions. */
+const charColumns = new WeakMap<object, number[]>();
 
 /**
- * The engine's schema description reads catalog columns of Postgres' one-byte "char" type,
- * which the driver adapter does not map; they arrive as text anyway, so label them text.
+ * The engine's schema description reads catalog columns of Postgres' one-byte "char" type
+ * (constraint and relation kinds), which the pg driver adapter cannot map. Let them through as
+ * text at the driver and remember where they were, so `withCharColumns` can type them as the
+ * engine expects.
  */
 class CharAsTextClient extends pg.Client {
   override query(...args: unknown[]): never {
     const relabel = <T>(result: T): T => {
-      for (const field of (result as QueryResultLike | undefined)?.fields ?? []) {
-        if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
-      }
+      const fields = (result as QueryResultLike | undefined)?.fields ?? [];
+      const positions = fields.flatMap((field, index) => (field.dataTypeID === PG_CHAR_OID ? [index] : []));
+      for (const index of positions) (fields[index] as { dataTypeID: number }).dataTypeID = PG_TEXT_OID;
+      const rows = (result as QueryResultLike | undefined)?.rows;
+      if (positions.length > 0 && rows) charColumns.set(rows, positions);
       return result;
     };
     const callbackAt = args.findIndex((arg) => typeof arg === 'function');
@@ -64,12 +71,39 @@ class CharAsTextClient extends pg.Client {
   }
 }
 
+/** Types the remembered "char" columns of every raw result as Character, in and out of transactions. */
+function withCharColumns<T extends object>(queryable: T): T {
+  return new Proxy(queryable, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key === 'queryRaw') {
+        return async (...args: unknown[]) => {
+          const result = (await (value as (...a: unknown[]) => Promise<RawResult>).apply(target, args)) as RawResult;
+          for (const index of charColumns.get(result.rows) ?? []) result.columnTypes[index] = ColumnTypeEnum.Character;
+          return result;
+        };
+      }
+      if (key === 'startTransaction') {
+        return async (...args: unknown[]) => withCharColumns((await (value as (...a: unknown[]) => Promise<object>).apply(target, args)) as object);
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+}
+
 async function withEngine<T>(connectionString: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadEngineModule();
   const schema = await readFile(SCHEMA_FILE, 'utf8');
   // Our own pool, so its connections are closed when we are done (freeing the engine does not).
   const pool = new pg.Pool({ connectionString, Client: CharAsTextClient, max: 2 });
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
+  const pgAdapter = new PrismaPg(pool);
+  const adapter = bindMigrationAwareSqlAdapterFactory({
+    provider: pgAdapter.provider,
+    adapterName: pgAdapter.adapterName,
+    connect: async () => withCharColumns(await pgAdapter.connect()),
+    connectToShadowDb: async () => withCharColumns(await pgAdapter.connectToShadowDb()),
+  });
   const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, () => {}, adapter);
   try {
     return await fn(engine);
