@@ -80,6 +80,9 @@ function watchConsistency(platform: Platform) {
   };
 }
 
+// Each fault test seeds 150,000 URLs and rides out a fault: minutes on a loaded 2-core machine.
+const FAULT_TEST_MS = 240_000;
+
 describe('reliability', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -87,7 +90,7 @@ describe('reliability', () => {
   });
   afterAll(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  }, FAULT_TEST_MS);
 
   it('finishes a build after its worker is killed with SIGKILL, and crawlers never see a broken set', async () => {
     // No change-triggered builds: this test starts every build itself.
@@ -118,7 +121,7 @@ describe('reliability', () => {
     expect(shards.flatMap((s) => locsOf(s.xml))).toHaveLength(150_000);
     for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.3</priority>');
     expect(validateSitemaps([...seen.files.entries()].map(([name, data], i) => ({ name: `${i}-${path.basename(name.split(' ')[0] ?? 'f')}`, data }))).status).toBe(0);
-  });
+  }, FAULT_TEST_MS);
 
   it('loses and duplicates nothing with two workers and concurrent writers, and matches a full rebuild', async () => {
     const platform = await startPlatform({ BUILD_QUIET_MS: '50', BUILD_MAX_WAIT_MS: '400', WORKER_CONCURRENCY: '2' }, { worker: false });
@@ -176,7 +179,7 @@ describe('reliability', () => {
     expect(await api.waitForBuild(siteId, full.body.buildId)).toMatchObject({ status: 'published' });
     const rebuilt = await crawl(platform.publicUrl, HOST);
     expect(rebuilt.shards.map((s) => s.etag)).toEqual(incremental.shards.map((s) => s.etag));
-  });
+  }, FAULT_TEST_MS);
 
   it('completes a build after Redis is restarted and emptied mid-build', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'redis-fault-'));
@@ -211,5 +214,5 @@ describe('reliability', () => {
     expect(await api.waitForBuild(siteId, second.body.buildId, 90_000)).toMatchObject({ status: 'published', urlCount: 150_000 });
     const { shards } = await crawl(platform.publicUrl, HOST);
     for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.2</priority>');
-  });
+  }, FAULT_TEST_MS);
 });

@@ -1,22 +1,38 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
-import { BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, REDIS } from './api.tokens';
+import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
+import { API_LIMITS, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
 import { BuildsController } from './builds/builds.controller';
+import { BuildsResolver } from './builds/builds.resolver';
+import { BuildsService } from './builds/builds.service';
 import { HttpErrorFilter } from './errors/http-error.filter';
+import { graphqlOptions } from './graphql/graphql.options';
+import { JsonScalar } from './graphql/json.scalar';
 import { HealthController } from './health.controller';
+import { ShardsController } from './shards/shards.controller';
+import { ShardsResolver } from './shards/shards.resolver';
+import { ShardsService } from './shards/shards.service';
 import { SitesController } from './sites/sites.controller';
+import { SitesResolver } from './sites/sites.resolver';
 import { SitesService } from './sites/sites.service';
 import { TenantsController } from './tenants/tenants.controller';
-import { URL_INGEST, UrlsController } from './urls/urls.controller';
+import { TenantsResolver } from './tenants/tenants.resolver';
+import { TenantsService } from './tenants/tenants.service';
+import { UrlsController } from './urls/urls.controller';
+import { UrlsResolver } from './urls/urls.resolver';
+import { UrlsService } from './urls/urls.service';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
@@ -38,12 +54,16 @@ class ApiClients implements OnApplicationShutdown {
 
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** Limits are to come from libs/config; until then, production defaults that tests may override. */
+  static forRoot(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): DynamicModule {
+    const limits = apiLimits(config.api.limits, limitOverrides);
     return {
       module: ApiModule,
-      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController],
+      imports: [GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql))],
+      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController],
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: API_LIMITS, useValue: limits },
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
         { provide: REDIS, useFactory: () => createRedisConnection(config.redisUrl, 'producer') },
@@ -58,8 +78,27 @@ export class ApiModule {
           inject: [PG_POOL, BUILD_PRODUCER],
           useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
+        {
+          provide: RATE_LIMITER,
+          inject: [REDIS, API_LIMITS],
+          useFactory: (redis: Redis, { rateLimit }: ApiLimits) => {
+            const window = { points: rateLimit.points, duration: rateLimit.durationSeconds };
+            // Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests.
+            return new RateLimiterRedis({ ...window, storeClient: redis, keyPrefix: `${config.queuePrefix}:rate-limit`, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(window) });
+          },
+        },
         ApiKeysService,
+        TenantsService,
         SitesService,
+        UrlsService,
+        BuildsService,
+        ShardsService,
+        TenantsResolver,
+        SitesResolver,
+        UrlsResolver,
+        BuildsResolver,
+        ShardsResolver,
+        JsonScalar,
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -3,6 +3,8 @@
 import { z } from 'zod';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
+// z.coerce.boolean() would read "false" as true.
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const csv = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
@@ -17,6 +19,13 @@ const envSchema = z.object({
   API_HOST: z.string().default('0.0.0.0'),
   PUBLIC_PORT: port(8080),
   PUBLIC_HOST: z.string().default('0.0.0.0'),
+  /** Requests one API key may make per window (RateLimiterRedis); a GraphQL request counts once. */
+  API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
+  API_RATE_LIMIT_DURATION_S: z.coerce.number().int().min(1).default(1),
+  /** Largest request body: 10,000 URL entries with media reach tens of megabytes. */
+  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(64 * 1024 * 1024),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   /** The platform's own key: may create tenants. Unset disables platform administration. */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -44,6 +53,18 @@ const envSchema = z.object({
     .default(['https://api.indexnow.org/indexnow']),
   /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Importing existing sitemaps fetches customer-given URLs: private, loopback and link-local
+   *  addresses are refused unless this is set (tests serve sitemaps on 127.0.0.1). */
+  IMPORT_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
+  /** Per fetched file (decompressed), per import (all files), files per import, index nesting. */
+  IMPORT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
+  IMPORT_MAX_TOTAL_BYTES: z.coerce.number().int().min(1).default(4 * 1024 * 1024 * 1024),
+  IMPORT_MAX_FILES: z.coerce.number().int().min(1).default(1_000),
+  IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(2),
+  IMPORT_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  /** Whole sitemaps import, and each request (connect, and silence between bytes). */
+  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(30 * 60_000),
+  IMPORT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -52,7 +73,7 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   databaseUrl: string;
   redisUrl: string;
-  api: { host: string; port: number; adminApiKey: string | undefined };
+  api: { host: string; port: number; adminApiKey: string | undefined; limits: ApiLimits };
   public: { host: string; port: number; baseUrl: string | undefined };
   logLevel: string;
   queuePrefix: string;
@@ -60,6 +81,24 @@ export interface AppConfig {
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
   storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
   indexNow: { endpoints: string[] };
+  import: ImportConfig;
+}
+
+export interface ImportConfig {
+  allowPrivateAddresses: boolean;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+  maxDepth: number;
+  maxRedirects: number;
+  timeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface ApiLimits {
+  rateLimit: { points: number; durationSeconds: number };
+  bodyLimitBytes: number;
+  graphql: { maxDepth: number; maxComplexity: number };
 }
 
 export class ConfigError extends Error {
@@ -80,7 +119,16 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
-    api: { host: e.API_HOST, port: e.API_PORT, adminApiKey: e.ADMIN_API_KEY },
+    api: {
+      host: e.API_HOST,
+      port: e.API_PORT,
+      adminApiKey: e.ADMIN_API_KEY,
+      limits: {
+        rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
+        bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
+        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST },
+      },
+    },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
@@ -88,6 +136,16 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
     storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
     indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },
+    import: {
+      allowPrivateAddresses: e.IMPORT_ALLOW_PRIVATE_ADDRESSES,
+      maxFileBytes: e.IMPORT_MAX_FILE_BYTES,
+      maxTotalBytes: e.IMPORT_MAX_TOTAL_BYTES,
+      maxFiles: e.IMPORT_MAX_FILES,
+      maxDepth: e.IMPORT_MAX_DEPTH,
+      maxRedirects: e.IMPORT_MAX_REDIRECTS,
+      timeoutMs: e.IMPORT_TIMEOUT_MS,
+      requestTimeoutMs: e.IMPORT_REQUEST_TIMEOUT_MS,
+    },
   };
 }
 

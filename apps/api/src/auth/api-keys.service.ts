@@ -4,6 +4,8 @@ import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
 import { DomainError, notFound } from '@sitemaps/domain';
 import { CONFIG, PRISMA } from '../api.tokens';
+import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import type { ApiKeyView } from '../tenants/tenant.schemas';
 import type { Principal, Scope } from './principal';
 
 const KEY_PREFIX = 'smk_';
@@ -29,23 +31,30 @@ export class ApiKeysService {
     return { kind: 'tenant', tenantId: found.tenantId, keyId: found.id, scopes: found.scopes as Scope[] };
   }
 
-  async create(tenantId: string, name: string, scopes: Scope[]) {
+  async create(tenantId: string, name: string, scopes: Scope[]): Promise<ApiKeyView & { key: string }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
     const row = await this.prisma.apiKey.create({ data: { tenantId, name, scopes, prefix: key.slice(0, 12), hash: hashKey(key) } });
     return { ...present(row), key };
   }
 
-  async list(tenantId: string) {
-    const rows = await this.prisma.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } });
-    return rows.map(present);
+  /** Oldest first, revoked ones included (with revokedAt). */
+  async list(tenantId: string, page: PageRequest): Promise<Page<ApiKeyView>> {
+    const after = decodeCursor(page.after, createdKey);
+    const rows = await this.prisma.apiKey.findMany({
+      where: { tenantId, ...(after ? { OR: [{ createdAt: { gt: after[0] } }, { createdAt: after[0], id: { gt: after[1] } }] } : {}) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: page.first + 1,
+    });
+    return pageOf(rows, page.first, createdKeyOf, present);
   }
 
   async revoke(tenantId: string, id: string): Promise<void> {
+    if (!uuidKey.safeParse(id).success) throw notFound('api key', id);
     const { count } = await this.prisma.apiKey.updateMany({ where: { id, tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
     if (count === 0 && !(await this.prisma.apiKey.findFirst({ where: { id, tenantId } }))) throw notFound('api key', id);
   }
 }
 
-function present(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; revokedAt: Date | null }) {
-  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes, createdAt: row.createdAt, revokedAt: row.revokedAt };
+function present(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; revokedAt: Date | null }): ApiKeyView {
+  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes as Scope[], createdAt: row.createdAt, revokedAt: row.revokedAt };
 }

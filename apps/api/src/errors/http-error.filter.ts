@@ -27,33 +27,43 @@ export interface ErrorBody {
   error: { code: string; message: string; details: ErrorDetail[] };
 }
 
+const logger = new Logger('http');
+
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('http');
-
-  catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const [status, body] = this.toResponse(exception);
-    if (status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  catch(exception: unknown, host: ArgumentsHost): unknown {
+    // A resolver's error goes back to GraphQL, whose one formatter (graphql-error.formatter) maps it.
+    if (host.getType() !== 'http') return exception instanceof Error ? exception : new Error(String(exception));
+    replyWithError(host.switchToHttp().getResponse<FastifyReply>(), exception);
+    return undefined;
   }
+}
 
-  private toResponse(exception: unknown): [number, ErrorBody] {
-    if (exception instanceof DomainError) {
-      return [STATUS[exception.kind], { error: { code: exception.code, message: exception.message, details: exception.details } }];
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      // Our code throws DomainErrors only; these come from the framework (body parsing, routing).
-      const code = FRAMEWORK_CODES[status] ?? `HTTP_${status}`;
-      return [status, { error: { code, message: exception.message, details: [] } }];
-    }
-    // Fastify's own client errors (bad JSON, wrong content type, body limit) carry a statusCode.
-    const fastify = exception as { statusCode?: number; code?: string; message?: string };
-    if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-      const code = FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
-      return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
-    }
-    return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];
+/**
+ * Also fastify's own error handler (see api.app.ts), for errors raised before a Nest handler
+ * runs: body parsing and body size.
+ */
+export function replyWithError(reply: FastifyReply, exception: unknown): void {
+  const [status, body] = errorResponse(exception);
+  if (status >= 500) logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+  void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+}
+
+function errorResponse(exception: unknown): [number, ErrorBody] {
+  if (exception instanceof DomainError) {
+    return [STATUS[exception.kind], { error: { code: exception.code, message: exception.message, details: exception.details } }];
   }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    // Our code throws DomainErrors only; these come from the framework (body parsing, routing).
+    const code = FRAMEWORK_CODES[status] ?? `HTTP_${status}`;
+    return [status, { error: { code, message: exception.message, details: [] } }];
+  }
+  // Fastify's own client errors (bad JSON, wrong content type, body limit) carry a statusCode.
+  const fastify = exception as { statusCode?: number; code?: string; message?: string };
+  if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
+    const code = FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
+    return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
+  }
+  return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];
 }

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
 import { Prisma } from '@sitemaps/data';
 import { DomainError, normalizeHostname, notFound, validateRebuildCron, validateRobotsTxt } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
 import type { Redis } from 'ioredis';
 import { publishManifestChanged } from '@sitemaps/storage';
-import { BUILD_PRODUCER, PRISMA, REDIS } from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG, PRISMA, REDIS } from '../api.tokens';
+import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import type { SiteView } from './site.schemas';
 
 export interface SiteInput {
   hostname?: string;
@@ -20,7 +23,7 @@ export interface SiteInput {
   textSitemap?: boolean;
 }
 
-type SiteRow = Awaited<ReturnType<PrismaClient['site']['findFirstOrThrow']>>;
+export type SiteRow = Awaited<ReturnType<PrismaClient['site']['findFirstOrThrow']>>;
 
 @Injectable()
 export class SitesService {
@@ -28,25 +31,34 @@ export class SitesService {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A tenant's site, or 404: another tenant's site is indistinguishable from none. */
+  /**
+   * A tenant's site, or 404: another tenant's site, and an id that is not even a uuid, are
+   * indistinguishable from none. Every site-scoped operation starts here.
+   */
   async get(tenantId: string, siteId: string): Promise<SiteRow> {
-    const site = await this.prisma.site.findFirst({ where: { id: siteId, tenantId } });
+    const site = uuidKey.safeParse(siteId).success ? await this.prisma.site.findFirst({ where: { id: siteId, tenantId } }) : null;
     if (!site) throw notFound('site', siteId);
     return site;
   }
 
-  async list(tenantId: string, after: string | undefined, limit: number) {
+  async view(tenantId: string, siteId: string): Promise<SiteView> {
+    return this.present(await this.get(tenantId, siteId));
+  }
+
+  async list(tenantId: string, page: PageRequest): Promise<Page<SiteView>> {
+    const after = decodeCursor(page.after, uuidKey);
     const rows = await this.prisma.site.findMany({
       where: { tenantId, ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: 'asc' },
-      take: limit + 1,
+      take: page.first + 1,
     });
-    return { items: rows.slice(0, limit), next: rows.length > limit ? rows[limit - 1]?.id : undefined };
+    return pageOf(rows, page.first, (site) => site.id, (site) => this.present(site));
   }
 
-  async create(tenantId: string, input: SiteInput & { hostname: string }): Promise<SiteRow> {
+  async create(tenantId: string, input: SiteInput & { hostname: string }): Promise<SiteView> {
     const hostname = normalizeHostname(input.hostname);
     const tenant = await this.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
     if (tenant.maxSites !== null && (await this.prisma.site.count({ where: { tenantId } })) >= tenant.maxSites) {
@@ -54,30 +66,36 @@ export class SitesService {
     }
     const site = await this.prisma.site.create({ data: { tenantId, scheme: 'https', ...settings(input), hostname } }).catch(hostnameTaken(hostname));
     if (site.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
-    return site;
+    return this.present(site);
   }
 
-  async update(tenantId: string, siteId: string, input: SiteInput): Promise<SiteRow> {
+  async update(tenantId: string, siteId: string, input: SiteInput): Promise<SiteView> {
     const before = await this.get(tenantId, siteId);
     const hostname = input.hostname === undefined ? undefined : normalizeHostname(input.hostname);
     const site = await this.prisma.site
-      .update({ where: { id: siteId }, data: { ...settings(input), ...(hostname ? { hostname } : {}) } })
+      .update({ where: { id: before.id }, data: { ...settings(input), ...(hostname ? { hostname } : {}) } })
       .catch(hostnameTaken(hostname ?? before.hostname));
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
     await publishManifestChanged(this.redis, site.id);
-    return site;
+    return this.present(site);
   }
 
   async remove(tenantId: string, siteId: string): Promise<void> {
-    await this.get(tenantId, siteId);
-    await this.builds.scheduleRebuilds(siteId, null);
-    await this.prisma.site.delete({ where: { id: siteId } });
-    await publishManifestChanged(this.redis, siteId);
+    const site = await this.get(tenantId, siteId);
+    await this.builds.scheduleRebuilds(site.id, null);
+    await this.prisma.site.delete({ where: { id: site.id } });
+    await publishManifestChanged(this.redis, site.id);
   }
 
-  nextScheduledRebuild(siteId: string): Promise<Date | null> {
-    return this.builds.nextScheduledRebuild(siteId);
+  /** The site's scheduled full rebuild and its next run. */
+  async schedule(tenantId: string, siteId: string): Promise<{ rebuildCron: string | null; nextRunAt: Date | null }> {
+    const site = await this.get(tenantId, siteId);
+    return { rebuildCron: site.rebuildCron, nextRunAt: site.rebuildCron ? await this.builds.nextScheduledRebuild(site.id) : null };
+  }
+
+  present(site: SiteRow): SiteView {
+    return presentSite(site, this.config.public.baseUrl);
   }
 }
 
@@ -105,7 +123,7 @@ function hostnameTaken(hostname: string) {
   };
 }
 
-export function presentSite(site: SiteRow, publicBaseUrl?: string) {
+export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
   const crossSubmitUrl = publicBaseUrl ? `${publicBaseUrl.replace(/\/$/, '')}/s/${site.hostname}/sitemap.xml` : null;
   return {
     id: site.id,
@@ -119,7 +137,6 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string) {
     textSitemap: site.textSitemap,
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
-    /** For sites that keep their own robots.txt: the line that authorises the platform-hosted index. */
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,

@@ -1,58 +1,58 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { z } from 'zod';
-import type { PrismaClient } from '@sitemaps/data';
-import { PRISMA } from '../api.tokens';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
-import { SCOPES, type Scope } from '../auth/principal';
+import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
+import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { apiKeyView, createApiKeyInput, createdApiKeyView, createdTenantView, createTenantInput } from './tenant.schemas';
+import { TenantsService } from './tenants.service';
 
-const createTenant = z.object({
-  name: z.string().trim().min(1).max(200),
-  maxSites: z.number().int().min(0).nullable().optional(),
-  maxUrls: z.number().int().min(0).nullable().optional(),
-});
-const createKey = z.object({
-  name: z.string().trim().min(1).max(200),
-  scopes: z.array(z.enum(SCOPES as [Scope, ...Scope[]])).min(1).default(['read', 'write']),
-});
-
+@ApiTags('tenants')
 @Controller('v1')
 export class TenantsController {
   constructor(
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly tenants: TenantsService,
     private readonly keys: ApiKeysService,
   ) {}
 
-  /** Creates a tenant and its first key (admin scope), shown only in this response. */
   @Post('tenants')
   @PlatformOnly()
-  async create(@Body() body: unknown) {
-    const input = parseInput(createTenant, body);
-    const tenant = await this.prisma.tenant.create({ data: { name: input.name, maxSites: input.maxSites ?? null, maxUrls: input.maxUrls ?? null } });
-    const key = await this.keys.create(tenant.id, 'initial', ['admin']);
-    return { id: tenant.id, name: tenant.name, apiKey: key.key };
+  @ZodBody(createTenantInput)
+  @ZodResponse(201, createdTenantView, 'created, with its first key; platform key only')
+  @ApiErrors(403)
+  create(@Body() body: unknown) {
+    return this.tenants.create(parseInput(createTenantInput, body));
   }
 
   @Post('api-keys')
   @RequireScope('admin')
+  @ZodBody(createApiKeyInput)
+  @ZodResponse(201, createdApiKeyView)
+  @ApiErrors(403)
   async createKey(@TenantId() tenantId: string, @Body() body: unknown) {
-    const input = parseInput(createKey, body);
+    const input = parseInput(createApiKeyInput, body);
     const { key, ...meta } = await this.keys.create(tenantId, input.name, input.scopes);
     return { ...meta, apiKey: key };
   }
 
   @Get('api-keys')
   @RequireScope('admin')
-  async listKeys(@TenantId() tenantId: string) {
-    return { items: await this.keys.list(tenantId), nextCursor: null };
+  @ZodQuery(cursorQuery)
+  @ZodResponse(200, pageOfSchema(apiKeyView))
+  @ApiErrors(403)
+  async listKeys(@TenantId() tenantId: string, @Query() query: unknown) {
+    const { cursor, limit } = parseInput(cursorQuery, query, 'query');
+    return restPage(await this.keys.list(tenantId, { after: cursor, first: limit }));
   }
 
   @Delete('api-keys/:keyId')
   @HttpCode(204)
   @RequireScope('admin')
+  @ZodResponse(204, null, 'revoked: the key answers 401 from now on')
+  @ApiErrors(403, 404)
   async revokeKey(@TenantId() tenantId: string, @Param('keyId') keyId: string) {
-    await this.keys.revoke(tenantId, parseInput(z.uuid(), keyId, 'keyId'));
+    await this.keys.revoke(tenantId, keyId);
   }
 }

@@ -1,0 +1,25 @@
+import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ConnectionType } from '../graphql/connection.model';
+import { JsonScalar } from '../graphql/json.scalar';
+import type { BuildView } from './build.schemas';
+
+@ObjectType('Build')
+export class BuildModel implements BuildView {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) siteId!: string;
+  @Field(() => String, { description: 'queued | running | published | failed' }) status!: BuildView['status'];
+  @Field(() => Boolean) full!: boolean;
+  @Field(() => String, { description: 'api | schedule | change' }) trigger!: string;
+  @Field(() => Int) shardsRendered!: number;
+  @Field(() => Int) shardsSkipped!: number;
+  @Field(() => Int) urlCount!: number;
+  @Field(() => Float) byteSize!: number;
+  @Field(() => JsonScalar, { nullable: true, description: 'stage durations in milliseconds' }) timings!: unknown;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) startedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) finishedAt!: Date | null;
+}
+
+@ObjectType()
+export class BuildConnection extends ConnectionType(BuildModel, 'Build') {}

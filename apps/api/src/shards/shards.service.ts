@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PrismaClient } from '@sitemaps/data';
+import { shardFilePath } from '@sitemaps/domain';
+import { PRISMA } from '../api.tokens';
+import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
+import { SitesService } from '../sites/sites.service';
+import type { ShardView } from './shard.schemas';
+
+@Injectable()
+export class ShardsService {
+  constructor(
+    private readonly sites: SitesService,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+  ) {}
+
+  /** In id order: the order the planner created them. */
+  async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<ShardView>> {
+    const site = await this.sites.get(tenantId, siteId);
+    const after = decodeCursor(page.after, bigintKey);
+    const rows = await this.prisma.shard.findMany({
+      where: { siteId: site.id, ...(after ? { id: { gt: BigInt(after) } } : {}) },
+      orderBy: { id: 'asc' },
+      take: page.first + 1,
+    });
+    return pageOf(rows, page.first, (shard) => String(shard.id), (shard) => ({
+      id: String(shard.id),
+      section: shard.section || null,
+      ordinal: shard.ordinal,
+      path: `/${shardFilePath(shard.section, shard.ordinal)}`,
+      urlCount: shard.urlCount,
+      byteSize: shard.byteSize,
+      dirty: shard.dirty,
+      createdAt: shard.createdAt,
+    }));
+  }
+}

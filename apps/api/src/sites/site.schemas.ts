@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
+
+const siteFields = {
+  hostname: z.string().min(1).max(253),
+  scheme: z.enum(['http', 'https']).optional(),
+  defaultChangefreq: z.enum(CHANGEFREQS).nullable().optional(),
+  defaultPriority: z.number().min(0).max(1).nullable().optional(),
+  rebuildCron: z.string().max(100).nullable().optional().describe('5-field cron (UTC) for a scheduled full rebuild; null: none'),
+  robotsTxt: z.string().nullable().optional().describe("the site's own robots.txt rules; the platform appends its Sitemap: lines"),
+  robotsTxtNonStandard: z.boolean().optional().describe('allow lines only some engines read (Host:, Clean-param:)'),
+  cacheMaxAge: z.number().int().min(0).max(31_536_000).optional(),
+  textSitemap: z.boolean().optional().describe('also publish /sitemap.txt'),
+};
+export const createSiteInput = z.object(siteFields).strict();
+export const updateSiteInput = z.object(siteFields).partial().strict();
+
+export const siteView = z.object({
+  id: z.uuid(),
+  hostname: z.string(),
+  scheme: z.string(),
+  defaultChangefreq: z.string().nullable(),
+  defaultPriority: z.number().nullable(),
+  rebuildCron: z.string().nullable(),
+  robotsTxt: z.string().nullable(),
+  cacheMaxAge: z.number().int(),
+  textSitemap: z.boolean(),
+  indexNowKey: z.string(),
+  sitemapUrl: z.string(),
+  crossSubmitRobotsLine: z.string().nullable().describe("for sites that keep their own robots.txt: the line that authorises the platform-hosted index"),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type SiteView = z.output<typeof siteView>;
+
+export const scheduleView = z.object({ rebuildCron: z.string().nullable(), nextRunAt: z.date().nullable() });

@@ -1,0 +1,82 @@
+import { Args, GraphQLISODateTime, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { RequireScope } from '../auth/api-key.guard';
+import { TenantId } from '../auth/current-tenant.decorator';
+import { BuildConnection } from '../builds/build.model';
+import { BuildsService } from '../builds/builds.service';
+import { connectionArgs } from '../common/pagination';
+import { parseInput } from '../errors/parse-input';
+import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
+import { ShardConnection } from '../shards/shard.model';
+import { ShardsService } from '../shards/shards.service';
+import { UrlConnection, UrlFilterArgs } from '../urls/url.model';
+import { urlFilterOf } from '../urls/urls.resolver';
+import { UrlsService } from '../urls/urls.service';
+import { CreateSiteInput, SiteConnection, SiteModel, UpdateSiteInput } from './site.model';
+import { createSiteInput, updateSiteInput } from './site.schemas';
+import { SitesService } from './sites.service';
+
+@Resolver(() => SiteModel)
+export class SitesResolver {
+  constructor(
+    private readonly sitesService: SitesService,
+    private readonly urlsService: UrlsService,
+    private readonly buildsService: BuildsService,
+    private readonly shardsService: ShardsService,
+  ) {}
+
+  @Query(() => SiteConnection, { nullable: true, complexity: connectionComplexity })
+  async sites(@TenantId() tenantId: string, @Args() args: ConnectionArgs) {
+    return connectionOf(await this.sitesService.list(tenantId, parseInput(connectionArgs, args, 'arguments')));
+  }
+
+  @Query(() => SiteModel, { nullable: true })
+  site(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
+    return this.sitesService.view(tenantId, id);
+  }
+
+  @Mutation(() => SiteModel, { nullable: true })
+  @RequireScope('write')
+  createSite(@TenantId() tenantId: string, @Args('input', { type: () => CreateSiteInput }) input: CreateSiteInput) {
+    return this.sitesService.create(tenantId, parseInput(createSiteInput, input, 'input'));
+  }
+
+  @Mutation(() => SiteModel, { nullable: true, description: 'settings: scheme, defaults, robots rules, rebuild schedule, …' })
+  @RequireScope('write')
+  updateSite(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args('input', { type: () => UpdateSiteInput }) input: UpdateSiteInput,
+  ) {
+    return this.sitesService.update(tenantId, siteId, parseInput(updateSiteInput, input, 'input'));
+  }
+
+  @Mutation(() => Boolean, { nullable: true })
+  @RequireScope('write')
+  async deleteSite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {
+    await this.sitesService.remove(tenantId, siteId);
+    return true;
+  }
+
+  // Fields of a site already loaded for this tenant; the services check the tenant again anyway.
+
+  @ResolveField(() => UrlConnection, { complexity: connectionComplexity })
+  async urls(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: UrlFilterArgs) {
+    const { filter, page } = urlFilterOf(args);
+    return connectionOf(await this.urlsService.list(tenantId, site.id, filter, page));
+  }
+
+  @ResolveField(() => BuildConnection, { complexity: connectionComplexity, description: 'newest first' })
+  async builds(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
+    return connectionOf(await this.buildsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')));
+  }
+
+  @ResolveField(() => ShardConnection, { complexity: connectionComplexity })
+  async shards(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
+    return connectionOf(await this.shardsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')));
+  }
+
+  @ResolveField(() => GraphQLISODateTime, { nullable: true, description: 'next run of the scheduled full rebuild' })
+  async nextRebuildAt(@TenantId() tenantId: string, @Parent() site: SiteModel) {
+    return (await this.sitesService.schedule(tenantId, site.id)).nextRunAt;
+  }
+}

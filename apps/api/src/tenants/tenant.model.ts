@@ -1,0 +1,42 @@
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import type { Scope } from '../auth/principal';
+import { ConnectionType } from '../graphql/connection.model';
+import type { ApiKeyView } from './tenant.schemas';
+
+@ObjectType('ApiKey')
+export class ApiKeyModel implements ApiKeyView {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'first characters of the key, to recognise it' }) prefix!: string;
+  @Field(() => [String], { description: 'read, write, admin' }) scopes!: Scope[];
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) revokedAt!: Date | null;
+}
+
+@ObjectType()
+export class ApiKeyConnection extends ConnectionType(ApiKeyModel, 'ApiKey') {}
+
+@ObjectType('CreatedApiKey')
+export class CreatedApiKeyModel extends ApiKeyModel {
+  @Field(() => String, { description: 'the key; shown only here, stored as a hash' }) apiKey!: string;
+}
+
+@ObjectType('CreatedTenant')
+export class CreatedTenantModel {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'its first key (admin scope); shown only here' }) apiKey!: string;
+}
+
+@InputType()
+export class CreateTenantInput {
+  @Field(() => String) name!: string;
+  @Field(() => Int, { nullable: true }) maxSites?: number | null;
+  @Field(() => Int, { nullable: true }) maxUrls?: number | null;
+}
+
+@InputType()
+export class CreateApiKeyInput {
+  @Field(() => String) name!: string;
+  @Field(() => [String], { nullable: true, description: 'read, write, admin (default: read, write)' }) scopes?: Scope[];
+}

@@ -1,0 +1,45 @@
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
+import { TenantId } from '../auth/current-tenant.decorator';
+import { connectionArgs } from '../common/pagination';
+import { parseInput } from '../errors/parse-input';
+import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
+import { ApiKeyConnection, CreateApiKeyInput, CreatedApiKeyModel, CreatedTenantModel, CreateTenantInput } from './tenant.model';
+import { createApiKeyInput, createTenantInput } from './tenant.schemas';
+import { TenantsService } from './tenants.service';
+
+@Resolver()
+export class TenantsResolver {
+  constructor(
+    private readonly tenants: TenantsService,
+    private readonly keys: ApiKeysService,
+  ) {}
+
+  @Mutation(() => CreatedTenantModel, { nullable: true, description: 'platform key only' })
+  @PlatformOnly()
+  createTenant(@Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput) {
+    return this.tenants.create(parseInput(createTenantInput, input, 'input'));
+  }
+
+  @Query(() => ApiKeyConnection, { nullable: true, complexity: connectionComplexity })
+  @RequireScope('admin')
+  async apiKeys(@TenantId() tenantId: string, @Args() args: ConnectionArgs) {
+    return connectionOf(await this.keys.list(tenantId, parseInput(connectionArgs, args, 'arguments')));
+  }
+
+  @Mutation(() => CreatedApiKeyModel, { nullable: true })
+  @RequireScope('admin')
+  async createApiKey(@TenantId() tenantId: string, @Args('input', { type: () => CreateApiKeyInput }) input: CreateApiKeyInput) {
+    const { name, scopes } = parseInput(createApiKeyInput, input, 'input');
+    const { key, ...meta } = await this.keys.create(tenantId, name, scopes);
+    return { ...meta, apiKey: key };
+  }
+
+  @Mutation(() => Boolean, { nullable: true, description: 'the key answers 401 from now on' })
+  @RequireScope('admin')
+  async revokeApiKey(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
+    await this.keys.revoke(tenantId, id);
+    return true;
+  }
+}

@@ -1,0 +1,44 @@
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { RequireScope } from '../auth/api-key.guard';
+import { TenantId } from '../auth/current-tenant.decorator';
+import { connectionArgs, type PageRequest } from '../common/pagination';
+import { parseInput } from '../errors/parse-input';
+import { connectionComplexity, connectionOf } from '../graphql/connection.model';
+import { DeleteUrlsResultModel, UpsertUrlsResultModel, UrlConnection, UrlFilterArgs, UrlInput } from './url.model';
+import { deleteUrlsInput, urlFilter, type UrlFilter } from './url.schemas';
+import { UrlsService } from './urls.service';
+
+/** The same filters and page rules as GET …/urls. */
+export function urlFilterOf({ first, after, prefix, section, changedSince }: UrlFilterArgs): { filter: UrlFilter; page: PageRequest } {
+  return {
+    filter: parseInput(urlFilter, { prefix: prefix ?? undefined, section: section ?? undefined, changedSince: changedSince ?? undefined }, 'arguments'),
+    page: parseInput(connectionArgs, { first, after }, 'arguments'),
+  };
+}
+
+@Resolver()
+export class UrlsResolver {
+  constructor(private readonly urlsService: UrlsService) {}
+
+  @Query(() => UrlConnection, { nullable: true, complexity: connectionComplexity })
+  async urls(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args() args: UrlFilterArgs) {
+    const { filter, page } = urlFilterOf(args);
+    return connectionOf(await this.urlsService.list(tenantId, siteId, filter, page));
+  }
+
+  @Mutation(() => UpsertUrlsResultModel, { nullable: true, description: 'upsert by loc, up to 10,000 entries; invalid entries are reported by index, the valid ones stored' })
+  @RequireScope('write')
+  upsertUrls(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args('entries', { type: () => [UrlInput] }) entries: UrlInput[],
+  ) {
+    return this.urlsService.upsert(tenantId, siteId, entries);
+  }
+
+  @Mutation(() => DeleteUrlsResultModel, { nullable: true })
+  @RequireScope('write')
+  deleteUrls(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args('locs', { type: () => [String] }) locs: string[]) {
+    return this.urlsService.delete(tenantId, siteId, parseInput(deleteUrlsInput, { locs }, 'arguments').locs);
+  }
+}
