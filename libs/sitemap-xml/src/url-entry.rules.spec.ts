@@ -182,6 +182,12 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     expect(ok({ loc }).url.loc).toBe(loc);
   });
 
+  it('rejects a loc shorter than the 12 characters sitemap.xsd requires', () => {
+    const result = normalizeUrlEntry({ loc: 'http://a.b/' }, { origin: 'http://a.b' });
+    expect(result.ok ? [] : result.errors.map(({ field, code }) => ({ field, code }))).toEqual([{ field: 'loc', code: 'LOC_TOO_SHORT' }]);
+    expect(normalizeUrlEntry({ loc: 'http://a.bc/' }, { origin: 'http://a.bc' }).ok).toBe(true);
+  });
+
   it('collects every violation of an entry, not just the first', () => {
     const errors = violations({
       loc: 'https://evil.example.com/',

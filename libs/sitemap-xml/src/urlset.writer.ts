@@ -141,8 +141,9 @@ const HEADER_ROOM = urlsetOpen(ALL_NAMESPACES).length;
  * the database), without holding them: each fragment is copied into a reusable buffer as it
  * arrives, so its string dies young instead of surviving, with 49,999 others, into the old
  * generation (measured: holding a file's fragments and joining later costs more than
- * rendering them). Room for the largest header is kept in front; `finish` writes the header
- * the file actually needs there and copies the file out at its exact size.
+ * rendering them). Room for the largest header is kept in front, and `finish` or
+ * `finishGzipped` writes the header the file actually needs there, so the namespaces are
+ * known only when the file is complete.
  */
 export class UrlsetBuilder {
   private readonly maxUrls: number;
@@ -289,10 +290,19 @@ export async function* gzippedUrlsetFiles(
   opts: FileLimits & GzipOptions = {},
 ): AsyncGenerator<GzippedUrlsetFile> {
   const builder = new UrlsetBuilder(opts);
-  for await (const url of urls) {
-    if (addUrl(builder, url)) continue;
-    yield await builder.finishGzipped(opts);
-    if (!addUrl(builder, url)) throw tooLarge(url);
+  if (Symbol.iterator in urls) {
+    // A sync source stays sync: `for await` would cost a promise and a microtask per URL.
+    for (const url of urls) {
+      if (addUrl(builder, url)) continue;
+      yield await builder.finishGzipped(opts);
+      if (!addUrl(builder, url)) throw tooLarge(url);
+    }
+  } else {
+    for await (const url of urls) {
+      if (addUrl(builder, url)) continue;
+      yield await builder.finishGzipped(opts);
+      if (!addUrl(builder, url)) throw tooLarge(url);
+    }
   }
   if (builder.urls > 0) yield await builder.finishGzipped(opts);
 }
