@@ -5,6 +5,7 @@
 // the time from the API's 200 to the public server serving the change (quiet period 0).
 import { createHash } from 'node:crypto';
 import http from 'node:http';
+import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { freePort } from '@sitemaps/local-services';
@@ -37,6 +38,7 @@ function get(port: number, path: string, headers: Record<string, string>): Promi
 }
 
 async function main(): Promise<void> {
+  console.log(`bench:build, ${URLS} URLs, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`);
   const env = await createBenchEnv('build');
   const [apiPort, publicPort] = [await freePort(), await freePort()];
   const appEnv = {
@@ -130,7 +132,7 @@ async function main(): Promise<void> {
     ['change visible in the file', changed ? 'yes' : 'NO', ''],
     ['worker peak RSS', `${worker.peakRssMb().toFixed(0)} MB`, '< 300 MB'],
   ]);
-  console.log(`\n(2 cores; stage sums add up work across ${process.env.WORKER_CONCURRENCY ?? 2} concurrent shard jobs, so they can exceed wall time; figures vary by ~10-20% between runs)`);
+  console.log(`\n(2 cores; stage sums add up the work of every shard job; the figures move by 10-50% with the machine's load, shown at the start)`);
   console.log(`shard checksum ${createHash('sha256').update(served.body).digest('hex').slice(0, 12)}`);
 
   await Promise.all([worker.stop(), publicServer.stop(), api.stop()]);

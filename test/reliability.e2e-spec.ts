@@ -72,7 +72,10 @@ function watchConsistency(platform: Platform) {
     }
   })();
   return {
+    /** Stops after one more whole round, so the version published last is seen too. */
     async stop() {
+      const target = rounds + 2;
+      await waitFor(async () => rounds >= target, 60_000, 'the watcher made no progress');
       stopped = true;
       await loop;
       return { problems, rounds, indexVersions, files };

@@ -34,6 +34,9 @@ const envSchema = z.object({
   /** Which queues this worker process serves. */
   WORKER_QUEUES: csv.default(QUEUE_NAMES_ALL.split(',')),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Shard renders in parallel per process: each streams a file of up to 50 MiB through gzip, so
+   * memory grows with it; run more worker processes to render more shards at once. */
+  WORKER_SHARD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
   BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000),
   BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
@@ -77,7 +80,7 @@ export interface AppConfig {
   public: { host: string; port: number; baseUrl: string | undefined };
   logLevel: string;
   queuePrefix: string;
-  worker: { queues: string[]; concurrency: number; lockMs: number };
+  worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
   storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
   indexNow: { endpoints: string[] };
@@ -132,7 +135,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
-    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY, lockMs: e.WORKER_LOCK_MS },
+    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY, shardConcurrency: e.WORKER_SHARD_CONCURRENCY, lockMs: e.WORKER_LOCK_MS },
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
     storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
     indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },

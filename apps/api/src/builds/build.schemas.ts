@@ -13,6 +13,7 @@ export const buildView = z.object({
   urlCount: z.number().int(),
   byteSize: z.number().int(),
   timings: z.unknown().describe('stage durations in milliseconds'),
+  indexNow: z.unknown().describe('IndexNow submissions after the publish: one entry per request (endpoint, status, url count, attempt); [] when nothing changed, null before the check'),
   error: z.string().nullable(),
   createdAt: z.date(),
   startedAt: z.date().nullable(),

@@ -60,6 +60,7 @@ function presentBuild(build: BuildRow): BuildView {
     urlCount: build.urlCount,
     byteSize: Number(build.byteSize),
     timings: build.timings,
+    indexNow: build.indexNow,
     error: build.error,
     createdAt: build.createdAt,
     startedAt: build.startedAt,

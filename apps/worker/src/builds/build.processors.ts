@@ -5,7 +5,8 @@ import type { Job } from 'bullmq';
 import type { PrismaClient } from '@sitemaps/data';
 import { planBuildPayload, publishBuildPayload, QUEUE, renderShardPayload } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { PRISMA } from '../worker.tokens';
+import type { AppConfig } from '@sitemaps/config';
+import { CONFIG, PRISMA } from '../worker.tokens';
 import { BuildPlanner } from './build-planner';
 import { BuildPublisher } from './build-publisher';
 import { ShardRenderer } from './shard-renderer';
@@ -16,6 +17,7 @@ export class BuildProcessors implements OnModuleInit {
 
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(CONFIG) private readonly config: AppConfig,
     private readonly workers: JobWorkers,
     private readonly planner: BuildPlanner,
     private readonly renderer: ShardRenderer,
@@ -25,7 +27,7 @@ export class BuildProcessors implements OnModuleInit {
   onModuleInit(): void {
     const onFinalFailure = (job: Job, error: Error) => this.markFailed(job, error);
     this.workers.serve(QUEUE.build, planBuildPayload, (data) => this.planner.plan(data), { onFinalFailure });
-    this.workers.serve(QUEUE.shard, renderShardPayload, (data) => this.renderer.render(data), { onFinalFailure });
+    this.workers.serve(QUEUE.shard, renderShardPayload, (data) => this.renderer.render(data), { onFinalFailure, concurrency: this.config.worker.shardConcurrency });
     this.workers.serve(QUEUE.publish, publishBuildPayload, (data) => this.publisher.publish(data), { onFinalFailure });
   }
 
