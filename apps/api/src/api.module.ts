@@ -33,6 +33,7 @@ import { TenantsService } from './tenants/tenants.service';
 import { UrlsController } from './urls/urls.controller';
 import { UrlsResolver } from './urls/urls.resolver';
 import { UrlsService } from './urls/urls.service';
+import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
@@ -60,7 +61,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql))],
-      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController],
+      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ...IMPORT_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
@@ -99,6 +100,7 @@ export class ApiModule {
         BuildsResolver,
         ShardsResolver,
         JsonScalar,
+        ...IMPORT_PROVIDERS,
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -7,14 +7,25 @@ import type { AppConfig } from '@sitemaps/config';
 import { AccessLogController, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
 
+const MAX_HEADER_BYTES = 8_192;
+
 /** The public server, wired and initialised but not listening: `main.ts` and tests call `listen`. */
 export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const logger = pino({ level: config.logLevel, base: { app: 'public' } });
+  // Asynchronous writes: under load, lines queue while one write is in flight and go out together,
+  // instead of one blocking write per request (bench:serve); pino flushes what is left on exit.
+  const logger = pino({ level: config.logLevel, base: { app: 'public' } }, pino.destination({ dest: 1, sync: false }));
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new AccessLogController(),
+    // No Nest middleware here: middie's per-request hook would be pure overhead.
+    skipMiddie: true,
     // Crawlers keep connections open; on close, idle ones are dropped so shutdown is prompt.
     forceCloseConnections: 'idle',
+    // Request line plus headers: Node answers 431 beyond this. A crawler's GET needs a fraction.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // A client gets this long to send its whole request (slow-loris), and idles this long between requests.
+    requestTimeout: 10_000,
+    keepAliveTimeout: 30_000,
     // Malformed URLs are refused before routing; Fastify's own answer would echo the path as JSON.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = error.statusCode ?? 400;

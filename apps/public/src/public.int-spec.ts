@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -307,6 +307,78 @@ describe('public server', () => {
       const response = await send('/sitemap.xml', { host: broken.hostname });
       expect(response.status).toBe(500);
       expect(response.body.toString()).toBe('Internal Server Error\n');
+    });
+  });
+
+  describe('text sitemap', () => {
+    const text = 'https://text.example.com/a\nhttps://text.example.com/b?x=1&y=2\n';
+
+    it('serves /sitemap.txt as UTF-8 text when the site enables it, with the validators of any file', async () => {
+      const on = await createSite(prisma, 'text.example.com', { textSitemap: true, cacheMaxAge: 120 });
+      const stored = await storeXml(store, on.id, text, 'text', 2);
+      await switchManifest(prisma, on.id, { 'sitemap.txt': stored.file });
+
+      const plainText = await send('/sitemap.txt', { host: on.hostname });
+      expect(plainText.status).toBe(200);
+      expect(plainText.headers).toMatchObject({
+        'content-type': 'text/plain; charset=utf-8',
+        etag: `"${stored.file.sha256}-identity"`,
+        'x-robots-tag': 'noindex',
+        'cache-control': 'public, max-age=120',
+        vary: 'Accept-Encoding',
+        'content-length': String(Buffer.byteLength(text)),
+      });
+      expect(plainText.body.toString('utf8')).toBe(text);
+
+      const gzipped = await send('/sitemap.txt', { host: on.hostname, headers: { 'accept-encoding': 'gzip' } });
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzipped.body).toString('utf8')).toBe(text);
+
+      const again = await send('/sitemap.txt', { host: on.hostname, headers: { 'if-none-match': plainText.headers.etag ?? '' } });
+      expect([again.status, again.body.length]).toEqual([304, 0]);
+      const head = await send('/sitemap.txt', { host: on.hostname, method: 'HEAD' });
+      expect([head.status, head.headers['content-length'], head.body.length]).toEqual([200, String(Buffer.byteLength(text)), 0]);
+      expect((await send('/sitemap.txt.gz', { host: on.hostname })).status).toBe(404);
+    });
+
+    it('answers 404 for /sitemap.txt when the site has it off, even while the manifest still lists it', async () => {
+      const off = await createSite(prisma, 'text-off.example.com');
+      const stored = await storeXml(store, off.id, text, 'text', 2);
+      await switchManifest(prisma, off.id, { 'sitemap.txt': stored.file });
+      const response = await send('/sitemap.txt', { host: off.hostname });
+      expect([response.status, response.body.toString()]).toEqual([404, 'Not Found\n']);
+      expect((await send('/sitemap.txt')).status).toBe(404);
+    });
+  });
+
+  describe('request limits', () => {
+    /** Whatever the client sends, as bytes on a socket; resolves with the whole answer once the server closes. */
+    function sendRaw(request: string): Promise<string> {
+      return new Promise((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', reject);
+      });
+    }
+
+    it('refuses request targets over 4 KiB with 414 and request heads over 8 KiB with 431', async () => {
+      const longTarget = await send(`/sitemaps/${'a'.repeat(5_000)}.xml.gz`);
+      expect([longTarget.status, longTarget.body.toString()]).toEqual([414, 'URI Too Long\n']);
+      const bigHeaders = await send('/sitemap.xml', { headers: { cookie: 'x'.repeat(9_000) } });
+      expect(bigHeaders.status).toBe(431);
+      const hugeTarget = await sendRaw(`GET /${'a'.repeat(9_000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect(hugeTarget).toMatch(/^HTTP\/1\.1 431 /);
+    });
+
+    it('answers absolute-form and asterisk targets without echoing them', async () => {
+      for (const target of [`http://${host}/sitemap.xml`, '*']) {
+        const answer = await sendRaw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+        const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+        expect([target, body]).toEqual([target, expect.stringMatching(/^(Bad Request|Not Found)\n$/)]);
+      }
     });
   });
 

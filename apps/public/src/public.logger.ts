@@ -16,6 +16,7 @@ export class AccessLogController extends LogController {
       bytes: reply.getHeader('content-length'),
       ms: Math.round(reply.elapsedTime * 10) / 10,
       userAgent: request.headers['user-agent'],
+      ip: request.ip,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request failed');
     else reply.log.info(line, 'request');

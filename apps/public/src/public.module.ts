@@ -4,8 +4,8 @@ import { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
 import { createPrismaClient, PrismaClient } from '@sitemaps/data';
 import { createBlobStore, ManifestReader } from '@sitemaps/storage';
-import { PublicController } from './public.controller';
 import { PublicExceptionFilter } from './public.exception.filter';
+import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
 
 const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
@@ -32,7 +32,6 @@ export class PublicModule {
     };
     return {
       module: PublicModule,
-      controllers: [PublicController],
       providers: [
         { provide: PUBLIC_OPTIONS, useValue: options },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
@@ -51,7 +50,9 @@ export class PublicModule {
           },
         },
         PublicService,
+        PublicRoutes,
         PublicConnections,
+        // What still passes through Nest (its not-found handler, for one) answers as bare as the route does.
         { provide: APP_FILTER, useClass: PublicExceptionFilter },
       ],
     };

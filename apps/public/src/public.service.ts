@@ -31,6 +31,9 @@ export interface PublicResponse {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+/** Served paths are short; a longer request target is a probe or a mistake (nginx allows 8 KiB for the whole line). */
+export const MAX_URL_LENGTH = 4_096;
+const TEXT_SITEMAP_PATH = 'sitemap.txt';
 
 @Injectable()
 export class PublicService {
@@ -43,6 +46,7 @@ export class PublicService {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
     }
+    if (request.url.length > MAX_URL_LENGTH) return plain(414, 'URI Too Long');
     const target = resolveTarget(request.headers.host, request.url, this.options.platformHost);
     if (target === 'bad-request') return plain(400, 'Bad Request');
     const snapshot = target && (await this.reader.load(target.hostname));
@@ -50,6 +54,8 @@ export class PublicService {
 
     if (target.path === 'robots.txt') return text(snapshot, request.method, robotsTxt(snapshot));
     if (target.path === `${snapshot.site.settings.indexNowKey}.txt`) return text(snapshot, request.method, snapshot.site.settings.indexNowKey);
+    // Listed until the next publish after the site turns it off; the setting decides at once.
+    if (target.path === TEXT_SITEMAP_PATH && !snapshot.site.settings.textSitemap) return plain(404, 'Not Found');
     const files = snapshot.manifest?.files;
     // `x.xml.gz` as stored; `x.xml` (or a listed `sitemap.xml`) as XML, gzip only if the client asks.
     const stored = target.path.endsWith('.gz') ? files?.get(target.path) : undefined;

@@ -11,9 +11,13 @@ import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler } from './builds/build-reconciler';
 import { JobWorkers } from './job-workers';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
+import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
 import { BuildPublisher } from './builds/build-publisher';
 import { ShardRenderer } from './builds/shard-renderer';
+import { IndexNowDrainer } from './indexnow/indexnow-drainer';
+import { IndexNowSubmitter } from './indexnow/indexnow-submitter';
+import { IndexNowProcessors } from './indexnow/indexnow.processors';
 import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST } from './worker.tokens';
 import { UrlIngestService } from '@sitemaps/ingest';
 
@@ -60,14 +64,23 @@ export class WorkerModule {
         { provide: BuildPlanner, inject: [PRISMA, FLOW_PRODUCER, BUILD_PRODUCER], useFactory: (p: PrismaClient, f: FlowProducer, b: BuildProducer) => new BuildPlanner(p, f, b) },
         { provide: ShardRenderer, inject: [PRISMA, PG_POOL, BLOB_STORE], useFactory: (p: PrismaClient, pool: Pool, s: BlobStore) => new ShardRenderer(p, pool, s) },
         {
+          provide: IndexNowDrainer,
+          inject: [PG_POOL, REDIS],
+          useFactory: (pool: Pool, redis: Redis) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
+        },
+        { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
+        {
           provide: BuildPublisher,
-          inject: [PRISMA, BLOB_STORE, REDIS],
-          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis) => new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId)),
+          inject: [PRISMA, BLOB_STORE, REDIS, IndexNowDrainer],
+          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis, indexNow: IndexNowDrainer) =>
+            new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId), (siteId, buildId) => indexNow.enqueue(siteId, buildId)),
         },
         JobWorkers,
         BuildProcessors,
         BuildReconciler,
         MaintenanceProcessors,
+        ...IMPORT_PROVIDERS,
+        IndexNowProcessors,
         WorkerClients,
       ],
     };

@@ -79,6 +79,31 @@ describe('UrlIngestService (real Postgres)', () => {
     expect((await shards()).every((s) => s.dirty)).toBe(true);
   });
 
+  it('writes nothing for clusters sent again as they are, and keeps a cluster an entry does not mention', async () => {
+    const cluster = [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'de', href: loc('/de') }, { hreflang: 'fr', href: 'https://example.fr/' }];
+    await ingest.upsert(site, [{ loc: loc('/en'), alternates: cluster }, { loc: loc('/de'), alternates: cluster }]);
+    const before = (await pool.query('SELECT ctid::text, href FROM alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows;
+    expect(before).toHaveLength(3);
+    expect((await ingest.upsert(site, [{ loc: loc('/de'), alternates: cluster }, { loc: loc('/en'), alternates: cluster }])).changed).toBe(0);
+    expect((await pool.query('SELECT ctid::text, href FROM alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows).toEqual(before);
+    // No alternates field: the URL stays in its cluster and keeps its links.
+    expect((await ingest.upsert(site, [{ loc: loc('/en'), priority: 0.9 }])).changed).toBe(1);
+    expect((await row('/en'))?.fragment).toContain('hreflang="fr" href="https://example.fr/"');
+  });
+
+  it('gives a URL the cluster declared last in a batch, and re-renders the member that lost it', async () => {
+    await ingest.upsert(site, [
+      { loc: loc('/a'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/b') }] },
+      { loc: loc('/b') },
+      { loc: loc('/c'), hreflang: 'fr', alternates: [{ hreflang: 'en', href: loc('/a') }] },
+    ]);
+    expect((await row('/a'))?.fragment).toContain(`hreflang="fr" href="${loc('/c')}"`);
+    expect((await row('/a'))?.fragment).not.toContain(loc('/b'));
+    expect((await row('/c'))?.fragment).toContain(`hreflang="en" href="${loc('/a')}"`);
+    // /b was only ever listed by /a's first declaration, which /c's replaced.
+    expect((await row('/b'))?.fragment).not.toContain('hreflang');
+  });
+
   it('drops a deleted URL from its peers and frees its place in the shard', async () => {
     await ingest.upsert(site, [{ loc: loc('/en'), alternates: [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'fr', href: loc('/fr') }] }, { loc: loc('/fr') }]);
     expect((await row('/fr'))?.fragment).toContain(loc('/en'));

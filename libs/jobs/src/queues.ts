@@ -20,9 +20,13 @@ export const JOB = {
   renderShard: 'render-shard',
   publishBuild: 'publish-build',
   submitIndexNow: 'submit-indexnow',
+  /** After a publish: turns the site's changed URLs into submit-indexnow jobs. */
+  drainIndexNow: 'drain-indexnow',
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
   compactShards: 'compact-shards',
+  /** Fetches a site's existing sitemaps (robots.txt, index, files) and imports their entries. */
+  importSitemaps: 'import-sitemaps',
 } as const;
 
 const uuid = z.uuid();
@@ -48,6 +52,38 @@ export type RenderShardPayload = z.infer<typeof renderShardPayload>;
 export const publishBuildPayload = z.object({ v: z.literal(1), siteId: uuid, buildId: uuid });
 export type PublishBuildPayload = z.infer<typeof publishBuildPayload>;
 
+const instant = z.iso.datetime();
+
+/**
+ * The changed URLs of a publish: `updated_at` in (from, until], `from` the site's IndexNow cursor
+ * when the publish was announced (null: never submitted), `until` the publish moment. Fixed in
+ * the job, so a retried drain derives the same batches.
+ */
+export const drainIndexNowPayload = z.object({ v: z.literal(1), siteId: uuid, buildId: uuid, from: instant.nullable(), until: instant });
+export type DrainIndexNowPayload = z.infer<typeof drainIndexNowPayload>;
+
+/**
+ * One request to one endpoint: the window's URLs on `host` with ids in [firstId, lastId], at most
+ * 10,000. The submitter re-reads them, so the job stays small whatever the batch size.
+ */
+export const submitIndexNowPayload = z.object({
+  v: z.literal(1),
+  siteId: uuid,
+  buildId: uuid,
+  batch: z.number().int().min(1),
+  endpoint: z.url({ protocol: /^https?$/ }),
+  host: z.string().min(1).max(253),
+  from: instant.nullable(),
+  until: instant,
+  firstId: z.string().regex(/^\d+$/),
+  lastId: z.string().regex(/^\d+$/),
+});
+export type SubmitIndexNowPayload = z.infer<typeof submitIndexNowPayload>;
+
+/** The import row (created by the API, status queued) says where to start. */
+export const importSitemapsPayload = z.object({ v: z.literal(1), siteId: uuid, importId: uuid });
+export type ImportSitemapsPayload = z.infer<typeof importSitemapsPayload>;
+
 // Job ids are deterministic so a retried or doubled enqueue is one job. BullMQ forbids ':' in
 // custom ids and all-digit ids.
 export const jobId = {
@@ -59,4 +95,8 @@ export const jobId = {
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
   compactShards: 'compact-shards',
+  drainIndexNow: (buildId: string) => `indexnow-drain-${buildId}`,
+  /** Endpoints by a short hash of their URL: stable when the configured list is reordered. */
+  submitIndexNow: (buildId: string, batch: number, endpointHash: string) => `indexnow-${buildId}-${batch}-${endpointHash}`,
+  importSitemaps: (importId: string) => `import-${importId}`,
 };

@@ -54,7 +54,7 @@ describe('ManifestReader', () => {
   it('loads a site with no manifest yet, and null for an unknown hostname', async () => {
     const site = await createSite(prisma, { scheme: 'http' });
     expect(await reader.load(site.hostname)).toEqual({
-      site: { id: site.id, hostname: site.hostname, scheme: 'http', settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey } },
+      site: { id: site.id, hostname: site.hostname, scheme: 'http', settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey, textSitemap: false } },
       manifest: null,
     });
     expect(await reader.load('nobody.example.com')).toBeNull();

@@ -31,6 +31,8 @@ export interface SiteInfo {
     cacheMaxAge: number;
     /** Served at `/<key>.txt` so IndexNow can verify ownership. */
     indexNowKey: string;
+    /** Whether `/sitemap.txt` is served (the manifest may still list it until the next publish). */
+    textSitemap: boolean;
   };
 }
 
@@ -191,6 +193,7 @@ export class ManifestReader {
         robotsTxt: true,
         cacheMaxAge: true,
         indexNowKey: true,
+        textSitemap: true,
         manifest: { select: { version: true, publishedAt: true, files: true } },
       },
     });
@@ -199,7 +202,7 @@ export class ManifestReader {
       id: site.id,
       hostname: site.hostname,
       scheme: site.scheme,
-      settings: { robotsTxt: site.robotsTxt, cacheMaxAge: site.cacheMaxAge, indexNowKey: site.indexNowKey },
+      settings: { robotsTxt: site.robotsTxt, cacheMaxAge: site.cacheMaxAge, indexNowKey: site.indexNowKey, textSitemap: site.textSitemap },
     };
     if (!site.manifest) return { site: info, manifest: null };
 

@@ -8,7 +8,7 @@ import type { BlobStore, ManifestFile, ManifestFiles } from '@sitemaps/storage';
 
 const gzipAsync = promisify(gzip);
 
-export async function createSite(prisma: PrismaClient, hostname: string, overrides: { scheme?: string; robotsTxt?: string; cacheMaxAge?: number } = {}) {
+export async function createSite(prisma: PrismaClient, hostname: string, overrides: { scheme?: string; robotsTxt?: string; cacheMaxAge?: number; textSitemap?: boolean } = {}) {
   const tenant = await prisma.tenant.create({ data: { name: `tenant of ${hostname}` } });
   return prisma.site.create({ data: { tenantId: tenant.id, hostname, ...overrides } });
 }

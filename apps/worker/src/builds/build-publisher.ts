@@ -7,6 +7,7 @@ import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore, ManifestFile, ManifestFiles } from '@sitemaps/storage';
 import type { RenderedFile, StageTimings } from './shard-renderer';
+import { renderTextSitemapFile, TEXT_SITEMAP_PATH } from './text-sitemap-renderer';
 
 type ShardVersions = Record<string, { changeSeq: string; paths: string[] }>;
 
@@ -15,15 +16,23 @@ export class BuildPublisher {
     private readonly prisma: PrismaClient,
     private readonly store: BlobStore,
     private readonly announce: (siteId: string) => Promise<void>,
+    /** Hands the published build on (IndexNow); must be idempotent per build. */
+    private readonly afterPublish: (siteId: string, buildId: string) => Promise<void> = async () => {},
   ) {}
 
   async publish(payload: PublishBuildPayload): Promise<boolean> {
     const build = await loadBuild(this.prisma, payload.buildId);
-    if (!build || build.status === 'published') return false;
+    if (!build) return false;
+    // A retry after the switch committed: the hand-off may be the step that failed.
+    if (build.status === 'published') {
+      await this.afterPublish(build.siteId, build.id);
+      return false;
+    }
     // Another build may publish the same site meanwhile: compare-and-swap on the version, retry.
     for (let attempt = 0; attempt < 20; attempt += 1) {
       if (await this.tryPublish(build)) {
         await this.announce(build.siteId);
+        await this.afterPublish(build.siteId, build.id);
         return true;
       }
     }
@@ -34,6 +43,7 @@ export class BuildPublisher {
     const current = await this.prisma.manifest.findUnique({ where: { siteId: build.siteId } });
     const files: ManifestFiles = { ...((current?.files ?? {}) as unknown as ManifestFiles) };
     delete files[INDEX_PATH];
+    delete files[TEXT_SITEMAP_PATH];
     const versions: ShardVersions = { ...((current?.shards ?? {}) as unknown as ShardVersions) };
     const applied: { shardId: bigint; changeSeq: bigint }[] = [];
     for (const render of build.renders) {
@@ -58,6 +68,8 @@ export class BuildPublisher {
       const sha256 = await this.store.put(build.siteId, gzip, xml.length);
       files[INDEX_PATH] = { sha256, kind: 'index', byteSize: xml.length, gzipSize: gzip.length, urlCount: 0, lastmod: newest(shardPaths.map((p) => files[p] as ManifestFile)) };
     }
+    const text = build.site.textSitemap ? await renderTextSitemapFile(this.prisma, this.store, build.siteId) : null;
+    if (text) files[TEXT_SITEMAP_PATH] = text;
 
     const live = new Set(Object.values(files).map((file) => file.sha256));
     const dropped = Object.values((current?.files ?? {}) as unknown as ManifestFiles).map((file) => file.sha256).filter((sha) => !live.has(sha));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain.errors';
 import { validateRebuildCron } from './cron.rules';
 import { validateRobotsTxt } from './robots.rules';
-import { normalizeHostname } from './site.rules';
+import { isAnnounceableHost, normalizeHostname } from './site.rules';
 
 describe('normalizeHostname', () => {
   it('lowercases and punycodes', () => {
@@ -39,5 +39,12 @@ describe('validateRobotsTxt', () => {
     expect(() => validateRobotsTxt('Host: example.com')).toThrow(DomainError);
     expect(validateRobotsTxt('Host: example.com', { allowNonStandard: true })).toBe('Host: example.com\n');
     expect(() => validateRobotsTxt(`# ${'x'.repeat(600_000)}`)).toThrow(DomainError);
+  });
+});
+
+describe('isAnnounceableHost', () => {
+  it('announces public names only', () => {
+    expect(isAnnounceableHost('shop.example.com')).toBe(true);
+    for (const host of ['localhost', 'demo.localhost', 'a.test', 'x.invalid', 'printer.local', 'db.internal', '10.0.0.1']) expect(isAnnounceableHost(host), host).toBe(false);
   });
 });

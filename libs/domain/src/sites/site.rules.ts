@@ -28,3 +28,16 @@ export function normalizeHostname(input: string): string {
 export function originOf(site: { scheme: string; hostname: string }): string {
   return `${site.scheme}://${site.hostname}`;
 }
+
+/** Names that never resolve on the public internet (RFC 6761, RFC 6762, IP literals). */
+const PRIVATE_SUFFIXES = ['localhost', 'test', 'invalid', 'local', 'internal', 'home.arpa'];
+
+/**
+ * Whether a search engine could ever verify this host: IndexNow submissions for a demo or
+ * test host (demo.localhost) would only be refused, so they are not sent.
+ */
+export function isAnnounceableHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (/^\d+(\.\d+){3}$/.test(host) || host.includes(':')) return false;
+  return !PRIVATE_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`));
+}

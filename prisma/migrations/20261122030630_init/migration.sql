@@ -156,6 +156,42 @@ CREATE TABLE "blobs" (
     CONSTRAINT "blobs_pkey" PRIMARY KEY ("site_id","sha256")
 );
 
+-- CreateTable
+CREATE TABLE "imports" (
+    "id" UUID NOT NULL,
+    "site_id" UUID NOT NULL,
+    "source" TEXT NOT NULL,
+    "format" TEXT NOT NULL,
+    "mode" TEXT NOT NULL DEFAULT 'upsert',
+    "status" TEXT NOT NULL DEFAULT 'running',
+    "source_url" TEXT,
+    "lines_read" INTEGER NOT NULL DEFAULT 0,
+    "stored" INTEGER NOT NULL DEFAULT 0,
+    "rejected" INTEGER NOT NULL DEFAULT 0,
+    "changed" INTEGER NOT NULL DEFAULT 0,
+    "deleted" INTEGER NOT NULL DEFAULT 0,
+    "error" TEXT,
+    "heartbeat_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "started_at" TIMESTAMPTZ(3),
+    "finished_at" TIMESTAMPTZ(3),
+
+    CONSTRAINT "imports_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "import_rejections" (
+    "id" BIGSERIAL NOT NULL,
+    "import_id" UUID NOT NULL,
+    "line" INTEGER NOT NULL,
+    "code" TEXT NOT NULL,
+    "field" TEXT NOT NULL DEFAULT '',
+    "reason" TEXT NOT NULL,
+    "source" TEXT,
+
+    CONSTRAINT "import_rejections_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "api_keys_hash_key" ON "api_keys"("hash");
 
@@ -192,6 +228,15 @@ CREATE UNIQUE INDEX "shards_site_id_section_ordinal_key" ON "shards"("site_id", 
 -- CreateIndex
 CREATE INDEX "builds_site_id_created_at_idx" ON "builds"("site_id", "created_at");
 
+-- CreateIndex
+CREATE INDEX "imports_site_id_created_at_idx" ON "imports"("site_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "imports_status_idx" ON "imports"("status");
+
+-- CreateIndex
+CREATE INDEX "import_rejections_import_id_id_idx" ON "import_rejections"("import_id", "id");
+
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
@@ -221,3 +266,9 @@ ALTER TABLE "manifests" ADD CONSTRAINT "manifests_site_id_fkey" FOREIGN KEY ("si
 
 -- AddForeignKey
 ALTER TABLE "blobs" ADD CONSTRAINT "blobs_site_id_fkey" FOREIGN KEY ("site_id") REFERENCES "sites"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "imports" ADD CONSTRAINT "imports_site_id_fkey" FOREIGN KEY ("site_id") REFERENCES "sites"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "import_rejections" ADD CONSTRAINT "import_rejections_import_id_fkey" FOREIGN KEY ("import_id") REFERENCES "imports"("id") ON DELETE CASCADE ON UPDATE CASCADE;

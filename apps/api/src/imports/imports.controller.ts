@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { DomainError } from '@sitemaps/domain';
+import { RequireScope } from '../auth/api-key.guard';
+import { TenantId } from '../auth/current-tenant.decorator';
+import { cursorQuery, restPage } from '../common/pagination';
+import { parseInput } from '../errors/parse-input';
+import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { formatOfContentType } from './import-body.parser';
+import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView } from './import.schemas';
+import { ImportsService } from './imports.service';
+
+@ApiTags('imports')
+@Controller('v1/sites/:siteId')
+export class ImportsController {
+  constructor(private readonly imports: ImportsService) {}
+
+  /**
+   * NDJSON (one entry a line) or CSV (header row; see libs/ingest csv.reader), optionally
+   * gzip-encoded, of any size. Lines are validated and stored in batches while the body streams
+   * in; the answer comes when all of it is stored. Progress: GET …/imports/{importId}.
+   */
+  @Post('urls/import')
+  @HttpCode(201)
+  @RequireScope('write')
+  @ApiConsumes('application/x-ndjson', 'text/csv')
+  @ZodQuery(importQuery)
+  @ZodResponse(201, uploadResultView, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
+  @ApiErrors(404, 409)
+  async upload(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown, @Req() request: FastifyRequest) {
+    const { mode, format } = parseInput(importQuery, query, 'query');
+    const body = request.body as Readable | undefined;
+    const resolved = format ?? formatOfContentType(request.headers['content-type']);
+    if (!resolved || typeof body?.pipe !== 'function') {
+      throw new DomainError('invalid', 'UNSUPPORTED_MEDIA_TYPE', 'send the upload as application/x-ndjson or text/csv (Content-Encoding: gzip allowed)');
+    }
+    const contentEncoding = request.headers['content-encoding'];
+    return this.imports.upload(tenantId, siteId, { format: resolved, mode, body, contentEncoding });
+  }
+
+  @Post('imports/sitemaps')
+  @HttpCode(202)
+  @RequireScope('write')
+  @ZodBody(sitemapImportInput)
+  @ZodResponse(202, uploadResultView.pick({ importId: true, status: true }), 'queued; poll GET …/imports/{importId}')
+  @ApiErrors(404)
+  importSitemaps(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
+    return this.imports.importSitemaps(tenantId, siteId, parseInput(sitemapImportInput, body).url);
+  }
+
+  @Get('imports')
+  @ZodQuery(cursorQuery)
+  @ZodResponse(200, pageOfSchema(importView), 'newest first')
+  @ApiErrors(404)
+  async list(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown) {
+    const { cursor, limit } = parseInput(cursorQuery, query, 'query');
+    return restPage(await this.imports.list(tenantId, siteId, { after: cursor, first: limit }));
+  }
+
+  @Get('imports/:importId')
+  @ZodResponse(200, importView)
+  @ApiErrors(404)
+  get(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string) {
+    return this.imports.get(tenantId, siteId, importId);
+  }
+
+  @Get('imports/:importId/rejections')
+  @ZodQuery(cursorQuery)
+  @ZodResponse(200, pageOfSchema(rejectionView), 'in the order they were found')
+  @ApiErrors(404)
+  async rejections(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string, @Query() query: unknown) {
+    const { cursor, limit } = parseInput(cursorQuery, query, 'query');
+    return restPage(await this.imports.rejections(tenantId, siteId, importId, { after: cursor, first: limit }));
+  }
+}

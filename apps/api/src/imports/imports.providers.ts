@@ -1,0 +1,40 @@
+// What api.module adds for imports: the upload and sitemaps endpoints, the lib's import service
+// over the API's pg pool, and the producer side of the import queue.
+import { Inject, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { AppConfig } from '@sitemaps/config';
+import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
+import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer } from '@sitemaps/jobs';
+import { BUILD_PRODUCER, CONFIG, PG_POOL, REDIS, URL_INGEST } from '../api.tokens';
+import { ImportBodyParser } from './import-body.parser';
+import { ImportsController } from './imports.controller';
+import { ImportsService } from './imports.service';
+import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
+
+class ImportQueueCloser implements OnApplicationShutdown {
+  constructor(@Inject(IMPORT_QUEUE) private readonly queue: Queue) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}
+
+export const IMPORT_CONTROLLERS = [ImportsController];
+
+export const IMPORT_PROVIDERS: Provider[] = [
+  {
+    provide: URL_IMPORTS,
+    inject: [PG_POOL, URL_INGEST, BUILD_PRODUCER],
+    useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) => new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
+  },
+  {
+    provide: IMPORT_QUEUE,
+    inject: [REDIS, CONFIG],
+    useFactory: (redis: Redis, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+  },
+  ImportQueueCloser,
+  ImportBodyParser,
+  ImportsService,
+];

@@ -1,0 +1,114 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import type { Readable } from 'node:stream';
+import type { PrismaClient } from '@sitemaps/data';
+import { notFound } from '@sitemaps/domain';
+import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
+import { importSitemapsPayload, JOB, jobId } from '@sitemaps/jobs';
+import { PRISMA } from '../api.tokens';
+import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import { SitesService } from '../sites/sites.service';
+import type { ImportView, RejectionView } from './import.schemas';
+import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
+
+type ImportRow = Awaited<ReturnType<PrismaClient['import']['findFirstOrThrow']>>;
+
+@Injectable()
+export class ImportsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('imports');
+
+  constructor(
+    private readonly sites: SitesService,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
+    @Inject(IMPORT_QUEUE) private readonly queue: Queue,
+  ) {}
+
+  /**
+   * Imports a previous process left running when it died are failed at once. Housekeeping:
+   * if it cannot run now, reading such an import (GET) fails it later.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const failed = await this.imports.sweep().catch((error: unknown) => {
+      this.logger.warn(`could not check for interrupted imports at start: ${error instanceof Error ? error.message : String(error)}`);
+      return 0;
+    });
+    if (failed > 0) this.logger.warn(`marked ${failed} interrupted import(s) failed`);
+  }
+
+  /** Streams the body through the import; answers when the whole upload is stored. */
+  async upload(tenantId: string, siteId: string, upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined }) {
+    const site = await this.sites.get(tenantId, siteId);
+    const result = await importUpload(this.imports, site, upload);
+    const { id, error: _error, ...counters } = result;
+    return { importId: id, ...counters };
+  }
+
+  /** Creates the import (queued) and its job; a worker fetches and imports the sitemaps. */
+  async importSitemaps(tenantId: string, siteId: string, url: string) {
+    const site = await this.sites.get(tenantId, siteId);
+    const importId = await this.imports.enqueue(site.id, { source: 'sitemaps', format: 'sitemap', mode: 'upsert', sourceUrl: url });
+    await this.queue.add(JOB.importSitemaps, importSitemapsPayload.parse({ v: 1, siteId: site.id, importId }), { jobId: jobId.importSitemaps(importId) });
+    return { importId, status: 'queued' as const };
+  }
+
+  /** Newest first. */
+  async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<ImportView>> {
+    const site = await this.sites.get(tenantId, siteId);
+    const before = decodeCursor(page.after, createdKey);
+    const rows = await this.prisma.import.findMany({
+      where: { siteId: site.id, ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: page.first + 1,
+    });
+    return pageOf(rows, page.first, createdKeyOf, presentImport);
+  }
+
+  async get(tenantId: string, siteId: string, importId: string): Promise<ImportView> {
+    const site = await this.sites.get(tenantId, siteId);
+    let row = await this.find(site.id, importId);
+    // A running import whose process died is failed here rather than left running forever.
+    if (row.status === 'running' && (await this.imports.sweep(site.id)) > 0) row = await this.find(site.id, importId);
+    return presentImport(row);
+  }
+
+  /** In line order; a cursor continues after the last rejection seen. */
+  async rejections(tenantId: string, siteId: string, importId: string, page: PageRequest): Promise<Page<RejectionView>> {
+    const site = await this.sites.get(tenantId, siteId);
+    await this.find(site.id, importId);
+    const after = decodeCursor(page.after, bigintKey);
+    const rows = await this.prisma.importRejection.findMany({
+      where: { importId, ...(after ? { id: { gt: BigInt(after) } } : {}) },
+      orderBy: { id: 'asc' },
+      take: page.first + 1,
+    });
+    return pageOf(rows, page.first, (row) => String(row.id), (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }));
+  }
+
+  private async find(siteId: string, importId: string): Promise<ImportRow> {
+    const row = uuidKey.safeParse(importId).success ? await this.prisma.import.findFirst({ where: { id: importId, siteId } }) : null;
+    if (!row) throw notFound('import', importId);
+    return row;
+  }
+}
+
+function presentImport(row: ImportRow): ImportView {
+  return {
+    id: row.id,
+    siteId: row.siteId,
+    source: row.source as ImportView['source'],
+    format: row.format as ImportView['format'],
+    mode: row.mode as ImportView['mode'],
+    status: row.status as ImportView['status'],
+    sourceUrl: row.sourceUrl,
+    linesRead: row.linesRead,
+    stored: row.stored,
+    rejected: row.rejected,
+    changed: row.changed,
+    deleted: row.deleted,
+    error: row.error,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+  };
+}

@@ -1,0 +1,37 @@
+// Runs sitemaps imports (queue `import`): the API created the import row and the job; the
+// importer claims the row, so a doubled or retried job never runs one import twice at once.
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { PrismaClient } from '@sitemaps/data';
+import type { SitemapImporter, UrlImportService } from '@sitemaps/ingest';
+import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload } from '@sitemaps/jobs';
+import { JobWorkers } from '../job-workers';
+import { PRISMA } from '../worker.tokens';
+import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
+
+@Injectable()
+export class SitemapImportProcessors implements OnModuleInit {
+  private readonly logger = new Logger('imports');
+
+  constructor(
+    private readonly workers: JobWorkers,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
+    @Inject(SITEMAP_IMPORTER) private readonly importer: SitemapImporter,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.workers.serves(QUEUE.import)) return;
+    // Imports a previous process left running when it died are failed (their jobs retry them).
+    await this.imports.sweep();
+    this.workers.serve(QUEUE.import, importSitemapsPayload, (data) => this.importSitemaps(data), { concurrency: 1 });
+  }
+
+  async importSitemaps({ siteId, importId }: ImportSitemapsPayload) {
+    const site = await this.prisma.site.findUnique({ where: { id: siteId } });
+    if (!site) return { skipped: 'site deleted' };
+    const result = await this.importer.run(site, importId);
+    if (!result) return { skipped: 'completed, or running elsewhere' };
+    this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected${result.error ? ` (${result.error})` : ''}`);
+    return { status: result.status, stored: result.stored, rejected: result.rejected };
+  }
+}

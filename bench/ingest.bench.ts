@@ -1,0 +1,375 @@
+// Ingest benchmark: 1,000,000 URLs with three hreflang alternates each, into a scratch database,
+// through the API running as its own process:
+//   1. NDJSON import: one streamed POST …/urls/import, the body generated on the fly;
+//   2. PUT batches of 10,000 (a fresh site, the same URLs), one request at a time;
+//   3. raw COPY of equivalent rows (the URL row with its fragment, hashes and the alternates as
+//      JSON) into a plain table without indexes, from this process: what Postgres itself takes.
+// Each API phase runs in a fresh API process; its peak RSS is VmHWM from /proc/<pid>/status
+// (also sampled every 100 ms). No worker runs: builds are not part of ingest.
+//
+//   npm run bench:ingest                         1,000,000 URLs, all phases
+//   npm run bench:ingest -- --urls 100000        a quicker run
+//   npm run bench:ingest -- --skip-put           NDJSON and COPY only
+//   npm run bench:ingest -- --api-node-options=--max-old-space-size=256
+//                                                NODE_OPTIONS for the API process (V8 heap limit)
+//
+// DATABASE_URL / REDIS_URL as for npm start (else an embedded PostgreSQL, a local Redis).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Client } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { Redis } from 'ioredis';
+import { childProcessEnv, loadServiceEnv } from '@sitemaps/config';
+import { applyMigrations } from '@sitemaps/data';
+import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
+
+const ROOT = path.resolve(__dirname, '..');
+const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
+const TARGET_URLS_PER_SEC = 50_000;
+const TARGET_RSS_MB = 400;
+
+interface Options {
+  urls: number;
+  batch: number;
+  put: boolean;
+  apiNodeOptions: string | undefined;
+}
+
+interface PhaseResult {
+  name: string;
+  urls: number;
+  seconds: number;
+  peakRssMb: number | null;
+  note: string;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { urls: 1_000_000, batch: 10_000, put: true, apiNodeOptions: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const at = arg.indexOf('=');
+    const flag = at === -1 ? arg : arg.slice(0, at);
+    const text = () => (at === -1 ? (argv[++i] as string) : arg.slice(at + 1));
+    if (flag === '--urls') options.urls = Number(text());
+    else if (flag === '--batch') options.batch = Number(text());
+    else if (flag === '--skip-put') options.put = false;
+    else if (flag === '--api-node-options') options.apiNodeOptions = text();
+    else throw new Error(`unknown flag ${flag} (use --urls N, --batch N, --skip-put, --api-node-options OPTS)`);
+  }
+  if (!Number.isInteger(options.urls) || options.urls < 1) throw new Error('--urls must be a positive integer');
+  return options;
+}
+
+// --- input -----------------------------------------------------------------------------
+
+/** Product pages with varied slugs (seeded), as in the render benchmark: gzip and btrees see real variety. */
+function* urlEntries(count: number, host: string): Generator<{ path: string; lastmod: string; loc: string }> {
+  let seed = 0x1e57;
+  const rnd = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const words = 'red blue green black white classic modern leather cotton wool linen oak walnut steel glass ceramic vintage organic premium compact deluxe portable wireless smart'.split(' ');
+  const categories = 'shoes shirts jackets lamps tables chairs sofas rugs mugs plates bags hats watches phones'.split(' ');
+  const start = Date.UTC(2023, 0, 1);
+  for (let i = 0; i < count; i++) {
+    const slug = `${words[Math.floor(rnd() * words.length)]}-${words[Math.floor(rnd() * words.length)]}-${words[Math.floor(rnd() * words.length)]}`;
+    const p = `/${categories[Math.floor(rnd() * categories.length)]}/${slug}-${i}`;
+    yield { path: p, lastmod: `${new Date(start + Math.floor(rnd() * 5e10)).toISOString().slice(0, 19)}Z`, loc: `https://${host}${p}` };
+  }
+}
+
+/** The API's URL entry: three alternates, the x-default being the page itself. */
+function entryOf(u: { path: string; lastmod: string; loc: string }) {
+  return {
+    loc: u.loc,
+    lastmod: u.lastmod,
+    alternates: [
+      { hreflang: 'en-GB', href: `https://shop.example.co.uk${u.path}` },
+      { hreflang: 'de-DE', href: `https://shop.example.de${u.path}` },
+      { hreflang: 'x-default', href: u.loc },
+    ],
+  };
+}
+
+function* ndjsonChunks(count: number, host: string): Generator<Buffer> {
+  let buffer = '';
+  for (const u of urlEntries(count, host)) {
+    buffer += `${JSON.stringify(entryOf(u))}\n`;
+    if (buffer.length >= 256 * 1024) {
+      yield Buffer.from(buffer);
+      buffer = '';
+    }
+  }
+  if (buffer) yield Buffer.from(buffer);
+}
+
+// --- the API as a child process -----------------------------------------------------------
+
+class ApiProcess {
+  private samples: number[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly baseUrl: string,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<ApiProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
+      cwd: ROOT,
+      env: childProcessEnv({ ...env, API_PORT: String(port), API_HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const api = new ApiProcess(child, `http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+      if (await fetch(`${api.baseUrl}/health`).then((r) => r.ok, () => false)) break;
+      if (Date.now() > deadline) throw new Error('the API did not come up within 90 s');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return api;
+  }
+
+  status(field: 'VmRSS' | 'VmHWM'): number | null {
+    try {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
+      return match ? Number(match[1]) / 1024 : null;
+    } catch {
+      return null;
+    }
+  }
+
+  sample(): void {
+    this.timer = setInterval(() => {
+      const rss = this.status('VmRSS');
+      if (rss !== null) this.samples.push(rss);
+    }, 100);
+  }
+
+  /** VmHWM (the kernel's high-water mark) where there is /proc, else the highest sample. */
+  peakRssMb(): number | null {
+    if (this.timer) clearInterval(this.timer);
+    return this.status('VmHWM') ?? (this.samples.length ? Math.max(...this.samples) : null);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.child.exitCode !== null) return;
+    this.child.kill('SIGTERM');
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+
+  async call(method: string, pathname: string, key: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${this.baseUrl}${pathname}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  /** Streams `chunks` as one request body, honouring backpressure. */
+  upload(pathname: string, key: string, chunks: Iterable<Buffer>): Promise<any> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(`${this.baseUrl}${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => {
+          const text = Buffer.concat(parts).toString();
+          if ((response.statusCode ?? 500) >= 300) reject(new Error(`upload: ${response.statusCode} ${text.slice(0, 500)}`));
+          else resolve(JSON.parse(text));
+        });
+      });
+      request.on('error', reject);
+      pipeline(Readable.from(chunks), request).catch(reject);
+    });
+  }
+}
+
+// --- phases -------------------------------------------------------------------------------
+
+async function tenantAndSite(api: ApiProcess, hostname: string): Promise<{ key: string; siteId: string }> {
+  const { apiKey } = await api.call('POST', '/v1/tenants', ADMIN_KEY, { name: `bench ${hostname}` });
+  const site = await api.call('POST', '/v1/sites', apiKey, { hostname });
+  return { key: apiKey, siteId: site.id };
+}
+
+async function ndjsonPhase(env: Record<string, string>, options: Options): Promise<PhaseResult & { siteId: string }> {
+  const api = await ApiProcess.start(env);
+  try {
+    const host = 'ndjson.bench.example.com';
+    const { key, siteId } = await tenantAndSite(api, host);
+    api.sample();
+    const started = performance.now();
+    const result = await api.upload(`/v1/sites/${siteId}/urls/import`, key, ndjsonChunks(options.urls, host));
+    const seconds = (performance.now() - started) / 1000;
+    if (result.stored !== options.urls) throw new Error(`NDJSON import stored ${result.stored} of ${options.urls}: ${JSON.stringify(result)}`);
+    return { name: 'NDJSON import', urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'one streamed POST …/urls/import', siteId };
+  } finally {
+    await api.stop();
+  }
+}
+
+async function putPhase(env: Record<string, string>, options: Options): Promise<PhaseResult> {
+  const api = await ApiProcess.start(env);
+  try {
+    const host = 'put.bench.example.com';
+    const { key, siteId } = await tenantAndSite(api, host);
+    api.sample();
+    const started = performance.now();
+    let batch: unknown[] = [];
+    const send = async () => {
+      const result = await api.call('PUT', `/v1/sites/${siteId}/urls`, key, batch);
+      if (result.errors.length > 0) throw new Error(`PUT rejected entries: ${JSON.stringify(result.errors.slice(0, 3))}`);
+      batch = [];
+    };
+    for (const u of urlEntries(options.urls, host)) {
+      batch.push(entryOf(u));
+      if (batch.length === options.batch) await send();
+    }
+    if (batch.length > 0) await send();
+    const seconds = (performance.now() - started) / 1000;
+    return { name: `PUT batches of ${options.batch.toLocaleString('en-US')}`, urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'sequential requests' };
+  } finally {
+    await api.stop();
+  }
+}
+
+/**
+ * What Postgres takes when nothing but COPY happens, into plain tables without indexes, keys or
+ * triggers, from this process. Two shapes of the same data: `row` is one row per URL (loc,
+ * hashes, lastmod, the rendered fragment, its size, the alternates as JSON); `stored` is what the
+ * import writes, one URL row plus one row per alternate. The text is built with template
+ * strings and pre-drawn random hashes, so this process is not the bottleneck.
+ */
+async function rawCopyPhase(databaseUrl: string, options: Options, shape: 'row' | 'stored'): Promise<PhaseResult> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(`CREATE TABLE bench_raw_urls (site_id uuid, loc_hash bytea, loc text, lastmod text, lastmod_at timestamptz, content_hash bytea,
+                     fragment text, fragment_size int, ns_mask int, alternates jsonb)`);
+    await db.query(`CREATE TABLE bench_raw_alternates (site_id uuid, cluster_key bytea, href_hash bytea, href text, hreflang text)`);
+    const siteId = randomUUID();
+    const hashes = Array.from({ length: 4_096 }, () => randomBytes(32).toString('hex'));
+    const hash = (i: number) => `\\\\x${hashes[i & 4095]}`;
+    function* text(table: 'urls' | 'alternates'): Generator<string> {
+      let buffer = '';
+      let i = 0;
+      for (const u of urlEntries(options.urls, 'copy.bench.example.com')) {
+        const uk = `https://shop.example.co.uk${u.path}`;
+        const de = `https://shop.example.de${u.path}`;
+        if (table === 'urls') {
+          const fragment = `<url><loc>${u.loc}</loc><lastmod>${u.lastmod}</lastmod><xhtml:link rel="alternate" hreflang="de-DE" href="${de}"/><xhtml:link rel="alternate" hreflang="en-GB" href="${uk}"/><xhtml:link rel="alternate" hreflang="x-default" href="${u.loc}"/></url>`;
+          const alternates = shape === 'row' ? `[{"hreflang":"de-DE","href":"${de}"},{"hreflang":"en-GB","href":"${uk}"},{"hreflang":"x-default","href":"${u.loc}"}]` : '\\N';
+          buffer += `${siteId}\t${hash(i)}\t${u.loc}\t${u.lastmod}\t${u.lastmod}\t${hash(i * 7)}\t${fragment}\t${fragment.length}\t1\t${alternates}\n`;
+        } else {
+          const key = hash(i * 13);
+          buffer += `${siteId}\t${key}\t${hash(i * 3)}\t${de}\tde-DE\n${siteId}\t${key}\t${hash(i * 5)}\t${uk}\ten-GB\n${siteId}\t${key}\t${hash(i)}\t${u.loc}\tx-default\n`;
+        }
+        i++;
+        if (buffer.length >= 256 * 1024) {
+          yield buffer;
+          buffer = '';
+        }
+      }
+      if (buffer) yield buffer;
+    }
+    const started = performance.now();
+    await pipeline(Readable.from(text('urls')), db.query(copyFrom('COPY bench_raw_urls FROM STDIN')));
+    if (shape === 'stored') await pipeline(Readable.from(text('alternates')), db.query(copyFrom('COPY bench_raw_alternates FROM STDIN')));
+    const seconds = (performance.now() - started) / 1000;
+    return shape === 'row'
+      ? { name: 'raw COPY, row per URL', urls: options.urls, seconds, peakRssMb: null, note: 'URL row with alternates as JSON; no index' }
+      : { name: 'raw COPY, stored shape', urls: options.urls, seconds, peakRssMb: null, note: 'URL row + 3 alternate rows; no index' };
+  } finally {
+    await db.query('DROP TABLE IF EXISTS bench_raw_urls, bench_raw_alternates').catch(() => undefined);
+    await db.end();
+  }
+}
+
+// --- main ---------------------------------------------------------------------------------
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  const services = loadServiceEnv();
+  const postgres = await ensurePostgres({ databaseUrl: services.databaseUrl, dataDir: services.dataDir, log: console.log });
+  const redis = await ensureRedis({ redisUrl: services.redisUrl, dataDir: services.dataDir, log: console.log });
+  const database = `sitemaps_bench_ingest_${process.pid}`;
+  const admin = new Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const databaseUrl = withDatabase(postgres.url, database);
+  const queuePrefix = `bench-ingest-${process.pid}`;
+  const results: PhaseResult[] = [];
+  try {
+    await applyMigrations(databaseUrl);
+    const env: Record<string, string> = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ADMIN_API_KEY: ADMIN_KEY, QUEUE_PREFIX: queuePrefix };
+    if (options.apiNodeOptions) env.NODE_OPTIONS = options.apiNodeOptions;
+    console.log(`ingest benchmark: ${options.urls.toLocaleString('en-US')} URLs with 3 alternates each; ${postgres.description}${options.apiNodeOptions ? `; API NODE_OPTIONS=${options.apiNodeOptions}` : ''}`);
+
+    const ndjson = await ndjsonPhase(env, options);
+    results.push(ndjson);
+    const check = new Client({ connectionString: databaseUrl });
+    await check.connect();
+    const stored = await check.query(`SELECT (SELECT count(*) FROM urls WHERE site_id = $1) AS urls, (SELECT count(*) FROM alternates WHERE site_id = $1) AS alternates`, [ndjson.siteId]);
+    await check.end();
+    console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].alternates} alternates rows`);
+    if (options.put) results.push(await putPhase(env, options));
+    results.push(await rawCopyPhase(databaseUrl, options, 'row'));
+    results.push(await rawCopyPhase(databaseUrl, options, 'stored'));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    const client = new Redis(redis.url);
+    const keys = await client.keys(`${queuePrefix}*`);
+    if (keys.length > 0) await client.del(...keys);
+    client.disconnect();
+    await redis.stop();
+    await postgres.stop();
+  }
+  report(results);
+}
+
+function report(results: PhaseResult[]): void {
+  const rate = (r: PhaseResult) => r.urls / r.seconds;
+  console.log('');
+  console.log(`${'phase'.padEnd(26)} ${'URLs'.padStart(10)} ${'seconds'.padStart(8)} ${'URLs/s'.padStart(9)} ${'peak RSS'.padStart(9)}  note`);
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(26)} ${r.urls.toLocaleString('en-US').padStart(10)} ${r.seconds.toFixed(1).padStart(8)} ${Math.round(rate(r)).toLocaleString('en-US').padStart(9)} ${(r.peakRssMb === null ? '-' : `${Math.round(r.peakRssMb)} MB`).padStart(9)}  ${r.note}`,
+    );
+  }
+  const ndjson = results.find((r) => r.name === 'NDJSON import');
+  const copyRow = results.find((r) => r.name === 'raw COPY, row per URL');
+  const copyStored = results.find((r) => r.name === 'raw COPY, stored shape');
+  const put = results.find((r) => r.name.startsWith('PUT'));
+  if (!ndjson || !copyRow || !copyStored) return;
+  const ratio = rate(ndjson) / rate(copyRow);
+  console.log('');
+  console.log(`NDJSON / raw COPY: ${ratio.toFixed(2)} (row per URL), ${(rate(ndjson) / rate(copyStored)).toFixed(2)} (stored shape); target ≥ 0.33${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
+  console.log(
+    `targets: ≥ ${TARGET_URLS_PER_SEC.toLocaleString('en-US')} URLs/s ${rate(ndjson) >= TARGET_URLS_PER_SEC ? 'met' : 'NOT met'}; ` +
+      `≥ 1/3 of raw COPY (row per URL) ${ratio >= 1 / 3 ? 'met' : 'NOT met'}; API peak RSS < ${TARGET_RSS_MB} MB ${ndjson.peakRssMb !== null && ndjson.peakRssMb < TARGET_RSS_MB ? 'met' : 'NOT met'}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+export type ImportMode = 'upsert' | 'replace';
+export type ImportSource = 'upload' | 'sitemaps';
+export type ImportFormat = 'ndjson' | 'csv' | 'sitemap';
+export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** Why a line (or a sitemap file) was not stored. */
+export interface ImportIssue {
+  code: string;
+  field: string;
+  message: string;
+}
+
+/**
+ * One unit a reader hands the import: a parsed entry, a line that could not be parsed, or a
+ * line that carries nothing (blank, or a CSV header) but still counts as read.
+ */
+export type ImportItem =
+  | { line: number; entry: unknown; source?: string }
+  | { line: number; issue: ImportIssue; source?: string }
+  | { line: number; blank: true };
+
+export interface ImportProgress {
+  id: string;
+  status: ImportStatus;
+  mode: ImportMode;
+  linesRead: number;
+  stored: number;
+  rejected: number;
+  changed: number;
+  deleted: number;
+  error: string | null;
+}

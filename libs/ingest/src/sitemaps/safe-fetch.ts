@@ -1,0 +1,142 @@
+// Fetching URLs a customer gave us, from inside the platform's network. Every connection's
+// address is checked after DNS resolution, in the resolver hook the socket connects with (so a
+// second lookup cannot answer differently), and again on every redirect hop; redirects are
+// followed by hand and counted; bodies are decompressed and counted against byte limits.
+import dns from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { isPublicAddress } from './address.policy';
+
+export interface FetchPolicy {
+  allowPrivateAddresses: boolean;
+  maxRedirects: number;
+  requestTimeoutMs: number;
+}
+
+/** Why a URL was not read: its code becomes the rejection's code. */
+export class FetchRefusedError extends Error {
+  constructor(
+    readonly code: 'ADDRESS_REFUSED' | 'UNSUPPORTED_SCHEME' | 'TOO_MANY_REDIRECTS' | 'HTTP_STATUS' | 'FETCH_FAILED' | 'TIMEOUT' | 'TOO_LARGE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FetchRefusedError';
+  }
+}
+
+export interface FetchedBody {
+  /** The URL finally read, after redirects. */
+  url: string;
+  contentType: string;
+  /** Decoded (Content-Encoding undone), not yet checked for gzip inside. */
+  body: Readable;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const USER_AGENT = 'sitemaps-platform-import/1.0 (+sitemap import)';
+
+/** Byte budget shared by every file of one import, and the cap of each file. */
+export class ByteBudget {
+  constructor(
+    private remaining: number,
+    readonly perFile: number,
+  ) {}
+
+  /** Counts bytes through; fails the stream with TOO_LARGE past the file cap or the budget. */
+  meter(label: string): Transform {
+    let file = 0;
+    const budget = this;
+    return new Transform({
+      transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+        file += chunk.length;
+        budget.remaining -= chunk.length;
+        if (file > budget.perFile) return callback(new FetchRefusedError('TOO_LARGE', `${label} is larger than ${budget.perFile} bytes`));
+        if (budget.remaining < 0) return callback(new FetchRefusedError('TOO_LARGE', `the import read more than its total byte budget at ${label}`));
+        callback(null, chunk);
+      },
+    });
+  }
+}
+
+export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: AbortSignal): Promise<FetchedBody> {
+  let url = new URL(rawUrl);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefusedError('UNSUPPORTED_SCHEME', `${url.href}: only http and https are fetched`);
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    // An IP literal never reaches the resolver hook.
+    if (net.isIP(literal) && !policy.allowPrivateAddresses && !isPublicAddress(literal)) {
+      throw new FetchRefusedError('ADDRESS_REFUSED', `${url.href}: ${literal} is a private, loopback or link-local address`);
+    }
+    const response = await request(url, policy, signal);
+    const status = response.statusCode ?? 0;
+    const location = response.headers.location;
+    if (REDIRECTS.has(status) && location) {
+      response.resume();
+      if (hop >= policy.maxRedirects) throw new FetchRefusedError('TOO_MANY_REDIRECTS', `${rawUrl}: more than ${policy.maxRedirects} redirects`);
+      url = new URL(location, url);
+      continue;
+    }
+    if (status !== 200) {
+      response.resume();
+      throw new FetchRefusedError('HTTP_STATUS', `${url.href} answered ${status}`);
+    }
+    return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), body: decodeContent(response) };
+  }
+}
+
+function request(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, {
+      agent: false,
+      signal,
+      lookup: guardedLookup(policy),
+      timeout: policy.requestTimeoutMs,
+      headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip, deflate, br', accept: 'application/xml, text/xml, text/plain, */*' },
+    });
+    req.on('timeout', () => req.destroy(new FetchRefusedError('TIMEOUT', `${url.href}: no answer within ${policy.requestTimeoutMs} ms`)));
+    req.on('response', (response) => {
+      // The idle timeout keeps guarding the body: a server that stops sending fails the read.
+      response.on('error', () => undefined);
+      resolve(response);
+    });
+    req.on('error', (error) => reject(asRefusal(error, url)));
+    req.end();
+  });
+}
+
+function guardedLookup(policy: FetchPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const refused = policy.allowPrivateAddresses ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
+      if (refused || addresses.length === 0) {
+        const reason = refused ? `${hostname} resolves to ${refused.address}, a private, loopback or link-local address` : `${hostname} has no address`;
+        return callback(new FetchRefusedError('ADDRESS_REFUSED', reason), '', 0);
+      }
+      if (options.all) (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+function decodeContent(response: IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  if (!decoder) return response;
+  // Errors reach whoever reads the body; this listener only keeps an unread one from crashing.
+  decoder.on('error', () => undefined);
+  return pipeline(response, decoder, () => undefined);
+}
+
+export function asRefusal(error: unknown, url: URL | string): FetchRefusedError {
+  if (error instanceof FetchRefusedError) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof FetchRefusedError) return cause;
+  const name = (error as Error).name;
+  if (name === 'AbortError') return new FetchRefusedError('TIMEOUT', `${String(url)}: the import ran out of time`);
+  return new FetchRefusedError('FETCH_FAILED', `${String(url)}: ${(error as Error).message}`);
+}

@@ -1,0 +1,199 @@
+// Imports a site's existing sitemaps: from a robots.txt (its Sitemap: lines) or a sitemap or
+// sitemap index URL, following index files breadth-first down to `maxDepth` levels of nesting.
+// Every entry goes through the same preparer and batch writer as an upload. Files that cannot
+// be read (refused address, HTTP error, too large, not a sitemap, over the file or depth limit)
+// are reported as rejections with line 0 and the file's URL; only when the starting URL itself
+// cannot be read does the import fail.
+import { pipeline, type Readable } from 'node:stream';
+import type { IngestSite } from '../url-entry.preparer';
+import type { ImportIssue, ImportItem, ImportProgress } from '../imports/import.types';
+import type { ImportSession, UrlImportService } from '../imports/url-import.service';
+import { asRefusal, ByteBudget, fetchUrl, FetchRefusedError, type FetchPolicy } from './safe-fetch';
+import { NotASitemapError, openSitemapDocument } from './sitemap-document.reader';
+import { entryOfSitemapItem } from './sitemap-entry.mapper';
+
+export interface SitemapImportLimits extends FetchPolicy {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  maxFiles: number;
+  /** Levels of index nesting followed: 0 reads only what the start URL names. */
+  maxDepth: number;
+  timeoutMs: number;
+}
+
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const MAX_PARSER_NOTES = 20;
+
+/** A failure of the import itself (database), as opposed to one file's. */
+class SessionFailure extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
+export class SitemapImporter {
+  constructor(
+    private readonly imports: UrlImportService,
+    private readonly limits: SitemapImportLimits,
+  ) {}
+
+  /** Runs a queued import to its end; null when there is nothing to do (done, gone, or running elsewhere). */
+  async run(site: IngestSite, importId: string): Promise<ImportProgress | null> {
+    const claimed = await this.imports.resume(site, importId);
+    if (!claimed) return null;
+    const { session, sourceUrl } = claimed;
+    try {
+      const refusal = await new SitemapCrawl(session, this.limits).run(sourceUrl ?? '');
+      if (refusal) return await session.fail(refusal, { keepPending: true });
+      return await session.complete();
+    } catch (error) {
+      const reason = error instanceof SessionFailure ? error.reason : error;
+      await session.fail(reason);
+      throw reason;
+    }
+  }
+}
+
+class SitemapCrawl {
+  private readonly signal: AbortSignal;
+  private readonly budget: ByteBudget;
+  private readonly seen = new Set<string>();
+  private readonly queue: { url: string; depth: number }[] = [];
+  private files = 0;
+
+  constructor(
+    private readonly session: ImportSession,
+    private readonly limits: SitemapImportLimits,
+  ) {
+    this.signal = AbortSignal.timeout(limits.timeoutMs);
+    this.budget = new ByteBudget(limits.maxTotalBytes, limits.maxFileBytes);
+  }
+
+  /** Reads everything reachable; returns why, when not one file could be read. */
+  async run(start: string): Promise<FetchRefusedError | NotASitemapError | undefined> {
+    let firstFailure: unknown;
+    let filesRead = 0;
+    if (isRobotsTxt(start)) {
+      try {
+        for (const url of await this.sitemapsOfRobots(start)) this.enqueue(url, 0);
+        if (this.queue.length === 0) throw new NotASitemapError(`${start} lists no Sitemap: lines`);
+      } catch (error) {
+        if (error instanceof SessionFailure) throw error;
+        await this.skip(start, issueOf(error, start));
+        return refusalOf(error, start);
+      }
+    } else this.enqueue(start, 0);
+
+    for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+      if (this.signal.aborted) {
+        await this.skip(next.url, { code: 'TIMEOUT', field: 'sitemap', message: `not read: the import ran out of its ${this.limits.timeoutMs} ms` });
+        continue;
+      }
+      if (this.files >= this.limits.maxFiles) {
+        await this.skip(next.url, { code: 'FILE_LIMIT', field: 'sitemap', message: `not read: an import reads at most ${this.limits.maxFiles} files` });
+        continue;
+      }
+      this.files += 1;
+      try {
+        await this.readFile(next.url, next.depth);
+        filesRead += 1;
+      } catch (error) {
+        if (error instanceof SessionFailure) throw error;
+        firstFailure ??= error;
+        await this.skip(next.url, issueOf(error, next.url));
+      }
+    }
+    return filesRead === 0 && firstFailure !== undefined ? refusalOf(firstFailure, start) : undefined;
+  }
+
+  private async readFile(url: string, depth: number): Promise<void> {
+    const fetched = await fetchUrl(url, this.limits, this.signal);
+    const document = await openSitemapDocument(this.metered(fetched.body, fetched.url));
+    if (document.kind === 'index') {
+      for await (const entry of document.entries) {
+        if (depth + 1 > this.limits.maxDepth) {
+          await this.skip(entry.url, { code: 'DEPTH_LIMIT', field: 'sitemap', message: `not read: listed by an index ${depth} levels deep; at most ${this.limits.maxDepth} levels are followed` });
+        } else this.enqueue(entry.url, depth + 1);
+      }
+      await this.noteParserErrors(url, document.errors());
+      return;
+    }
+    let line = 0;
+    if (document.kind === 'urlset') {
+      for await (const item of document.items) await this.push({ line: ++line, entry: entryOfSitemapItem(item), source: url });
+      await this.noteParserErrors(url, document.errors());
+    } else {
+      for await (const loc of document.lines) await this.push({ line: ++line, entry: { loc }, source: url });
+    }
+  }
+
+  private async sitemapsOfRobots(url: string): Promise<string[]> {
+    const fetched = await fetchUrl(url, this.limits, this.signal);
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.metered(fetched.body, url, ROBOTS_MAX_BYTES)) chunks.push(chunk as Buffer);
+    const base = new URL(fetched.url);
+    const found: string[] = [];
+    for (const line of Buffer.concat(chunks).toString('utf8').split(/\r?\n/)) {
+      const match = /^\s*sitemap\s*:\s*(\S+)/i.exec(line);
+      if (!match) continue;
+      try {
+        found.push(new URL(match[1] as string, base).href);
+      } catch {
+        await this.skip(match[1] as string, { code: 'INVALID_URL', field: 'sitemap', message: 'robots.txt lists a Sitemap: that is not a URL' });
+      }
+    }
+    return found;
+  }
+
+  private metered(body: Readable, url: string, cap?: number): Readable {
+    const meter = cap === undefined ? this.budget.meter(url) : new ByteBudget(cap, cap).meter(url);
+    meter.on('error', () => undefined);
+    return pipeline(body, meter, () => undefined);
+  }
+
+  private enqueue(url: string, depth: number): void {
+    if (this.seen.has(url)) return;
+    this.seen.add(url);
+    this.queue.push({ url, depth });
+  }
+
+  private async noteParserErrors(url: string, errors: string[]): Promise<void> {
+    for (const message of errors.slice(0, MAX_PARSER_NOTES)) await this.skip(url, { code: 'SITEMAP_PARSE', field: 'sitemap', message: `the parser dropped something: ${message}` });
+  }
+
+  private skip(url: string, issue: ImportIssue): Promise<void> {
+    return this.push({ line: 0, issue, source: url });
+  }
+
+  private async push(item: ImportItem): Promise<void> {
+    try {
+      const wait = this.session.push(item);
+      if (wait) await wait;
+    } catch (error) {
+      throw new SessionFailure(error);
+    }
+  }
+}
+
+function isRobotsTxt(url: string): boolean {
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith('/robots.txt');
+  } catch {
+    return false;
+  }
+}
+
+function refusalOf(error: unknown, url: string): FetchRefusedError | NotASitemapError {
+  return error instanceof NotASitemapError ? error : asRefusal(error, url);
+}
+
+function issueOf(error: unknown, url: string): ImportIssue {
+  if (error instanceof NotASitemapError) return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
+  const message = (error as Error).message ?? String(error);
+  // A SAX error: the file is not well-formed XML past some point; what came before is kept.
+  if (/Unexpected|Invalid|Unclosed|Text data outside|Non-whitespace/.test(message) && !(error instanceof FetchRefusedError)) {
+    return { code: 'INVALID_XML', field: 'sitemap', message: `${url}: ${message.split('\n')[0]}` };
+  }
+  const refusal = asRefusal(error, url);
+  return { code: refusal.code, field: 'sitemap', message: refusal.message };
+}

@@ -1,0 +1,552 @@
+// One batch of prepared entries into the database, inside the caller's transaction and under
+// the caller's per-site lock: hreflang memberships, which URLs changed (content hash), fragments
+// rendered for those only, shard placement, and the shards they touch marked dirty.
+//
+// Set-based throughout, so a batch costs a handful of round trips whatever its size: lookups use
+// `= ANY(array)` (index probes), and rows go in with COPY, straight into `urls` and `alternates`
+// for new rows (the lock guarantees no one else inserts them meanwhile) and through a temporary
+// table for updates.
+import type { PoolClient } from 'pg';
+import {
+  clusterOf,
+  contentHash,
+  isFreshNews,
+  lastmodInstant,
+  MAX_NEWS_URLS_PER_FILE,
+  NEWS_SECTION,
+  newsUntil,
+  planNewUrls,
+  platformLastmod,
+  type AlternateLink,
+  type ShardFill,
+  type ShardLimits,
+  type UrlContent,
+} from '@sitemaps/domain';
+import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
+import { copyRows, hashList, packHashes, type CopyType } from './pg-copy';
+import { entryContentHash, siteOrigin, type IngestSite, type PreparedEntry } from './url-entry.preparer';
+
+/** One row of `alternates`, with hex forms for map keys. */
+interface MemberRow {
+  key: Buffer;
+  keyHex: string;
+  hash: Buffer;
+  hex: string;
+  href: string;
+  hreflang: string;
+}
+
+interface ExistingRow {
+  id: string;
+  loc_hash: Buffer;
+  section: string;
+  shard_id: string | null;
+  fragment_size: number;
+  deleted: boolean;
+  content_hash: Buffer;
+}
+
+/** A live URL outside the batch whose cluster changed: re-rendered from what is stored. */
+interface PeerRow extends ExistingRow {
+  loc: string;
+  lastmod: string | null;
+  lastmod_given: boolean;
+  changefreq: string | null;
+  priority: number | null;
+  images: SitemapUrl['images'] | null;
+  videos: SitemapUrl['videos'] | null;
+  news: SitemapUrl['news'] | null;
+}
+
+/** A URL row to write: new (no id), or revived, moved or re-rendered (id). */
+interface RowWrite {
+  id: string | null;
+  hash: Buffer;
+  loc: string;
+  section: string;
+  shardId: string | null;
+  lastmod: string;
+  lastmodGiven: boolean;
+  changefreq: string | null;
+  priority: number | null;
+  images: unknown;
+  videos: unknown;
+  news: unknown;
+  newsUntil: Date | null;
+  contentHash: Buffer;
+  fragment: string;
+  fragmentSize: number;
+  nsMask: number;
+  /** Needs a shard from the planner (new, revived, or moved to another section). */
+  needsShard: boolean;
+  /** The shard it leaves and the bytes it held there, when it had one. */
+  previous: { shardId: string; size: number; leaves: boolean } | null;
+}
+
+export interface WriteOptions {
+  /** Keys of clusters that lost members outside the batch (deletes): their URLs re-render. */
+  changedKeys?: Buffer[];
+  /** Live URLs the tenant may still add; decremented as the batch adds some. */
+  quota?: { remaining: number };
+}
+
+export interface WriteResult {
+  changed: number;
+  /** Entries left out because they would have added a URL past the quota. */
+  overQuota: PreparedEntry[];
+}
+
+interface ShardDelta {
+  count: number;
+  bytes: number;
+}
+
+/** What a written URL row carries, new or updated; new rows add site and creation columns. */
+const ROW_COLUMNS = {
+  loc: 'text', section: 'text', shard_id: 'int8', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool', changefreq: 'text',
+  priority: 'float4', images: 'jsonb', videos: 'jsonb', news: 'jsonb', news_until: 'timestamptz', content_hash: 'bytea', fragment: 'text',
+  fragment_size: 'int4', ns_mask: 'int4',
+} as const satisfies Record<string, CopyType>;
+const INSERT_COLUMNS = { site_id: 'uuid', loc_hash: 'bytea', ...ROW_COLUMNS, created_at: 'timestamptz', updated_at: 'timestamptz' } as const;
+const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS } as const;
+const ALTERNATE_COLUMNS = { site_id: 'uuid', cluster_key: 'bytea', href_hash: 'bytea', href: 'text', hreflang: 'text' } as const;
+
+export class UrlBatchWriter {
+  constructor(private readonly limits: ShardLimits) {}
+
+  /**
+   * Writes the entries (one per loc) and re-renders the URLs of every cluster they change,
+   * plus the clusters in `changedKeys` (memberships removed by the caller). With a `quota`,
+   * entries that would add a live URL past it are left out and returned. Returns how many URLs
+   * changed.
+   */
+  async write(db: PoolClient, site: IngestSite, entries: PreparedEntry[], now: Date, opts: WriteOptions = {}): Promise<WriteResult> {
+    const existing = await this.loadExisting(db, site.id, entries);
+    const { accepted, overQuota } = withinQuota(entries, existing, opts.quota);
+    const { staged, goneKeys, changedStaged } = await this.applyClusterChanges(db, site.id, accepted);
+    const batch = new Set(accepted.map((entry) => entry.hex));
+    const clusters = await this.loadClusters(db, site, accepted, batch, staged, changedStaged, [...goneKeys, ...(opts.changedKeys ?? [])]);
+    const peers = await this.loadPeers(db, site.id, [...clusters.peers.values()]);
+    const nowLastmod = platformLastmod(now);
+    const writes: RowWrite[] = [];
+
+    for (const entry of accepted) {
+      const row = existing.get(entry.hex);
+      const links = clusters.linksOf(entry.hex);
+      const hash = entry.expected && sameLinks(entry.expected.links, links) ? entry.expected.contentHash : entryContentHash(entry, links);
+      if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) continue;
+      const lastmod = entry.clientLastmod ?? nowLastmod;
+      writes.push(rowWrite(entry.hash, { ...entry.url, lastmod, alternates: links }, entry.section, hash, entry.clientLastmod !== undefined, row, now));
+    }
+    for (const row of peers) {
+      const links = clusters.linksOf(row.loc_hash.toString('hex'));
+      const stored = storedUrl(row);
+      const content: UrlContent = { ...stored, section: row.section, lastmod: row.lastmod_given ? (row.lastmod ?? undefined) : undefined, alternates: links };
+      const hash = contentHash(content);
+      if (row.content_hash.equals(hash)) continue;
+      const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
+      writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, row.section, hash, row.lastmod_given, row, now));
+    }
+    if (writes.length === 0) return { changed: 0, overQuota };
+    const deltas = await this.assignShards(db, site.id, writes);
+    await this.persist(db, site.id, writes, now);
+    await this.applyShardDeltas(db, deltas);
+    await this.splitOversized(db, site.id, [...deltas.keys()]);
+    return { changed: writes.length, overQuota };
+  }
+
+  /**
+   * Soft-deletes the site's live URLs that `where` (a condition on `urls`, parameters from $3)
+   * selects: their shards shrink and become dirty, and their cluster peers drop them.
+   */
+  async softDelete(db: PoolClient, site: IngestSite, where: string, params: unknown[], now: Date): Promise<{ deleted: string[]; count: number; changed: number }> {
+    await db.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_deleted (loc_hash bytea, loc text, shard_id bigint, fragment_size int) ON COMMIT DELETE ROWS`);
+    await db.query('TRUNCATE ingest_deleted');
+    const { rowCount } = await db.query(
+      `WITH gone AS (
+         UPDATE urls SET deleted_at = $2, updated_at = $2 WHERE site_id = $1 AND deleted_at IS NULL AND (${where})
+         RETURNING loc_hash, loc, shard_id, fragment_size)
+       INSERT INTO ingest_deleted SELECT * FROM gone`,
+      [site.id, now, ...params],
+    );
+    const count = rowCount ?? 0;
+    if (count === 0) return { deleted: [], count: 0, changed: 0 };
+    const sums = await db.query<{ shard_id: string; n: number; bytes: number }>(
+      `SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM ingest_deleted WHERE shard_id IS NOT NULL GROUP BY shard_id`,
+    );
+    await this.applyShardDeltas(db, new Map(sums.rows.map((row) => [row.shard_id, { count: -row.n, bytes: -row.bytes }])));
+    // A deleted page must not stay listed as an alternate of its translations.
+    const removed = await db.query<{ cluster_key: Buffer }>(
+      `DELETE FROM alternates a USING ingest_deleted d WHERE a.site_id = $1 AND a.href_hash = d.loc_hash RETURNING a.cluster_key`,
+      [site.id],
+    );
+    const { changed: peersChanged } = await this.write(db, site, [], now, { changedKeys: uniqueBuffers(removed.rows.map((row) => row.cluster_key)) });
+    const deleted = count <= 10_000 ? (await db.query<{ loc: string }>('SELECT loc FROM ingest_deleted')).rows.map((row) => row.loc) : [];
+    return { deleted, count, changed: count + peersChanged };
+  }
+
+  /**
+   * Applies the batch's declared memberships. A touched href (one a declared cluster lists, or a
+   * URL leaving its cluster) ends with exactly the rows the batch stages for it, later entries
+   * winning; rows that are already there as staged are left alone, so re-sending the same
+   * clusters writes nothing. Returns the staged rows, the keys of clusters that lost rows, and
+   * the (hex) keys of staged clusters whose membership changed.
+   */
+  private async applyClusterChanges(db: PoolClient, siteId: string, entries: PreparedEntry[]) {
+    const staged = new Map<string, MemberRow>();
+    const touched = new Map<string, Buffer>();
+    for (const entry of entries) {
+      if (entry.cluster.action === 'leave') touched.set(entry.hex, entry.hash);
+      if (entry.cluster.action !== 'join') continue;
+      const { cluster, hashes } = entry.cluster;
+      const keyHex = cluster.key.toString('hex');
+      cluster.members.forEach((link, position) => {
+        const hash = hashes[position] as Buffer;
+        const hex = hash === entry.hash ? entry.hex : hash.toString('hex');
+        staged.set(`${hex} ${link.hreflang}`, { key: cluster.key, keyHex, hash, hex, href: link.href, hreflang: link.hreflang });
+        touched.set(hex, hash);
+      });
+    }
+    if (touched.size === 0) return { staged, goneKeys: [] as Buffer[], changedStaged: new Set<string>() };
+
+    const { rows } = await db.query<{ href_hash: Buffer; hreflang: string; cluster_key: Buffer }>(
+      `SELECT href_hash, hreflang, cluster_key FROM alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`,
+      [siteId, packHashes([...touched.values()])],
+    );
+    const kept = new Set<string>();
+    const gone: typeof rows = [];
+    for (const row of rows) {
+      const id = `${row.href_hash.toString('hex')} ${row.hreflang}`;
+      if (staged.get(id)?.key.equals(row.cluster_key)) kept.add(id);
+      else gone.push(row);
+    }
+    if (gone.length > 0) {
+      await db.query(
+        `DELETE FROM alternates a USING unnest($2::bytea[], $3::text[]) AS g(h, l) WHERE a.site_id = $1 AND a.href_hash = g.h AND a.hreflang = g.l`,
+        [siteId, gone.map((row) => row.href_hash), gone.map((row) => row.hreflang)],
+      );
+    }
+    const added = [...staged].filter(([id]) => !kept.has(id));
+    if (added.length > 0) {
+      await copyRows(db, 'alternates', ALTERNATE_COLUMNS, added, ([, row]) => [siteId, row.key, row.hash, row.href, row.hreflang]);
+    }
+    const goneKeys = uniqueBuffers(gone.map((row) => row.cluster_key));
+    const changedStaged = new Set([...added.map(([, row]) => row.keyHex), ...goneKeys.map((key) => key.toString('hex'))]);
+    return { staged, goneKeys, changedStaged };
+  }
+
+  /**
+   * Every URL's cluster after the batch. Staged clusters are complete as staged (every href
+   * such a cluster lists was touched, so no other row carries its key); the database is asked
+   * only for clusters of entries that keep theirs and for what is left of clusters that lost
+   * members. `peers`: URLs of this site outside the batch whose cluster changed.
+   */
+  private async loadClusters(
+    db: PoolClient,
+    site: IngestSite,
+    entries: PreparedEntry[],
+    batch: Set<string>,
+    staged: Map<string, MemberRow>,
+    changedStaged: Set<string>,
+    changedKeys: Buffer[],
+  ) {
+    const stagedByKey = new Map<string, MemberRow[]>();
+    const byHref = new Map<string, MemberRow[]>();
+    const declared = new Map<string, AlternateLink[]>();
+    const peers = new Map<string, Buffer>();
+    const originSlash = `${siteOrigin(site)}/`;
+    // Only URLs of this site can be rows to re-render; alternates on other hosts never are.
+    const notePeer = (row: MemberRow) => {
+      if (!batch.has(row.hex) && row.href.startsWith(originSlash)) peers.set(row.hex, row.hash);
+    };
+    for (const row of staged.values()) {
+      push(stagedByKey, row.keyHex, row);
+      push(byHref, row.hex, row);
+      if (changedStaged.has(row.keyHex)) notePeer(row);
+    }
+    for (const entry of entries) {
+      if (entry.cluster.action === 'join') declared.set(entry.cluster.cluster.key.toString('hex'), entry.cluster.cluster.members);
+    }
+
+    const lookups = entries.filter((entry) => entry.cluster.action === 'keep' && !byHref.has(entry.hex)).map((entry) => entry.hash);
+    const changed = uniqueBuffers(changedKeys).filter((key) => !stagedByKey.has(key.toString('hex')));
+    const loadedByKey = new Map<string, MemberRow[]>();
+    if (lookups.length > 0 || changed.length > 0) {
+      const { rows } = await db.query<{ cluster_key: Buffer; href_hash: Buffer; href: string; hreflang: string }>(
+        `SELECT cluster_key, href_hash, href, hreflang FROM alternates
+          WHERE site_id = $1 AND cluster_key IN (
+            SELECT cluster_key FROM alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})
+            UNION SELECT unnest(${hashList(3)}))`,
+        [site.id, packHashes(lookups), packHashes(changed)],
+      );
+      const changedHex = new Set(changed.map((key) => key.toString('hex')));
+      for (const raw of rows) {
+        const row: MemberRow = { key: raw.cluster_key, keyHex: raw.cluster_key.toString('hex'), hash: raw.href_hash, hex: raw.href_hash.toString('hex'), href: raw.href, hreflang: raw.hreflang };
+        push(loadedByKey, row.keyHex, row);
+        push(byHref, row.hex, row);
+        if (changedHex.has(row.keyHex)) notePeer(row);
+      }
+    }
+
+    const resolved = new Map<string, AlternateLink[] | null>();
+    return {
+      peers,
+      /** A URL's links: its cluster's members in canonical order; none for a cluster of one. */
+      linksOf(hex: string): AlternateLink[] | undefined {
+        const memberships = byHref.get(hex);
+        if (!memberships) return undefined;
+        // An href listed under two codes (x-default and a language) of different clusters
+        // takes the links of its language's cluster.
+        const own = memberships.find((row) => row.hreflang !== 'x-default') ?? (memberships[0] as MemberRow);
+        const cached = resolved.get(own.keyHex);
+        if (cached !== undefined) return cached ?? undefined;
+        const rows = stagedByKey.get(own.keyHex) ?? loadedByKey.get(own.keyHex) ?? [];
+        const declaredLinks = declared.get(own.keyHex);
+        const links =
+          rows.length <= 1
+            ? null
+            : declaredLinks && declaredLinks.length === rows.length
+              ? declaredLinks
+              : clusterOf(rows.map((row) => ({ hreflang: row.hreflang, href: row.href }))).members;
+        resolved.set(own.keyHex, links);
+        return links ?? undefined;
+      },
+    };
+  }
+
+  private async loadExisting(db: PoolClient, siteId: string, entries: PreparedEntry[]): Promise<Map<string, ExistingRow>> {
+    if (entries.length === 0) return new Map();
+    const { rows } = await db.query<ExistingRow>(
+      `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash
+         FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)})`,
+      [siteId, packHashes(entries.map((entry) => entry.hash))],
+    );
+    return new Map(rows.map((row) => [row.loc_hash.toString('hex'), row]));
+  }
+
+  private async loadPeers(db: PoolClient, siteId: string, hashes: Buffer[]): Promise<PeerRow[]> {
+    if (hashes.length === 0) return [];
+    const { rows } = await db.query<PeerRow>(
+      `SELECT id, loc_hash, loc, section, shard_id, fragment_size, false AS deleted, content_hash,
+              lastmod, lastmod_given, changefreq, priority, images, videos, news
+         FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)}) AND deleted_at IS NULL`,
+      [siteId, packHashes(hashes)],
+    );
+    return rows;
+  }
+
+  /** Plans shards for rows that need one and returns the per-shard count and byte changes. */
+  private async assignShards(db: PoolClient, siteId: string, writes: RowWrite[]): Promise<Map<string, ShardDelta>> {
+    const deltas = new Map<string, ShardDelta>();
+    for (const write of writes) {
+      if (!write.previous) continue;
+      if (write.previous.leaves) addDelta(deltas, write.previous.shardId, -1, -write.previous.size);
+      else addDelta(deltas, write.previous.shardId, 0, write.fragmentSize - write.previous.size);
+    }
+    const placing = writes.filter((write) => write.needsShard);
+    if (placing.length === 0) return deltas;
+    const sections = [...new Set(placing.map((write) => write.section))];
+    const { rows } = await db.query<{ id: string; section: string; ordinal: number; url_count: number; byte_size: number }>(
+      `SELECT DISTINCT ON (section) id, section, ordinal, url_count, byte_size FROM shards
+        WHERE site_id = $1 AND section = ANY($2::text[]) ORDER BY section, ordinal DESC`,
+      [siteId, sections],
+    );
+    const last: ShardFill[] = rows.map((row) => ({ id: BigInt(row.id), section: row.section, ordinal: row.ordinal, urlCount: row.url_count, byteSize: row.byte_size }));
+    const plan = planNewUrls(last, placing.map((write) => ({ section: write.section, size: write.fragmentSize })), (section) =>
+      section === NEWS_SECTION ? { ...this.limits, maxUrls: Math.min(this.limits.maxUrls, MAX_NEWS_URLS_PER_FILE) } : this.limits,
+    );
+    const created = plan.shards.filter((shard) => shard.id === null);
+    if (created.length > 0) {
+      const inserted = await db.query<{ id: string; section: string; ordinal: number }>(
+        `INSERT INTO shards (site_id, section, ordinal, url_count, byte_size, dirty)
+         SELECT $1, * , 0, 0, true FROM unnest($2::text[], $3::int[]) RETURNING id, section, ordinal`,
+        [siteId, created.map((shard) => shard.section), created.map((shard) => shard.ordinal)],
+      );
+      const ids = new Map(inserted.rows.map((row) => [`${row.section}/${row.ordinal}`, BigInt(row.id)]));
+      for (const shard of created) shard.id = ids.get(`${shard.section}/${shard.ordinal}`) ?? null;
+    }
+    placing.forEach((write, position) => {
+      const shard = plan.shards[plan.assignments[position] as number] as ShardFill;
+      write.shardId = String(shard.id);
+      addDelta(deltas, write.shardId, 1, write.fragmentSize);
+    });
+    return deltas;
+  }
+
+  /** New rows are copied straight into `urls`; existing ones are updated from a staged copy. */
+  private async persist(db: PoolClient, siteId: string, writes: RowWrite[], now: Date): Promise<void> {
+    const inserts = writes.filter((write) => write.id === null);
+    const updates = writes.filter((write) => write.id !== null);
+    if (inserts.length > 0) {
+      await copyRows(db, 'urls', INSERT_COLUMNS, inserts, (w) => [siteId, w.hash, ...rowValues(w), now, now]);
+    }
+    if (updates.length === 0) return;
+    await db.query(
+      `CREATE TEMP TABLE IF NOT EXISTS ingest_url_updates (
+         id bigint, loc text, section text, shard_id bigint, lastmod text, lastmod_at timestamptz, lastmod_given boolean,
+         changefreq text, priority real, images jsonb, videos jsonb, news jsonb, news_until timestamptz,
+         content_hash bytea, fragment text, fragment_size int, ns_mask int) ON COMMIT DELETE ROWS`,
+    );
+    await db.query('TRUNCATE ingest_url_updates');
+    await copyRows(db, 'ingest_url_updates', UPDATE_COLUMNS, updates, (w) => [w.id, ...rowValues(w)]);
+    await db.query(
+      `UPDATE urls u SET loc = s.loc, section = s.section, shard_id = s.shard_id, lastmod = s.lastmod, lastmod_at = s.lastmod_at,
+              lastmod_given = s.lastmod_given, changefreq = s.changefreq, priority = s.priority, images = s.images, videos = s.videos,
+              news = s.news, news_until = s.news_until, content_hash = s.content_hash, fragment = s.fragment,
+              fragment_size = s.fragment_size, ns_mask = s.ns_mask, updated_at = $1, deleted_at = NULL
+         FROM ingest_url_updates s WHERE u.id = s.id`,
+      [now],
+    );
+  }
+
+  /** Counts, sizes, and the dirty mark: a bumped change_seq tells a running build it is stale. */
+  private async applyShardDeltas(db: PoolClient, deltas: Map<string, ShardDelta>): Promise<void> {
+    if (deltas.size === 0) return;
+    const entries = [...deltas.entries()];
+    await db.query(
+      `UPDATE shards s SET url_count = s.url_count + d.c, byte_size = s.byte_size + d.b, dirty = true, change_seq = s.change_seq + 1
+         FROM unnest($1::bigint[], $2::int[], $3::int[]) AS d(id, c, b) WHERE s.id = d.id`,
+      [entries.map(([id]) => id), entries.map(([, d]) => d.count), entries.map(([, d]) => d.bytes)],
+    );
+  }
+
+  /**
+   * New URLs only go where there is room, but an updated URL can grow its shard past 50 MiB.
+   * Such a shard keeps its head (and its file name) and its tail moves to a new last shard of
+   * the section; both are dirty. Repeats until every part fits.
+   */
+  private async splitOversized(db: PoolClient, siteId: string, shardIds: string[]): Promise<void> {
+    let pending = shardIds;
+    while (pending.length > 0) {
+      const { rows } = await db.query<{ id: string; section: string }>(
+        `SELECT id, section FROM shards WHERE id = ANY($1::bigint[]) AND (byte_size > $2 OR url_count > $3)`,
+        [pending, this.limits.maxBytes, this.limits.maxUrls],
+      );
+      pending = [];
+      for (const shard of rows) {
+        const cut = await db.query<{ id: string | null }>(
+          `SELECT min(id) AS id FROM (
+             SELECT id, sum(fragment_size) OVER (ORDER BY id) AS bytes, row_number() OVER (ORDER BY id) AS n
+               FROM urls WHERE shard_id = $1 AND deleted_at IS NULL) AS running
+            WHERE bytes > $2 OR n > $3`,
+          [shard.id, this.limits.maxBytes, this.limits.maxUrls],
+        );
+        const cutId = cut.rows[0]?.id;
+        if (!cutId) continue;
+        const created = await db.query<{ id: string }>(
+          `INSERT INTO shards (site_id, section, ordinal, dirty)
+           SELECT $1, $2, coalesce(max(ordinal), 0) + 1, true FROM shards WHERE site_id = $1 AND section = $2 RETURNING id`,
+          [siteId, shard.section],
+        );
+        const target = created.rows[0]?.id as string;
+        await db.query(`UPDATE urls SET shard_id = $2 WHERE shard_id = $1 AND id >= $3`, [shard.id, target, cutId]);
+        await db.query(
+          `UPDATE shards s SET url_count = t.n, byte_size = t.bytes, dirty = true, change_seq = s.change_seq + 1
+             FROM (SELECT sh.id, count(u.id)::int AS n, coalesce(sum(u.fragment_size), 0)::int AS bytes
+                     FROM shards sh LEFT JOIN urls u ON u.shard_id = sh.id AND u.deleted_at IS NULL
+                    WHERE sh.id = ANY($1::bigint[]) GROUP BY sh.id) AS t
+            WHERE s.id = t.id`,
+          [[shard.id, target]],
+        );
+        pending.push(target);
+      }
+    }
+  }
+}
+
+function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined, now: Date): RowWrite {
+  // The news block is written only while the article is fresh; the data itself is kept.
+  const news = url.news;
+  const written: SitemapUrl = news === undefined || isFreshNews(news, now) ? url : withoutNews(url);
+  const fragment = renderUrlFragment(written);
+  const live = row !== undefined && !row.deleted && row.shard_id !== null;
+  const moves = Boolean(live && row.section !== section);
+  return {
+    id: row?.id ?? null,
+    hash,
+    loc: url.loc,
+    section,
+    shardId: live && !moves ? row.shard_id : null,
+    lastmod: url.lastmod,
+    lastmodGiven,
+    changefreq: url.changefreq ?? null,
+    priority: url.priority ?? null,
+    images: url.images ?? null,
+    videos: url.videos ?? null,
+    news: news ?? null,
+    newsUntil: written.news ? newsUntil(news) : null,
+    contentHash: content,
+    fragment,
+    fragmentSize: Buffer.byteLength(fragment),
+    nsMask: namespacesOf(written),
+    needsShard: !live || moves,
+    previous: live ? { shardId: row.shard_id as string, size: row.fragment_size, leaves: moves } : null,
+  };
+}
+
+export function storedUrl(row: Pick<PeerRow, 'loc' | 'changefreq' | 'priority' | 'images' | 'videos' | 'news'>): Omit<SitemapUrl, 'alternates' | 'lastmod'> {
+  return {
+    loc: row.loc,
+    ...(row.changefreq ? { changefreq: row.changefreq as SitemapUrl['changefreq'] } : {}),
+    ...(row.priority !== null ? { priority: row.priority } : {}),
+    ...(row.images ? { images: row.images } : {}),
+    ...(row.videos ? { videos: row.videos } : {}),
+    ...(row.news ? { news: row.news } : {}),
+  };
+}
+
+function withinQuota(entries: PreparedEntry[], existing: Map<string, ExistingRow>, quota: WriteOptions['quota']) {
+  if (!quota) return { accepted: entries, overQuota: [] as PreparedEntry[] };
+  const accepted: PreparedEntry[] = [];
+  const overQuota: PreparedEntry[] = [];
+  for (const entry of entries) {
+    const row = existing.get(entry.hex);
+    const adds = !row || row.deleted;
+    if (adds && quota.remaining <= 0) overQuota.push(entry);
+    else {
+      if (adds) quota.remaining -= 1;
+      accepted.push(entry);
+    }
+  }
+  return { accepted, overQuota };
+}
+
+function withoutNews(url: SitemapUrl): SitemapUrl {
+  const { news: _news, ...rest } = url;
+  return rest;
+}
+
+function sameLinks(a: AlternateLink[] | undefined, b: AlternateLink[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((link, i) => link.hreflang === b[i]?.hreflang && link.href === b[i]?.href);
+}
+
+function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: number, bytes: number): void {
+  const delta = deltas.get(shardId) ?? { count: 0, bytes: 0 };
+  delta.count += count;
+  delta.bytes += bytes;
+  deltas.set(shardId, delta);
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** In ROW_COLUMNS order. */
+function rowValues(w: RowWrite) {
+  return [
+    w.loc, w.section, w.shardId, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
+    json(w.images), json(w.videos), json(w.news), w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
+  ];
+}
+
+function json(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+export function uniqueBuffers(buffers: Buffer[]): Buffer[] {
+  return [...new Map(buffers.map((buffer) => [buffer.toString('hex'), buffer])).values()];
+}

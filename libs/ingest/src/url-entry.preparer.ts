@@ -1,0 +1,152 @@
+// What a raw URL entry becomes before any database work: validated against the protocol
+// (normalizeUrlEntry), given its section, its site's defaults and its declared hreflang cluster.
+// The PUT path and the bulk import both go through here, so every rule has one home.
+import {
+  contentHash,
+  declareCluster,
+  isFreshNews,
+  locHash,
+  NEWS_SECTION,
+  RESERVED_SECTIONS,
+  SECTION_PATTERN,
+  type AlternateLink,
+  type HreflangCluster,
+} from '@sitemaps/domain';
+import { normalizeHreflang, normalizeHttpUrl, normalizeUrlEntry, originOf, type SitemapUrl } from '@sitemaps/sitemap-xml';
+
+export interface IngestSite {
+  id: string;
+  scheme: string;
+  hostname: string;
+  defaultChangefreq: string | null;
+  defaultPriority: number | null;
+}
+
+export interface EntryError {
+  /** Position in the request (PUT) or line of the upload (import). */
+  index: number;
+  loc?: string;
+  field: string;
+  code: string;
+  message: string;
+}
+
+export type ClusterAction =
+  /** No `alternates` field: the URL stays in whatever cluster it is in. */
+  | { action: 'keep' }
+  /** `alternates: []`: the URL leaves its cluster. */
+  | { action: 'leave' }
+  /** A declared cluster, with the loc hash of each member (same order). */
+  | { action: 'join'; cluster: HreflangCluster; hashes: Buffer[] };
+
+export interface PreparedEntry {
+  index: number;
+  hash: Buffer;
+  /** `hash` in hex: the key of every per-URL map. */
+  hex: string;
+  url: Omit<SitemapUrl, 'alternates'>;
+  section: string;
+  clientLastmod: string | undefined;
+  cluster: ClusterAction;
+  /**
+   * The content hash for the links the entry itself declares. The batch writer reuses it when
+   * the cluster in the database turns out to be exactly that (the usual case), so the costly
+   * hashing can run while the previous batch is still in Postgres.
+   */
+  expected?: { links: AlternateLink[] | undefined; contentHash: Buffer };
+}
+
+export type PrepareResult =
+  | { ok: true; entry: PreparedEntry; warnings: EntryError[] }
+  /** `locHash`: the entry's loc when that field alone is valid, so a replace import keeps the URL. */
+  | { ok: false; errors: EntryError[]; locHash?: Buffer };
+
+/** The site's origin as normalized URLs spell it: every loc of the site starts with it and a `/`. */
+export function siteOrigin(site: Pick<IngestSite, 'scheme' | 'hostname'>): string {
+  return originOf(`${site.scheme}://${site.hostname}`) ?? `${site.scheme}://${site.hostname}`;
+}
+
+export function prepareEntry(site: IngestSite, entry: unknown, index: number, now: Date, origin = siteOrigin(site)): PrepareResult {
+  const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
+  const reject = (violations: { field: string; code: string; message: string }[]): PrepareResult => {
+    const errors = violations.map((violation) => ({ index, ...(rawLoc === undefined ? {} : { loc: rawLoc }), ...violation }));
+    const hash = errors.some((error) => error.field === 'loc') ? undefined : validLocHash(rawLoc, origin);
+    return hash ? { ok: false, errors, locHash: hash } : { ok: false, errors };
+  };
+  const fail = (field: string, code: string, message: string) => reject([{ field, code, message }]);
+  if (!isRecord(entry)) return fail('', 'INVALID_TYPE', 'a URL entry must be an object');
+  // `hreflang` (the URL's own language in its cluster) is ours, not the protocol's.
+  const rawOwn = entry.hreflang;
+  const protocolFields = 'hreflang' in entry ? withoutHreflang(entry) : entry;
+  const result = normalizeUrlEntry(protocolFields, { origin });
+  if (!result.ok) return reject(result.errors);
+  const warnings = result.warnings.map((warning) => ({ index, loc: result.url.loc, ...warning }));
+  const section = result.section ?? '';
+  if (section !== '' && (!SECTION_PATTERN.test(section) || RESERVED_SECTIONS.has(section))) {
+    return fail('section', 'INVALID_SECTION', 'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)');
+  }
+  let ownHreflang: string | undefined;
+  if (rawOwn !== undefined && rawOwn !== null) {
+    ownHreflang = typeof rawOwn === 'string' ? normalizeHreflang(rawOwn) : undefined;
+    if (!ownHreflang) return fail('hreflang', 'INVALID_HREFLANG', 'hreflang must be an ISO 639-1 language, optionally with an ISO 3166-1 region, or x-default');
+  }
+  const normalized = result.url;
+  const alternates = normalized.alternates;
+  const hash = locHash(normalized.loc);
+  let cluster: ClusterAction = { action: 'keep' };
+  if (Array.isArray(entry.alternates)) {
+    if ((alternates ?? []).length === 0) cluster = { action: 'leave' };
+    else {
+      const declared = declareCluster(normalized.loc, ownHreflang, alternates ?? []);
+      if (!declared.ok) return fail(declared.field, declared.code, declared.message);
+      const hashes = declared.cluster.members.map((member) => (member.href === normalized.loc ? hash : locHash(member.href)));
+      cluster = { action: 'join', cluster: declared.cluster, hashes };
+    }
+  }
+  // The normalized object is ours alone: it becomes the entry's URL, without its alternates (the
+  // cluster says which links it gets) and with the site's defaults. Assigned, not deleted: an
+  // object keeps its fast shape.
+  const url: Omit<SitemapUrl, 'alternates'> & { alternates?: undefined } = normalized as Omit<SitemapUrl, 'alternates'>;
+  if (alternates !== undefined) url.alternates = undefined;
+  if (url.changefreq === undefined && site.defaultChangefreq) url.changefreq = site.defaultChangefreq as SitemapUrl['changefreq'];
+  if (url.priority === undefined && site.defaultPriority !== null) url.priority = site.defaultPriority;
+  const prepared: PreparedEntry = {
+    index,
+    hash,
+    hex: hash.toString('hex'),
+    url,
+    section: isFreshNews(url.news, now) ? NEWS_SECTION : section,
+    clientLastmod: url.lastmod,
+    cluster,
+  };
+  if (cluster.action !== 'keep') {
+    const links = cluster.action === 'join' ? linksOfCluster(cluster.cluster.members) : undefined;
+    prepared.expected = { links, contentHash: entryContentHash(prepared, links) };
+  }
+  return { ok: true, entry: prepared, warnings };
+}
+
+/** A URL's links: its cluster's members in canonical order; none for a cluster of one. */
+export function linksOfCluster(members: AlternateLink[]): AlternateLink[] | undefined {
+  return members.length > 1 ? members : undefined;
+}
+
+/** Truthful lastmod: the hash covers everything written except a lastmod the platform sets. */
+export function entryContentHash(entry: Pick<PreparedEntry, 'url' | 'section' | 'clientLastmod'>, links: AlternateLink[] | undefined): Buffer {
+  return contentHash({ ...entry.url, section: entry.section, lastmod: entry.clientLastmod, alternates: links });
+}
+
+function validLocHash(rawLoc: string | undefined, origin: string): Buffer | undefined {
+  if (rawLoc === undefined) return undefined;
+  const normalized = normalizeHttpUrl(rawLoc);
+  return normalized.ok && normalized.origin === origin ? locHash(normalized.href) : undefined;
+}
+
+function withoutHreflang(entry: Record<string, unknown>): Record<string, unknown> {
+  const { hreflang: _own, ...fields } = entry;
+  return fields;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,245 @@
+// Importing existing sitemaps through the real API and worker: a robots.txt naming a sitemap
+// index with gzip shards, a nested index, image/video/news and hreflang clusters, served by a
+// local HTTP server; then built and crawled through the public server, and compared.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { ErrorLevel, XMLToSitemapItemStream, type SitemapItem } from 'sitemap';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeUrlEntry, renderSitemapIndex, renderUrlsetFiles, type SitemapUrl, type SitemapVideo } from '@sitemaps/sitemap-xml';
+import { apiClient } from './support/api-client';
+import { crawl, validateSitemaps } from './support/crawler';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const HOST = 'import.example.com';
+const ORIGIN = `https://${HOST}`;
+
+interface Served {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+/** A small static server standing in for the customer's site; it counts requests. */
+async function startSiteServer(files: Map<string, Served>) {
+  const requests: string[] = [];
+  const server = http.createServer((request, response) => {
+    requests.push(request.url ?? '');
+    const file = files.get(request.url ?? '');
+    if (!file) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    response.writeHead(200, file.headers).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { port, base: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The entries the customer's sitemaps hold, normalized as the platform writes them. */
+function sourceEntries(now: Date): SitemapUrl[] {
+  const raw: Record<string, unknown>[] = [];
+  for (let i = 0; i < 300; i++) {
+    const cluster = ['de', 'en', 'fr'].map((lang) => ({ hreflang: lang, href: `${ORIGIN}/${lang}/p/${i}` }));
+    for (const { hreflang } of cluster) {
+      const entry: Record<string, unknown> = { loc: `${ORIGIN}/${hreflang}/p/${i}`, lastmod: `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, changefreq: 'weekly', priority: 0.5, alternates: cluster };
+      if (i % 10 === 0) entry.images = [{ loc: `https://cdn.example.com/p/${i}/front.jpg` }, { loc: `https://cdn.example.com/p/${i}/back.jpg` }];
+      if (i % 25 === 0 && hreflang === 'en') entry.videos = [video(i)];
+      raw.push(entry);
+    }
+  }
+  const published = `${new Date(now.getTime() - 2 * 3_600_000).toISOString().slice(0, 19)}Z`;
+  for (let i = 0; i < 50; i++) {
+    raw.push({ loc: `${ORIGIN}/news/${i}`, lastmod: published, news: { publicationName: 'The Import Times', publicationLanguage: 'en', publicationDate: published, title: `Story ${i} & more` } });
+  }
+  for (let i = 0; i < 50; i++) raw.push({ loc: `${ORIGIN}/page/${i}`, lastmod: '2025-12-24T10:30:00Z', priority: 0.3 });
+  return raw.map((entry) => {
+    const result = normalizeUrlEntry(entry, { origin: ORIGIN });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.url;
+  });
+}
+
+function video(i: number) {
+  return {
+    thumbnailLoc: `https://cdn.example.com/v/${i}.jpg`,
+    title: `Video ${i}`,
+    description: 'How it is made, in <three> "parts"',
+    contentLoc: `https://cdn.example.com/v/${i}.mp4`,
+    playerLoc: `https://player.example.com/v/${i}`,
+    duration: 600,
+    expirationDate: '2027-01-01T00:00:00Z',
+    rating: 4.5,
+    viewCount: 1234,
+    publicationDate: '2026-01-10',
+    familyFriendly: true,
+    restriction: { relationship: 'allow', countries: ['DE', 'FR'] },
+    platform: { relationship: 'deny', platforms: ['tv'] },
+    requiresSubscription: false,
+    uploader: { name: 'Maker', info: 'https://example.com/maker' },
+    live: false,
+    tags: ['make', 'craft'],
+  };
+}
+
+/** The `sitemap` package's item, read back into our shape (as the writer's round-trip test does). */
+function fromSitemapItem(item: SitemapItem): SitemapUrl {
+  const url: SitemapUrl = { loc: item.url };
+  if (item.lastmod !== undefined) url.lastmod = item.lastmod;
+  if (item.changefreq !== undefined) url.changefreq = item.changefreq;
+  if (item.priority !== undefined) url.priority = item.priority;
+  if (item.links.length > 0) url.alternates = item.links.map((l) => ({ hreflang: l.lang, href: l.url }));
+  if (item.img.length > 0) url.images = item.img.map((i) => ({ loc: i.url }));
+  if (item.video.length > 0) {
+    url.videos = item.video.map((v) => {
+      const out: SitemapVideo = { thumbnailLoc: v.thumbnail_loc, title: v.title, description: v.description };
+      if (v.content_loc !== undefined) out.contentLoc = v.content_loc;
+      if (v.player_loc !== undefined) out.playerLoc = v.player_loc;
+      if (v.duration !== undefined) out.duration = v.duration;
+      if (v.expiration_date !== undefined) out.expirationDate = v.expiration_date;
+      if (v.rating !== undefined) out.rating = v.rating;
+      if (v.view_count !== undefined) out.viewCount = v.view_count;
+      if (v.publication_date !== undefined) out.publicationDate = v.publication_date;
+      if (v.family_friendly !== undefined) out.familyFriendly = v.family_friendly === 'yes';
+      if (v.restriction !== undefined) out.restriction = { relationship: v['restriction:relationship']!, countries: v.restriction.split(' ') };
+      if (v.platform !== undefined) out.platform = { relationship: v['platform:relationship']!, platforms: v.platform.split(' ') as ('web' | 'mobile' | 'tv')[] };
+      if (v.requires_subscription !== undefined) out.requiresSubscription = v.requires_subscription === 'yes';
+      if (v.uploader !== undefined) out.uploader = v['uploader:info'] === undefined ? { name: v.uploader } : { name: v.uploader, info: v['uploader:info'] };
+      if (v.live !== undefined) out.live = v.live === 'yes';
+      if (v.tag.length > 0) out.tags = v.tag;
+      return out;
+    });
+  }
+  if (item.news !== undefined) {
+    url.news = { publicationName: item.news.publication.name, publicationLanguage: item.news.publication.language, publicationDate: item.news.publication_date, title: item.news.title };
+  }
+  return url;
+}
+
+async function parseUrlset(xml: string): Promise<SitemapUrl[]> {
+  const items: SitemapItem[] = [];
+  const parser = new XMLToSitemapItemStream({ level: ErrorLevel.THROW, logger: false });
+  await new Promise<void>((resolve, reject) => {
+    Readable.from([Buffer.from(xml)]).pipe(parser).on('data', (item: SitemapItem) => items.push(item)).on('end', resolve).on('error', reject);
+  });
+  return items.map(fromSitemapItem);
+}
+
+const byLoc = (a: SitemapUrl, b: SitemapUrl) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function rejectionsOf(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
+  return (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000`)).body.items as { line: number; code: string; field: string; reason: string; source: string | null }[];
+}
+
+describe('import existing sitemaps', () => {
+  const entries = sourceEntries(new Date());
+  const files = new Map<string, Served>();
+  let site: Awaited<ReturnType<typeof startSiteServer>>;
+  let platform: Platform;
+  let api: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    site = await startSiteServer(files);
+    const [a, b, c] = renderUrlsetFiles(entries, { maxUrls: 400 });
+    const xml = { 'Content-Type': 'application/xml' };
+    files.set('/robots.txt', { body: Buffer.from(`User-agent: *\nDisallow: /admin\n\nSitemap: ${site.base}/sitemap_index.xml\n`), headers: { 'Content-Type': 'text/plain' } });
+    files.set('/sitemap_index.xml', {
+      body: Buffer.from(renderSitemapIndex([`/sitemaps/a.xml.gz`, `/sitemaps/b.xml`, `/sitemaps/nested-index.xml`, `/missing.xml`].map((p) => ({ loc: `${site.base}${p}` })))),
+      headers: xml,
+    });
+    // A gzip file as many servers send it (no Content-Encoding), and one gzip-encoded in transit.
+    files.set('/sitemaps/a.xml.gz', { body: gzipSync(a!.xml), headers: { 'Content-Type': 'application/x-gzip' } });
+    files.set('/sitemaps/b.xml', { body: gzipSync(b!.xml), headers: { ...xml, 'Content-Encoding': 'gzip' } });
+    files.set('/sitemaps/nested-index.xml', { body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/c.xml.gz` }, { loc: `${site.base}/sitemaps/deeper-index.xml` }])), headers: xml });
+    files.set('/sitemaps/c.xml.gz', { body: gzipSync(c!.xml), headers: { 'Content-Type': 'application/octet-stream' } });
+    files.set('/sitemaps/deeper-index.xml', { body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/too-deep.xml` }])), headers: xml });
+
+    platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MAX_DEPTH: '2' });
+    api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Importer' })).body.apiKey);
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await site?.close();
+  });
+
+  it('reproduces the same entries through the public server, extensions and clusters included', async () => {
+    const siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    const started = await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/robots.txt` });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ importId: expect.any(String), status: 'queued' });
+    const importId = started.body.importId;
+
+    const done = await until('the import to finish', async () => {
+      const view = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
+      return view.status === 'completed' || view.status === 'failed' ? view : undefined;
+    });
+    expect(done).toMatchObject({ status: 'completed', source: 'sitemaps', format: 'sitemap', sourceUrl: `${site.base}/robots.txt`, stored: entries.length, rejected: 2 });
+    const rejections = await rejectionsOf(api, siteId, importId);
+    expect(rejections.map((r) => [r.line, r.code, r.source])).toEqual(
+      expect.arrayContaining([
+        [0, 'HTTP_STATUS', `${site.base}/missing.xml`],
+        [0, 'DEPTH_LIMIT', `${site.base}/sitemaps/too-deep.xml`],
+      ]),
+    );
+    expect(site.requests).not.toContain('/sitemaps/too-deep.xml');
+
+    // The import's change triggers a build; crawl until every URL is published.
+    const crawled = await until('every imported URL to be published', async () => {
+      const result = await crawl(platform.publicUrl, HOST).catch(() => undefined);
+      if (!result || result.index.status !== 200 || result.shards.some((s) => s.status !== 200)) return undefined;
+      const urls = (await Promise.all(result.shards.map((s) => parseUrlset(s.xml)))).flat();
+      return urls.length === entries.length ? { result, urls } : undefined;
+    });
+    expect(crawled.urls.sort(byLoc)).toEqual([...entries].sort(byLoc));
+    const validation = validateSitemaps([{ name: 'sitemap.xml', data: crawled.result.index.xml }, ...crawled.result.shards.map((s) => ({ name: s.path, data: s.body }))]);
+    expect(validation.status, validation.output).toBe(0);
+
+    // Importing the same sitemaps again changes nothing.
+    const again = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/sitemap_index.xml` })).body.importId;
+    const second = await until('the second import', async () => {
+      const view = (await api.get(`/v1/sites/${siteId}/imports/${again}`)).body;
+      return view.status === 'completed' || view.status === 'failed' ? view : undefined;
+    });
+    expect(second).toMatchObject({ status: 'completed', stored: entries.length, changed: 0 });
+  }, 240_000);
+});
+
+describe('import existing sitemaps: address policy by default', () => {
+  let platform: Platform;
+  let site: Awaited<ReturnType<typeof startSiteServer>>;
+
+  beforeAll(async () => {
+    site = await startSiteServer(new Map([['/sitemap.xml', { body: Buffer.from(renderUrlsetFiles([{ loc: `${ORIGIN}/x` }])[0]!.xml), headers: { 'Content-Type': 'application/xml' } }]]));
+    platform = await startPlatform();
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await site?.close();
+  });
+
+  it('refuses loopback addresses, by literal and by name, without connecting', async () => {
+    const api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Refused' })).body.apiKey);
+    const siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    for (const start of [`${site.base}/sitemap.xml`, `http://localhost:${site.port}/sitemap.xml`]) {
+      const { importId } = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: start })).body;
+      const view = await until('the refusal', async () => {
+        const body = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
+        return body.status === 'failed' || body.status === 'completed' ? body : undefined;
+      });
+      expect(view).toMatchObject({ status: 'failed', stored: 0, error: expect.stringMatching(/private, loopback or link-local/) });
+      expect((await rejectionsOf(api, siteId, importId)).map((r) => [r.code, r.source])).toEqual([['ADDRESS_REFUSED', start]]);
+    }
+    expect(site.requests).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,88 @@
+// /sitemap.txt through the real workers: published with a build when the site enables it, the
+// live URLs in shard order, capped at one file's 50,000 URLs, never listed in the XML index.
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '@sitemaps/testing';
+import { apiClient } from './support/api-client';
+import { crawl, locsOf } from './support/crawler';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const HOST = 'text.example.net';
+const url = (path: string) => `https://${HOST}${path}`;
+
+describe('text sitemap', () => {
+  let platform: Platform;
+  let api: ReturnType<typeof apiClient>;
+  let db: Client;
+  let siteId: string;
+
+  beforeAll(async () => {
+    // Builds run only when a test asks for one.
+    platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
+    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Text' })).body.apiKey);
+    siteId = (await api.post('/v1/sites', { hostname: HOST, textSitemap: true })).body.id;
+    db = new Client({ connectionString: platform.db.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await platform?.close();
+  });
+
+  const publish = async () => {
+    const { body } = await api.post(`/v1/sites/${siteId}/builds`, {});
+    expect(await api.waitForBuild(siteId, body.buildId)).toMatchObject({ status: 'published' });
+  };
+  const fetchText = () => rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
+  const putUrls = async (entries: { loc: string; section?: string }[]) => {
+    for (let start = 0; start < entries.length; start += 10_000) {
+      expect((await api.put(`/v1/sites/${siteId}/urls`, entries.slice(start, start + 10_000))).body.errors).toEqual([]);
+    }
+  };
+
+  it('lists the live URLs in shard order, one a line, and the index lists XML files only', async () => {
+    await putUrls([
+      { loc: url('/blog/b'), section: 'blog' },
+      { loc: url('/a') },
+      { loc: url('/blog/a'), section: 'blog' },
+      { loc: url('/b?x=1&y=2') },
+    ]);
+    await publish();
+    const response = await fetchText();
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body.toString('utf8')).toBe([url('/a'), url('/b?x=1&y=2'), url('/blog/b'), url('/blog/a')].join('\n') + '\n');
+    const { index } = await crawl(platform.publicUrl, HOST);
+    expect(locsOf(index.xml).every((loc) => loc.endsWith('.xml.gz'))).toBe(true);
+  });
+
+  it('drops a deleted URL at the next publish', async () => {
+    await api.delete(`/v1/sites/${siteId}/urls`, { locs: [url('/blog/b')] });
+    await publish();
+    expect((await fetchText()).body.toString('utf8')).toBe([url('/a'), url('/b?x=1&y=2'), url('/blog/a')].join('\n') + '\n');
+  });
+
+  it('stops serving it as soon as the site turns it off, and the next publish drops the file', async () => {
+    expect((await api.patch(`/v1/sites/${siteId}`, { textSitemap: false })).status).toBe(200);
+    // The API announces the change; public servers drop their cached settings at once.
+    const deadline = Date.now() + 10_000;
+    while ((await fetchText()).status !== 404) {
+      if (Date.now() > deadline) throw new Error('sitemap.txt still served after the site turned it off');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await publish();
+    const { rows } = await db.query<{ files: Record<string, unknown> }>('SELECT files FROM manifests WHERE site_id = $1', [siteId]);
+    expect(Object.keys(rows[0]?.files ?? {})).not.toContain('sitemap.txt');
+  });
+
+  it('holds the first 50,000 URLs when the site has more', async () => {
+    await api.patch(`/v1/sites/${siteId}`, { textSitemap: true });
+    await putUrls(Array.from({ length: 50_001 }, (_, i) => ({ loc: url(`/many/${i}`) })));
+    await publish();
+    const lines = (await fetchText()).body.toString('utf8').split('\n');
+    expect(lines).toHaveLength(50_001); // 50,000 lines, each ending in a newline
+    expect(lines.at(-1)).toBe('');
+    expect(new Set(lines.slice(0, -1)).size).toBe(50_000);
+  });
+});
