@@ -27,7 +27,7 @@ function graphqlClient(baseUrl: string, key?: string) {
 
 const SITE_FIELDS = 'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine createdAt updatedAt';
 const URL_FIELDS = 'loc section lastmod changefreq priority alternates { hreflang href } images videos news updatedAt';
-const BUILD_FIELDS = 'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings error createdAt startedAt finishedAt';
+const BUILD_FIELDS = 'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings indexNow error createdAt startedAt finishedAt';
 const SHARD_FIELDS = 'id section ordinal path urlCount byteSize dirty createdAt';
 const HOST = 'shop.example.com';
 
