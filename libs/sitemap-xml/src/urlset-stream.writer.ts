@@ -18,7 +18,8 @@ export interface UrlsetStreamMeta {
  * Gzips one `<urlset>` whose body arrives as a stream of large blocks (a database COPY of
  * stored fragments), without holding the uncompressed file. Limits are checked on the stated
  * counts before anything is written, and the stated byte count against what arrived after.
- * Blocks should be large (≥ 64 KiB): per-URL writes into a gzip stream are very slow.
+ * Blocks should be large (≥ 64 KiB): per-URL writes into a gzip stream are very slow. Each
+ * block is fully consumed before the next is requested, so a producer may reuse one buffer.
  */
 export async function gzipUrlsetStream(
   body: AsyncIterable<Buffer>,
@@ -40,9 +41,9 @@ export async function gzipUrlsetStream(
     gzip.once('end', resolve);
     gzip.once('error', reject);
   });
-  const write = async (chunk: Buffer | string) => {
-    if (!gzip.write(chunk)) await new Promise((resolve) => gzip.once('drain', resolve));
-  };
+  // Resolves once zlib has consumed the chunk, so the producer may reuse its buffer.
+  const write = (chunk: Buffer | string) =>
+    new Promise<void>((resolve, reject) => gzip.write(chunk, (error) => (error ? reject(error) : resolve())));
   let received = 0;
   try {
     await write(head);

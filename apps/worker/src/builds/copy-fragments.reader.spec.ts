@@ -21,7 +21,8 @@ async function collect(chunks: Buffer[]): Promise<string> {
     for (const chunk of chunks) yield chunk;
   }
   const out: Buffer[] = [];
-  for await (const block of concatBinaryCopyColumn(source())) out.push(block);
+  // A block is valid until the next one is asked for: keep copies.
+  for await (const block of concatBinaryCopyColumn(source())) out.push(Buffer.from(block));
   return Buffer.concat(out).toString();
 }
 

@@ -1,6 +1,8 @@
 // Reads a shard's fragments with COPY … (FORMAT binary): raw bytes with a small length prefix
 // per row, no text escaping and no per-row JavaScript objects. Yields the concatenated
-// fragments in blocks of about 1 MiB, ready for one gzip stream.
+// fragments in blocks of about 1 MiB, ready for one gzip stream. The block buffer is reused:
+// each yielded block is valid until the consumer asks for the next one (gzipUrlsetStream
+// consumes a block fully before that), so a 50 MiB shard costs one 1 MiB buffer, not fifty.
 import type { PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 
@@ -21,7 +23,7 @@ export async function* concatBinaryCopyColumn(chunks: AsyncIterable<Buffer>): As
   let headerRead = false;
   let trailerSeen = false;
   let fieldLeft = 0;
-  let block = Buffer.allocUnsafe(BLOCK);
+  const block = Buffer.allocUnsafe(BLOCK);
   let used = 0;
 
   for await (const chunk of chunks) {
@@ -43,7 +45,6 @@ export async function* concatBinaryCopyColumn(chunks: AsyncIterable<Buffer>): As
         fieldLeft -= n;
         if (used === BLOCK) {
           yield block;
-          block = Buffer.allocUnsafe(BLOCK);
           used = 0;
         }
       } else {
