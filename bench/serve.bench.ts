@@ -18,7 +18,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { childProcessEnv } from '@sitemaps/config';
-import { createPrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient } from '@sitemaps/data';
 import { freePort, stopChild } from '@sitemaps/local-services';
 import { assembleUrlset, gzipFile, renderSitemapIndex, toUrlFragment } from '@sitemaps/sitemap-xml';
 import { createBlobStore, type ManifestFile } from '@sitemaps/storage';
@@ -126,6 +126,7 @@ async function main(): Promise<void> {
 /** A published site as the worker leaves it: one 50,000-URL shard and the index naming it. */
 async function seed(databaseUrl: string) {
   const prisma = createPrismaClient(databaseUrl);
+  const pool = createPgPool(databaseUrl);
   try {
     const tenant = await prisma.tenant.create({ data: { name: 'bench' } });
     const site = await prisma.site.create({ data: { tenantId: tenant.id, hostname: HOST } });
@@ -133,7 +134,7 @@ async function seed(databaseUrl: string) {
     const xml = assembleUrlset(
       Array.from({ length: URLS }, (_, i) => toUrlFragment({ loc: `${origin}/products/${(i * 7_919) % 100_003}-item-${i.toString(36)}`, lastmod: `2026-0${1 + (i % 9)}-1${i % 10}` })),
     );
-    const store = createBlobStore({ driver: 'postgres', dir: '', graceMs: 0 }, prisma);
+    const store = createBlobStore({ driver: 'postgres', dir: '', graceMs: 0 }, prisma, pool);
     const stored = async (bytes: Buffer, kind: ManifestFile['kind'], urlCount: number) => {
       const gzip = await gzipFile([bytes]);
       const file: ManifestFile = { sha256: await store.put(site.id, gzip, bytes.length), kind, byteSize: bytes.length, gzipSize: gzip.length, urlCount, lastmod: '2026-09-19' };
@@ -146,6 +147,7 @@ async function seed(databaseUrl: string) {
     return { shard: shard.gzip, xmlBytes: xml.length, robots: `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n` };
   } finally {
     await prisma.$disconnect();
+    await pool.end();
   }
 }
 

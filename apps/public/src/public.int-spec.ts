@@ -12,7 +12,8 @@ import { Redis } from 'ioredis';
 import robotsParser from 'robots-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
-import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import type { Pool } from 'pg';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
@@ -30,6 +31,7 @@ interface RawResponse {
 describe('public server', () => {
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let pool: Pool;
   let store: BlobStore;
   let redis: Redis;
   let app: NestFastifyApplication;
@@ -48,7 +50,8 @@ describe('public server', () => {
       PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
     });
     prisma = createPrismaClient(config.databaseUrl);
-    store = createBlobStore(config.storage, prisma);
+    pool = createPgPool(config.databaseUrl);
+    store = createBlobStore(config.storage, prisma, pool);
     redis = new Redis(config.redisUrl);
     tmp = await mkdtemp(path.join(tmpdir(), 'public-'));
     site = await publishSite(prisma, store, host);
@@ -61,6 +64,7 @@ describe('public server', () => {
     await app?.close();
     redis?.disconnect();
     await prisma?.$disconnect();
+    await pool?.end();
     await db?.drop();
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });

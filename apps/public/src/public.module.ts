@@ -2,7 +2,8 @@ import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutd
 import { APP_FILTER } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
-import { createPrismaClient, PrismaClient } from '@sitemaps/data';
+import type { Pool } from 'pg';
+import { createPgPool, createPrismaClient, PrismaClient } from '@sitemaps/data';
 import { createBlobStore, ManifestReader } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
@@ -10,17 +11,21 @@ import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.serv
 
 const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
 
+const BLOB_POOL = Symbol('BLOB_POOL');
+
 /** Closes the clients this module opened, when the app closes. */
 @Injectable()
 class PublicConnections implements OnApplicationShutdown {
   constructor(
     private readonly prisma: PrismaClient,
     @Inject(MANIFEST_SUBSCRIBER) private readonly subscriber: Redis,
+    @Inject(BLOB_POOL) private readonly pool: Pool,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     this.subscriber.disconnect();
     await this.prisma.$disconnect();
+    await this.pool.end();
   }
 }
 
@@ -37,11 +42,12 @@ export class PublicModule {
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
         // A connection of its own: a subscribed Redis connection can run nothing else.
         { provide: MANIFEST_SUBSCRIBER, useFactory: () => new Redis(config.redisUrl) },
+        { provide: BLOB_POOL, useFactory: () => createPgPool(config.databaseUrl, { max: 4 }) },
         {
           provide: ManifestReader,
-          inject: [PrismaClient, MANIFEST_SUBSCRIBER],
-          useFactory: async (prisma: PrismaClient, subscriber: Redis) => {
-            const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma), {
+          inject: [PrismaClient, MANIFEST_SUBSCRIBER, BLOB_POOL],
+          useFactory: async (prisma: PrismaClient, subscriber: Redis, pool: Pool) => {
+            const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma, pool), {
               // Without a message, a cached manifest still refreshes well before GC may take its files.
               maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
             });

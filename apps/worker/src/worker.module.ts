@@ -48,7 +48,7 @@ export class WorkerModule {
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
         { provide: REDIS, useFactory: () => createRedisConnection(config.redisUrl, 'worker') },
-        { provide: BLOB_STORE, inject: [PRISMA], useFactory: (prisma: PrismaClient) => createBlobStore(config.storage, prisma) },
+        { provide: BLOB_STORE, inject: [PRISMA, PG_POOL], useFactory: (prisma: PrismaClient, pool: Pool) => createBlobStore(config.storage, prisma, pool) },
         { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: Redis) => new FlowProducer({ connection: redis, prefix: config.queuePrefix }) },
         {
           provide: BUILD_PRODUCER,

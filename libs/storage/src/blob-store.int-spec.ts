@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import type { Pool } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@sitemaps/testing';
 import { BlobKeyError, blobKey, type BlobStore } from './blob-store';
 import { createBlobStore } from './blob-store.factory';
@@ -12,6 +13,7 @@ import { createSite, storeFile, switchManifest } from './testing/storage.factory
 describe.each(['postgres', 'fs'] as const)('%s blob store', (driver) => {
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let pool: Pool;
   let dir: string;
   let store: BlobStore;
 
@@ -19,10 +21,12 @@ describe.each(['postgres', 'fs'] as const)('%s blob store', (driver) => {
     db = await createTestDatabase();
     prisma = createPrismaClient(db.url);
     dir = await mkdtemp(path.join(tmpdir(), 'blobs-'));
-    store = createBlobStore({ driver, dir, graceMs: 600_000 }, prisma);
+    pool = createPgPool(db.url);
+    store = createBlobStore({ driver, dir, graceMs: 600_000 }, prisma, pool);
   });
   afterAll(async () => {
     await prisma?.$disconnect();
+    await pool?.end();
     await db?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });

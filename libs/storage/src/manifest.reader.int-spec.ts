@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import type { Pool } from 'pg';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
 import type { BlobStore } from './blob-store';
 import { createBlobStore } from './blob-store.factory';
@@ -13,6 +14,7 @@ import { createSite, storeFile, switchManifest } from './testing/storage.factory
 describe('ManifestReader', () => {
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let pool: Pool;
   let dir: string;
   let store: BlobStore;
   let publisher: Redis;
@@ -23,7 +25,8 @@ describe('ManifestReader', () => {
     db = await createTestDatabase();
     prisma = createPrismaClient(db.url);
     dir = await mkdtemp(path.join(tmpdir(), 'reader-'));
-    store = createBlobStore({ driver: 'fs', dir, graceMs: 0 }, prisma);
+    pool = createPgPool(db.url);
+    store = createBlobStore({ driver: 'fs', dir, graceMs: 0 }, prisma, pool);
     publisher = new Redis(testRedisUrl());
     subscriber = new Redis(testRedisUrl());
     reader = new ManifestReader(prisma, store);
@@ -33,6 +36,7 @@ describe('ManifestReader', () => {
     subscriber?.disconnect();
     publisher?.disconnect();
     await prisma?.$disconnect();
+    await pool?.end();
     await db?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });

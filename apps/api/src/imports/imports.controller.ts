@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DomainError } from '@sitemaps/domain';
@@ -12,20 +12,29 @@ import { formatOfContentType } from './import-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView } from './import.schemas';
 import { ImportsService } from './imports.service';
 
+const UPLOAD_FORMATS = [
+  'Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it.',
+  'NDJSON (`application/x-ndjson`): one URL entry per line, as PUT …/urls takes them; blank lines are skipped.',
+  'CSV (`text/csv`): a header row, then one entry per row. Columns, in any order, case-insensitive: `loc` (required),',
+  '`lastmod`, `changefreq`, `priority`, `section`, `hreflang` (the URL\'s own language), `alternate:<hreflang>` (one',
+  'per language: that variant\'s URL; with these columns each row states its whole cluster, so a row without any',
+  'leaves its cluster) and `images` (image URLs separated by spaces). An empty cell is an absent field.',
+  'Lines are numbered from 1, a CSV header being line 1. Invalid lines are rejected one by one (GET …/imports/{importId}/rejections);',
+  'the valid ones are stored. `mode=replace` deletes the site\'s URLs absent from the upload, in one transaction,',
+  'when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING).',
+].join(' ');
+
 @ApiTags('imports')
 @Controller('v1/sites/:siteId')
 export class ImportsController {
   constructor(private readonly imports: ImportsService) {}
 
-  /**
-   * NDJSON (one entry a line) or CSV (header row; see libs/ingest csv.reader), optionally
-   * gzip-encoded, of any size. Lines are validated and stored in batches while the body streams
-   * in; the answer comes when all of it is stored. Progress: GET …/imports/{importId}.
-   */
+  /** Lines are validated and stored in batches while the body streams in; the answer comes when all of it is stored. */
   @Post('urls/import')
   @HttpCode(201)
   @RequireScope('write')
   @ApiConsumes('application/x-ndjson', 'text/csv')
+  @ApiOperation({ summary: 'bulk import of URL entries', description: UPLOAD_FORMATS })
   @ZodQuery(importQuery)
   @ZodResponse(201, uploadResultView, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
   @ApiErrors(404, 409)

@@ -48,7 +48,13 @@ export class ImportsService implements OnApplicationBootstrap {
   async importSitemaps(tenantId: string, siteId: string, url: string) {
     const site = await this.sites.get(tenantId, siteId);
     const importId = await this.imports.enqueue(site.id, { source: 'sitemaps', format: 'sitemap', mode: 'upsert', sourceUrl: url });
-    await this.queue.add(JOB.importSitemaps, importSitemapsPayload.parse({ v: 1, siteId: site.id, importId }), { jobId: jobId.importSitemaps(importId) });
+    try {
+      await this.queue.add(JOB.importSitemaps, importSitemapsPayload.parse({ v: 1, siteId: site.id, importId }), { jobId: jobId.importSitemaps(importId) });
+    } catch (error) {
+      // No job will ever claim it: say so on the import rather than leave it queued.
+      await this.prisma.import.update({ where: { id: importId }, data: { status: 'failed', error: 'could not be queued', finishedAt: new Date() } });
+      throw error;
+    }
     return { importId, status: 'queued' as const };
   }
 

@@ -75,9 +75,16 @@ export async function drainInto(session: ImportSession, items: AsyncIterable<Imp
     }
     return await session.complete();
   } catch (error) {
-    await session.fail(error);
-    throw error;
+    const reason = clientGone(error) ? new DomainError('invalid', 'UPLOAD_ABORTED', 'the upload stopped before its end; what was read before is stored') : error;
+    await session.fail(reason);
+    throw reason;
   }
+}
+
+/** The client closed the connection mid-body: its fault, not the server's. */
+function clientGone(error: unknown): boolean {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || message === 'aborted';
 }
 
 export async function importUpload(

@@ -137,6 +137,19 @@ describe('UrlImportService (real Postgres)', () => {
     expect(await drainInto(next, items([line(1, { loc: loc('/x') })]))).toMatchObject({ status: 'completed', stored: 1 });
   });
 
+  it('gives up on a session that made no progress for long, and that session then changes nothing', async () => {
+    await ingest.upsert(site, [{ loc: loc('/old') }]);
+    const session = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'replace' });
+    await session.push(line(1, { loc: loc('/new') }));
+    await pool.query(`UPDATE imports SET heartbeat_at = now() - interval '2 hours' WHERE id = $1`, [session.id]);
+    expect(await imports.sweep(site.id)).toBe(1);
+    expect(await importRow(session.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/no progress/) });
+    await expect(session.complete()).rejects.toThrow(/no longer running/);
+    await session.fail(new Error('abandoned'));
+    expect(await live()).toEqual([loc('/old')]);
+    expect((await importRow(session.id)).error).toMatch(/no progress/);
+  });
+
   it('rejects lines past the tenant URL quota', async () => {
     const tenant = await insertTenant(pool, { maxUrls: 3 });
     site = await insertSite(pool, { tenantId: tenant.id });

@@ -36,6 +36,9 @@ export interface ImportStart {
 
 const REJECTION_COLUMNS = { import_id: 'uuid', line: 'int4', code: 'text', field: 'text', reason: 'text', source: 'text' } as const;
 const INTERRUPTED = 'interrupted: the process running this import stopped before it completed (a replace deleted nothing)';
+/** A session that holds its lock but has made no progress this long is given up on. */
+const STALE_AFTER = '30 minutes';
+const STALE = `no progress for ${STALE_AFTER}: given up (a replace deleted nothing)`;
 const lockKey = (importId: string) => `import:${importId}`;
 
 export class UrlImportService {
@@ -162,23 +165,40 @@ async function urlQuota(db: PoolClient, siteId: string): Promise<{ remaining: nu
   return { remaining: tenant.max_urls - Number(live.rows[0]?.n ?? 0) };
 }
 
+/**
+ * Fails running imports whose session is gone (their lock is free), or that made no progress
+ * for STALE_AFTER (a hung process, or a connection Postgres has not noticed is dead). A stale
+ * session that wakes up finds its import no longer running and rolls back (see ImportSession).
+ */
 async function sweepOn(db: PoolClient, siteId?: string, exceptId?: string): Promise<number> {
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM imports WHERE status = 'running' AND ($1::uuid IS NULL OR site_id = $1) AND ($2::uuid IS NULL OR id <> $2)`,
-    [siteId ?? null, exceptId ?? null],
+  const { rows } = await db.query<{ id: string; stale: boolean }>(
+    `SELECT id, heartbeat_at < now() - $3::interval AS stale FROM imports
+      WHERE status = 'running' AND ($1::uuid IS NULL OR site_id = $1) AND ($2::uuid IS NULL OR id <> $2)`,
+    [siteId ?? null, exceptId ?? null, STALE_AFTER],
   );
+  const failImport = async (id: string, reason: string) =>
+    (await db.query(`UPDATE imports SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running'`, [id, reason])).rowCount ?? 0;
   let failed = 0;
-  for (const { id } of rows) {
+  for (const { id, stale } of rows) {
     const got = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [lockKey(id)]);
-    if (!got.rows[0]?.locked) continue; // its session is alive
+    if (!got.rows[0]?.locked) {
+      if (stale) failed += await failImport(id, STALE);
+      continue;
+    }
     try {
-      const result = await db.query(`UPDATE imports SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running'`, [id, INTERRUPTED]);
-      failed += result.rowCount ?? 0;
+      failed += await failImport(id, INTERRUPTED);
     } finally {
       await db.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(id)]);
     }
   }
   return failed;
+}
+
+/** The import was failed under a session that still ran (see sweepOn): its work must not land. */
+class ImportAbandonedError extends Error {
+  constructor(id: string) {
+    super(`import ${id} is no longer running (it was given up on); this batch was rolled back`);
+  }
 }
 
 interface Rejection {
@@ -278,11 +298,12 @@ export class ImportSession {
         this.counters.deleted = removed.count;
         this.counters.changed += removed.changed;
       }
-      await db.query(
+      const done = await db.query(
         `UPDATE imports SET status = 'completed', finished_at = now(), heartbeat_at = now(),
-                lines_read = $2, stored = $3, rejected = $4, changed = $5, deleted = $6 WHERE id = $1`,
+                lines_read = $2, stored = $3, rejected = $4, changed = $5, deleted = $6 WHERE id = $1 AND status = 'running'`,
         [this.id, this.counters.linesRead, this.counters.stored, this.counters.rejected, this.counters.changed, this.counters.deleted],
       );
+      if (done.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
@@ -291,7 +312,7 @@ export class ImportSession {
     }
     await this.close();
     if (this.counters.changed > 0) await this.onChange(this.site.id);
-    return this.progress('completed', null);
+    return this.completed();
   }
 
   /**
@@ -335,8 +356,8 @@ export class ImportSession {
     this.db.release(broken || undefined);
   }
 
-  private progress(status: 'completed', error: null): ImportProgress {
-    return { id: this.id, status, mode: this.mode, ...this.counters, error };
+  private completed(): ImportProgress {
+    return { id: this.id, status: 'completed', mode: this.mode, ...this.counters, error: null };
   }
 
   private reject(line: number, issues: ImportIssue[], source: string | undefined, into = this.rejections): void {
@@ -390,10 +411,11 @@ export class ImportSession {
         const hashes = [...batch.entries.map((entry) => entry.hash), ...batch.seen];
         if (hashes.length > 0) await copyRows(db, 'import_seen', { loc_hash: 'bytea' }, hashes, (hash) => [hash]);
       }
-      await db.query(
-        `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, heartbeat_at = now() WHERE id = $1`,
+      const progress = await db.query(
+        `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, heartbeat_at = now() WHERE id = $1 AND status = 'running'`,
         [this.id, batch.totals.linesRead, batch.totals.stored, batch.totals.rejected, this.counters.changed],
       );
+      if (progress.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');
       this.committed = batch.totals;
     } catch (error) {
