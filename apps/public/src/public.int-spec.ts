@@ -1,7 +1,6 @@
 // The public server as crawlers meet it: real Postgres, real Redis, the app listening on a port.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,18 +14,12 @@ import { parseConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
-import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
+import { createTestDatabase, rawRequest, testRedisUrl, type RawResponse, type TestDatabase } from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { createSite, publishSite, sitemapIndexXml, storeXml, switchManifest } from './testing/public.factory';
 
 const VALIDATE = path.resolve(__dirname, '../../../../shared/tools/validate-sitemap');
 const PLATFORM_HOST = '127.0.0.1';
-
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
 
 describe('public server', () => {
   let db: TestDatabase;
@@ -69,20 +62,9 @@ describe('public server', () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  /** node:http, not fetch: fetch cannot set Host, normalises `..` away and decompresses bodies. */
+  /** Raw HTTP (not fetch: fetch cannot set Host, normalises `..` away and decompresses bodies). */
   function send(rawPath: string, opts: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
-    return new Promise((resolve, reject) => {
-      // A path, not a URL: a URL would be normalised before it is sent.
-      const options = { host: '127.0.0.1', port, path: rawPath, method: opts.method ?? 'GET', headers: { host: opts.host ?? host, ...opts.headers } };
-      const request = http.request(options, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-        response.on('error', reject);
-      });
-      request.on('error', reject);
-      request.end(opts.body);
-    });
+    return rawRequest(`http://127.0.0.1:${port}`, rawPath, { ...opts, host: opts.host ?? host });
   }
 
   async function validate(name: string, body: Buffer): Promise<string> {
