@@ -1,19 +1,9 @@
 import { convert } from 'xmlbuilder2';
 import { describe, expect, it } from 'vitest';
-import { SitemapXmlError } from './sitemap-xml.errors';
 import { renderSitemapIndex } from './sitemap-index.writer';
+import { codeOf } from './testing/error-code';
 
 const ORIGIN = 'https://shop.example.com';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SitemapXmlError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('renderSitemapIndex', () => {
   it('lists sitemaps with loc and optional lastmod', () => {

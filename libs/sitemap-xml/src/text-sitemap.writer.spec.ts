@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_URLS_PER_FILE } from './limits';
-import { SitemapXmlError } from './sitemap-xml.errors';
 import { renderTextSitemap } from './text-sitemap.writer';
+import { codeOf } from './testing/error-code';
 
 const ORIGIN = 'https://shop.example.com';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SitemapXmlError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('renderTextSitemap', () => {
   it('writes one URI per line, each ending in LF', () => {

@@ -7,18 +7,9 @@ import { validateSitemaps } from './testing/validate-sitemap';
 import { toUrlFragment, type UrlFragment } from './url-fragment.writer';
 import { gunzipSync } from 'node:zlib';
 import { UrlsetBuilder, assembleUrlset, gzippedUrlsetFiles, packFragments, renderUrlsetFiles, urlsetFiles } from './urlset.writer';
+import { codeOf } from './testing/error-code';
 
 const ORIGIN = 'https://shop.example.com';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof SitemapXmlError) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 function* plainUrls(count: number): Generator<SitemapUrl> {
   for (let i = 0; i < count; i++) yield { loc: `${ORIGIN}/p/${i}` };
