@@ -30,13 +30,17 @@ export class UrlIngestService {
     this.writer = new UrlBatchWriter(limits);
   }
 
-  async upsert(site: IngestSite, entries: readonly unknown[], now = new Date()): Promise<UpsertResult> {
+  /**
+   * `now` (tests pass it) defaults to the moment the site's lock is held, so the updated_at that
+   * IndexNow's cursor reads never lands behind a cursor advanced while this write waited.
+   */
+  async upsert(site: IngestSite, entries: readonly unknown[], now?: Date): Promise<UpsertResult> {
     const errors: EntryError[] = [];
     const warnings: EntryError[] = [];
     const byLoc = new Map<string, PreparedEntry>();
     const origin = siteOrigin(site);
     entries.forEach((entry, index) => {
-      const prepared = prepareEntry(site, entry, index, now, origin);
+      const prepared = prepareEntry(site, entry, index, now ?? new Date(), origin);
       if (!prepared.ok) {
         errors.push(...prepared.errors);
         return;
@@ -48,15 +52,17 @@ export class UrlIngestService {
     const upserted = entries.length - new Set(errors.map((error) => error.index)).size;
     if (byLoc.size === 0) return { upserted, changed: 0, errors, warnings };
 
-    const { changed } = await this.inTransaction(site.id, (db) => this.writer.write(db, site, [...byLoc.values()], now));
+    const { changed } = await this.inTransaction(site.id, (db) => this.writer.write(db, site, [...byLoc.values()], now ?? new Date()));
     if (changed > 0) await this.onChange(site.id);
     return { upserted, changed, errors, warnings };
   }
 
   /** Soft-deletes URLs by loc; their shards become dirty and their cluster peers drop them. */
-  async delete(site: IngestSite, locs: readonly string[], now = new Date()): Promise<{ deleted: number; notFound: string[] }> {
+  async delete(site: IngestSite, locs: readonly string[], now?: Date): Promise<{ deleted: number; notFound: string[] }> {
     const unique = [...new Set(locs)];
-    const result = await this.inTransaction(site.id, (db) => this.writer.softDelete(db, site, `loc_hash = ANY(${hashList(3)})`, [packHashes(unique.map(locHash))], now));
+    const result = await this.inTransaction(site.id, (db) =>
+      this.writer.softDelete(db, site, `loc_hash = ANY(${hashList(3)})`, [packHashes(unique.map(locHash))], now ?? new Date()),
+    );
     if (result.changed > 0) await this.onChange(site.id);
     const found = new Set(result.deleted);
     return { deleted: result.count, notFound: unique.filter((loc) => !found.has(loc)) };
