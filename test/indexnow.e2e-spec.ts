@@ -11,6 +11,7 @@ import { rawRequest } from '@sitemaps/testing';
 import { JOB, jobId, QUEUE } from '@sitemaps/jobs';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import type { IndexNowResult } from '../apps/worker/src/indexnow/indexnow-submitter';
 
 const HOST = 'shop.example.com';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -22,15 +23,6 @@ interface Received {
   body: { host: string; key: string; keyLocation: string; urlList: string[] };
 }
 
-interface RecordedResult {
-  endpoint: string;
-  host: string;
-  batch: number;
-  urlCount: number;
-  attempt: number;
-  status: number | null;
-  error?: string;
-}
 
 /** The search engines' endpoint: records every request, answers from a script, then 200. */
 class IndexNowEndpoint {
@@ -104,10 +96,10 @@ describe('IndexNow submissions after publish', () => {
    * The build's IndexNow record once its drain has run, every submission has settled (done, or
    * failed for good) and `expected` requests are recorded. A deadline, never a sleep.
    */
-  async function settled(buildId: string, expected: number, deadlineMs = 60_000): Promise<RecordedResult[]> {
+  async function settled(buildId: string, expected: number, deadlineMs = 60_000): Promise<IndexNowResult[]> {
     const deadline = Date.now() + deadlineMs;
     for (;;) {
-      const { rows } = await db.query<{ indexnow: RecordedResult[] | null }>('SELECT indexnow FROM builds WHERE id = $1', [buildId]);
+      const { rows } = await db.query<{ indexnow: IndexNowResult[] | null }>('SELECT indexnow FROM builds WHERE id = $1', [buildId]);
       const results = rows[0]?.indexnow;
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
       const busy = Object.values(counts).reduce((sum, count) => sum + count, 0);

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Pool } from 'pg';
-import { createTestDatabase, insertSite, type SiteRow, type TestDatabase } from '@sitemaps/testing';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Pool } from 'pg';
+import { insertSite, type SiteRow, useTestPool } from '@sitemaps/testing';
 import { UrlIngestService } from './url-ingest.service';
 
 describe('UrlIngestService (real Postgres)', () => {
-  let db: TestDatabase;
   let pool: Pool;
   let site: SiteRow;
   let changes: string[];
@@ -20,13 +19,9 @@ describe('UrlIngestService (real Postgres)', () => {
     (await pool.query<{ fragment: string; lastmod: string; shard_id: string; deleted_at: Date | null }>('SELECT fragment, lastmod, shard_id, deleted_at FROM urls WHERE site_id = $1 AND loc = $2', [site.id, loc(path)])).rows[0];
   const markClean = () => pool.query('UPDATE shards SET dirty = false WHERE site_id = $1', [site.id]);
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new Pool({ connectionString: db.url });
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
+  const fixture = useTestPool();
+  beforeAll(() => {
+    pool = fixture.pool;
   });
   beforeEach(async () => {
     site = await insertSite(pool);

@@ -1,8 +1,8 @@
 // One database per test file, cloned from the migrated template (fast: a file copy in Postgres),
 // so test files run in parallel without seeing each other's rows.
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
-import { Client } from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { Client, Pool } from 'pg';
 import { withDatabase } from './global-setup';
 
 export interface TestDatabase {
@@ -45,4 +45,31 @@ export function uniqueQueuePrefix(label = 'test'): string {
 
 export function testRedisUrl(): string {
   return inject('redisUrl');
+}
+
+/**
+ * A database of its own and a pg pool on it for one test file: registers the hooks that create
+ * them before the file's tests and drop them after. Read `.pool` inside hooks or tests.
+ */
+export function useTestPool(): { readonly pool: Pool; readonly db: TestDatabase } {
+  let db: TestDatabase | undefined;
+  let pool: Pool | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = new Pool({ connectionString: db.url });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+  return {
+    get pool() {
+      if (!pool) throw new Error('useTestPool: the pool exists only inside hooks and tests');
+      return pool;
+    },
+    get db() {
+      if (!db) throw new Error('useTestPool: the database exists only inside hooks and tests');
+      return db;
+    },
+  };
 }

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pool } from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from 'pg';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { createTestDatabase, insertSite, type TestDatabase } from '@sitemaps/testing';
+import { insertSite, useTestPool } from '@sitemaps/testing';
 import { ShardCompactor } from './shard-compactor';
 
 describe('ShardCompactor (real Postgres)', () => {
-  let db: TestDatabase;
   let pool: Pool;
   const limits = { maxUrls: 10, maxBytes: 1_000_000 };
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new Pool({ connectionString: db.url });
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
+  const fixture = useTestPool();
+  beforeAll(() => {
+    pool = fixture.pool;
   });
 
   it('merges under-filled neighbours of a section and leaves the others alone', async () => {

@@ -1,13 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Pool } from 'pg';
-import { createTestDatabase, insertSite, insertTenant, type SiteRow, type TestDatabase } from '@sitemaps/testing';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Pool } from 'pg';
+import { insertSite, insertTenant, type SiteRow, useTestPool } from '@sitemaps/testing';
 import { UrlIngestService } from '../url-ingest.service';
 import type { ImportItem } from './import.types';
 import { drainInto } from './upload.importer';
 import { UrlImportService, type ImportSession } from './url-import.service';
 
 describe('UrlImportService (real Postgres)', () => {
-  let db: TestDatabase;
   let pool: Pool;
   let site: SiteRow;
   let changes: string[];
@@ -22,13 +21,9 @@ describe('UrlImportService (real Postgres)', () => {
   const live = async () =>
     (await pool.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL ORDER BY loc', [site.id])).rows.map((row) => row.loc);
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    pool = new Pool({ connectionString: db.url });
-  });
-  afterAll(async () => {
-    await pool.end();
-    await db.drop();
+  const fixture = useTestPool();
+  beforeAll(() => {
+    pool = fixture.pool;
   });
   afterEach(() => {
     // Every session gave its connection back.
