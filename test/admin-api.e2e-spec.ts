@@ -1,4 +1,5 @@
 // Bad input and tenant isolation at the REST boundary: clear 4xx errors, nothing valid lost.
+import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { fetchFile } from './support/crawler';
@@ -94,6 +95,31 @@ describe('admin API: errors and isolation', () => {
     expect(again.body).toMatchObject({ upserted: 1, changed: 0 });
     const tooMany = await a.put(`/v1/sites/${siteA}/urls`, Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://a.example.com/${i}` })));
     expect(tooMany.status).toBe(413);
+  });
+
+  it('deletes a site with its URLs and alternates, and nothing of another site', async () => {
+    const entry = (host: string, n: number) => ({
+      loc: `https://${host}/p${n}`,
+      alternates: [{ hreflang: 'de', href: `https://${host}/de/p${n}` }, { hreflang: 'x-default', href: `https://${host}/p${n}` }],
+    });
+    const doomed = (await a.post('/v1/sites', { hostname: 'doomed.example.com' })).body.id;
+    const kept = (await a.post('/v1/sites', { hostname: 'kept.example.com' })).body.id;
+    for (const [id, host] of [[doomed, 'doomed.example.com'], [kept, 'kept.example.com']] as const) {
+      expect((await a.put(`/v1/sites/${id}/urls`, [entry(host, 1), entry(host, 2)])).status).toBe(200);
+    }
+    const db = new Client({ connectionString: platform.db.url });
+    await db.connect();
+    const rows = async (siteId: string) =>
+      (await db.query(`SELECT (SELECT count(*) FROM urls WHERE site_id = $1)::int AS urls, (SELECT count(*) FROM alternates WHERE site_id = $1)::int AS alternates`, [siteId])).rows[0];
+    try {
+      expect(await rows(doomed)).toEqual({ urls: 2, alternates: 4 });
+      expect((await a.delete(`/v1/sites/${doomed}`)).status).toBe(204);
+      expect((await a.get(`/v1/sites/${doomed}`)).status).toBe(404);
+      expect(await rows(doomed)).toEqual({ urls: 0, alternates: 0 });
+      expect(await rows(kept)).toEqual({ urls: 2, alternates: 4 });
+    } finally {
+      await db.end();
+    }
   });
 
   it('answers 404 at the public server for an unknown host', async () => {

@@ -161,7 +161,10 @@ describe('UrlIngestService (real Postgres)', () => {
       await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }, { loc: loc('/b'), news: news('2026-11-20T11:00:00Z') }], now);
       changes = [];
       const later = new Date('2026-11-21T12:00:00Z');
+      expect((await ingest.sitesWithExpiredNews(later)).map((s) => s.id)).toContain(site.id);
+      expect((await ingest.sitesWithExpiredNews(now)).map((s) => s.id)).not.toContain(site.id);
       expect(await ingest.expireNews(site, later)).toBe(1);
+      expect((await ingest.sitesWithExpiredNews(later)).map((s) => s.id)).not.toContain(site.id);
       expect(changes).toEqual([site.id]);
       expect((await row('/a'))?.fragment).not.toContain('news:');
       expect((await row('/a'))?.lastmod).toBe('2026-11-21T12:00:00Z');

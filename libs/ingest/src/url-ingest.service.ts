@@ -94,6 +94,16 @@ export class UrlIngestService {
     return changed;
   }
 
+  /** Sites with articles past their news window, for the scheduled `expireNews`. */
+  async sitesWithExpiredNews(now = new Date()): Promise<IngestSite[]> {
+    const { rows } = await this.pool.query<{ id: string; scheme: string; hostname: string; default_changefreq: string | null; default_priority: number | null }>(
+      `SELECT id, scheme, hostname, default_changefreq, default_priority FROM sites s
+        WHERE EXISTS (SELECT 1 FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL AND u.site_id = s.id)`,
+      [now],
+    );
+    return rows.map((row) => ({ id: row.id, scheme: row.scheme, hostname: row.hostname, defaultChangefreq: row.default_changefreq, defaultPriority: row.default_priority }));
+  }
+
   /** One writer per site at a time: shard planning reads then extends the last shard. */
   private async inTransaction<T>(siteId: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
     const db = await this.pool.connect();

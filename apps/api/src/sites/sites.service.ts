@@ -84,7 +84,12 @@ export class SitesService {
   async remove(tenantId: string, siteId: string): Promise<void> {
     const site = await this.get(tenantId, siteId);
     await this.builds.scheduleRebuilds(site.id, null);
-    await this.prisma.site.delete({ where: { id: site.id } });
+    // urls and alternates carry no foreign keys (see prisma/schema.prisma): their rows go with the site here.
+    await this.prisma.$transaction([
+      this.prisma.$executeRaw`DELETE FROM alternates WHERE site_id = ${site.id}::uuid`,
+      this.prisma.$executeRaw`DELETE FROM urls WHERE site_id = ${site.id}::uuid`,
+      this.prisma.site.delete({ where: { id: site.id } }),
+    ]);
     await publishManifestChanged(this.redis, site.id);
   }
 

@@ -69,10 +69,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   }
 
   async refreshNews(now = new Date()): Promise<number> {
-    const sites = await this.prisma.site.findMany({
-      where: { urls: { some: { newsUntil: { lte: now }, deletedAt: null } } },
-      select: { id: true, scheme: true, hostname: true, defaultChangefreq: true, defaultPriority: true },
-    });
+    const sites = await this.ingest.sitesWithExpiredNews(now);
     let changed = 0;
     for (const site of sites) changed += await this.ingest.expireNews(site, now);
     if (changed) this.logger.log(`moved ${changed} aged-out articles out of news sitemaps`);
