@@ -6,8 +6,20 @@ import { normalizeHttpUrl } from './url.rules';
 // ISO 3166-1 alpha-2 region, or `x-default`. Anything else (`en-UK`, `es-419`, `iw`, `EN_gb`)
 // is ignored by Google, which silently breaks the cluster, so it is rejected here.
 
+/** Codes seen, canonical or not (null): a catalogue repeats a handful of codes millions of times. */
+const seenCodes = new Map<string, string | null>();
+const MAX_SEEN_CODES = 4_096;
+
 /** Canonical form (`en`, `en-GB`, `zh-Hant`, `zh-Hant-TW`, `x-default`) or undefined. */
 export function normalizeHreflang(code: string): string | undefined {
+  const seen = seenCodes.get(code);
+  if (seen !== undefined) return seen ?? undefined;
+  const normalized = canonicalHreflang(code);
+  if (seenCodes.size < MAX_SEEN_CODES) seenCodes.set(code, normalized ?? null);
+  return normalized;
+}
+
+function canonicalHreflang(code: string): string | undefined {
   const lower = code.toLowerCase();
   if (lower === 'x-default') return lower;
   const parts = lower.split('-');

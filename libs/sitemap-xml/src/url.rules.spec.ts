@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeHttpUrl, originOf } from './url.rules';
+import { normalizeHttpUrl, originOf, whatwgNormalizeHttpUrl } from './url.rules';
 
 describe('normalizeHttpUrl', () => {
   it.each([
@@ -51,5 +51,39 @@ describe('normalizeHttpUrl', () => {
   it('gives the origin for host comparisons', () => {
     expect(originOf('https://Shop.Example.com:443/a?b')).toBe('https://shop.example.com');
     expect(originOf('/a')).toBeUndefined();
+  });
+});
+
+describe('normalizeHttpUrl fast path', () => {
+  // Seeded, so a failure reproduces; pieces chosen to hit every rule the fast path relies on.
+  let seed = 42;
+  const pick = <T>(items: readonly T[]): T => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return items[(seed >>> 8) % items.length] as T;
+  };
+  const schemes = ['https://', 'http://', 'HTTPS://', 'https:/', 'ftp://', 'https:///'];
+  const hosts = ['a.example.com', 'shop.example.co.uk', 'A.example.com', 'example.com.', '1.2.3.4', 'x.0x7f', '127.1', 'a-b.c1', 'xn--bcher-kva.example', 'xn--a.example', 'ab', 'a..b', '-a.com', 'a.com:443', 'a.com:8080', 'u:p@a.com', '[::1]', 'bücher.de'];
+  const safe = ['a', 'Z', '0', '-', '.', '_', '~', '/', 'p', 'q'];
+  const tricky = ['!', '$', '&', "'", '(', ')', '*', '+', ',', ';', '=', ':', '@', '/', '?', '#', '%', '%2e', '%41', '%zz', ' ', '\t', '"', '<', '>', '`', '{', '}', '|', '^', '[', ']', '\\', 'é', '..', '/./', '/../', '/.', '.'];
+  const inputs: string[] = [];
+  const part = (start: string) => {
+    let text = start;
+    for (let j = pick([0, 1, 2, 4]); j > 0; j--) text += pick([safe, safe, safe, tricky]) === tricky ? pick(tricky) : pick(safe);
+    return text;
+  };
+  for (let i = 0; i < 30_000; i++) {
+    const rest = `${part(pick(['/', '/', '']))}${pick(['', part('?')])}${pick(['', '', part('#')])}`;
+    inputs.push(`${pick(schemes)}${pick(hosts)}${rest}`);
+  }
+
+  it('agrees with WHATWG parsing on every input', () => {
+    let unchanged = 0;
+    for (const input of inputs) {
+      const general = whatwgNormalizeHttpUrl(input);
+      expect(normalizeHttpUrl(input), input).toEqual(general);
+      if (general.ok && general.href === input) unchanged += 1;
+    }
+    // The sample must exercise the fast path, not only the fallback.
+    expect(unchanged).toBeGreaterThan(inputs.length / 20);
   });
 });

@@ -1,7 +1,7 @@
 // hreflang alternates are stored as clusters: one set of {hreflang, href} per group of
 // translations. Every URL of a cluster lists all members, itself included, so the links are
 // reciprocal by construction (Google ignores non-reciprocal ones).
-import { createHash } from 'node:crypto';
+import { sha256 } from '../urls/url-content';
 
 export interface AlternateLink {
   hreflang: string;
@@ -44,7 +44,7 @@ export function declareCluster(loc: string, ownHreflang: string | undefined, alt
 
 export function clusterOf(members: AlternateLink[]): HreflangCluster {
   const sorted = [...members].sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0));
-  const key = createHash('sha256');
-  for (const member of sorted) key.update(member.hreflang).update('\0').update(member.href).update('\n');
-  return { key: key.digest(), members: sorted };
+  let text = '';
+  for (const member of sorted) text += `${member.hreflang}\0${member.href}\n`;
+  return { key: sha256(text), members: sorted };
 }

@@ -1,20 +1,25 @@
 // Truthful lastmod: a URL's content hash covers everything written for it except a lastmod the
 // platform set itself. Equal hash: nothing changed (no write, no dirty shard, no IndexNow).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
+
+/** One-shot hashing: a Hash object per call cost more than the digest itself in bulk ingest. */
+export function sha256(text: string): Buffer {
+  return hash('sha256', text, 'buffer') as unknown as Buffer;
+}
 
 export function locHash(loc: string): Buffer {
-  return createHash('sha256').update(loc).digest();
+  return sha256(loc);
 }
 
 /** Stable JSON: object keys sorted, so equal content always hashes equally. */
-function canonical(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (value === undefined || value === null) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -32,8 +37,39 @@ export interface UrlContent {
   news?: unknown;
 }
 
+/** UrlContent's keys in canonicalJson's order. */
+const CONTENT_KEYS = ['alternates', 'changefreq', 'images', 'lastmod', 'loc', 'news', 'priority', 'section', 'videos'] as const;
+
+/**
+ * canonicalJson(content), byte for byte (stored hashes depend on it), without its generic
+ * sorting and arrays: this runs for every URL of a bulk import.
+ */
+export function canonicalContent(content: UrlContent): string {
+  let out = '{';
+  let present = 0;
+  for (const key of CONTENT_KEYS) {
+    if (!(key in content)) continue;
+    present += 1;
+    const value = content[key];
+    if (value === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}"${key}":${key === 'alternates' ? canonicalLinks(value as UrlContent['alternates'] & object) : canonicalJson(value)}`;
+  }
+  // A key outside UrlContent (the type allows none, a caller's spread might): the generic form.
+  return present === Object.keys(content).length ? `${out}}` : canonicalJson(content);
+}
+
+function canonicalLinks(links: readonly { hreflang: string; href: string }[] | null): string {
+  if (links === null) return 'null';
+  let out = '[';
+  for (const link of links) {
+    const plain = typeof link.href === 'string' && typeof link.hreflang === 'string' && Object.keys(link).length === 2;
+    out += `${out.length > 1 ? ',' : ''}${plain ? `{"href":${JSON.stringify(link.href)},"hreflang":${JSON.stringify(link.hreflang)}}` : canonicalJson(link)}`;
+  }
+  return `${out}]`;
+}
+
 export function contentHash(content: UrlContent): Buffer {
-  return createHash('sha256').update(canonical(content)).digest();
+  return sha256(canonicalContent(content));
 }
 
 /** The platform's lastmod for a content change at `now`: W3C datetime in UTC, whole seconds. */

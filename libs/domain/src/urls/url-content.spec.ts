@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { clusterOf } from '../alternates/hreflang-cluster';
+import { canonicalContent, canonicalJson, contentHash, locHash, type UrlContent } from './url-content';
+
+// Stored content hashes and cluster keys must not change when their code gets faster: the fast
+// forms are checked against the generic ones they replace.
+describe('content hashing', () => {
+  const contents: UrlContent[] = [
+    { loc: 'https://a.example.com/', section: '' },
+    { loc: 'https://a.example.com/é?q="x"&y=\\', section: 'blog', lastmod: '2024-01-01', changefreq: 'daily', priority: 0.5 },
+    { loc: 'https://a.example.com/x', section: '', lastmod: undefined, alternates: undefined, images: null, news: undefined },
+    {
+      loc: 'https://a.example.com/y',
+      section: 'news',
+      alternates: [{ hreflang: 'de', href: 'https://a.example.com/de/y' }, { hreflang: 'x-default', href: 'https://a.example.com/y' }],
+      images: [{ loc: 'https://a.example.com/i.png', title: 'T', caption: undefined }],
+      videos: [{ title: 'V', tags: ['b', 'a'], restriction: { relationship: 'allow', countries: ['DE'] } }],
+      news: { publication: { name: 'N', language: 'en' }, title: 'T', publicationDate: '2024-01-01' },
+    },
+    // Links with a key more than AlternateLink's, and a key UrlContent does not have.
+    { loc: 'https://a.example.com/z', section: '', alternates: [{ hreflang: 'en', href: 'https://a.example.com/z', extra: 1 } as never] },
+    { loc: 'https://a.example.com/w', section: '', unknown: 'kept' } as UrlContent,
+  ];
+
+  it('writes exactly the generic canonical JSON', () => {
+    for (const content of contents) expect(canonicalContent(content)).toBe(canonicalJson(content));
+  });
+
+  it('hashes as sha256 of that JSON, and a loc as sha256 of its text', () => {
+    for (const content of contents) expect(contentHash(content)).toEqual(createHash('sha256').update(canonicalJson(content)).digest());
+    expect(locHash('https://a.example.com/é')).toEqual(createHash('sha256').update('https://a.example.com/é').digest());
+  });
+
+  it('keys a cluster by its sorted members as before', () => {
+    const members = [{ hreflang: 'fr', href: 'https://a.example.com/fr' }, { hreflang: 'de', href: 'https://a.example.com/de' }];
+    const expected = createHash('sha256');
+    for (const member of [...members].reverse()) expected.update(member.hreflang).update('\0').update(member.href).update('\n');
+    expect(clusterOf(members).key).toEqual(expected.digest());
+  });
+});
