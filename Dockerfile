@@ -21,4 +21,5 @@ ENV NODE_ENV=production \
     PUBLIC_HOST=0.0.0.0
 EXPOSE 3000 8080
 
-CMD ["node", "dist/apps/api/src/main.js"]
+# Flags as in libs/config/src/app-processes.ts (APP_NODE_FLAGS).
+CMD ["node", "--max-old-space-size=256", "dist/apps/api/src/main.js"]

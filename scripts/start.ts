@@ -9,14 +9,13 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { childProcessEnv, loadServiceEnv, loadStartEnv } from '@sitemaps/config';
+import { appArgs, childProcessEnv, loadServiceEnv, loadStartEnv, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, freePort, loadEmbeddedPostgres, type LocalService } from '@sitemaps/local-services';
 import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
 
 const ROOT = path.resolve(__dirname, '..');
-const APPS = ['api', 'worker', 'public'] as const;
-type AppName = (typeof APPS)[number];
+const APPS: readonly AppName[] = ['api', 'worker', 'public'];
 /** The e2e test waits for this line. */
 const BANNER_TITLE = 'The sitemap platform is running.';
 const READY_TIMEOUT_MS = 120_000;
@@ -163,7 +162,7 @@ class Platform {
     // Its own process group: a terminal's Ctrl-C reaches only this process, which stops the apps
     // in order instead of all at once.
     // Compiled JavaScript (`npm run build`, run by `npm start` first): no compiler in each app's memory.
-    const child = spawn(process.execPath, [`dist/apps/${name}/src/main.js`], {
+    const child = spawn(process.execPath, appArgs(name), {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

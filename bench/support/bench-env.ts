@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { childProcessEnv, loadServiceEnv } from '@sitemaps/config';
+import { appArgs, childProcessEnv, loadServiceEnv, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, stopChild, waitFor, type LocalService } from '@sitemaps/local-services';
 
@@ -51,13 +51,13 @@ export interface AppProcess {
 let built = false;
 
 /** Starts an app as production runs it (compiled, dist/apps/<app>/src/main.js) and waits for its ready line. */
-export async function startApp(app: 'api' | 'worker' | 'public', env: Record<string, string>, ready: RegExp): Promise<AppProcess> {
+export async function startApp(app: AppName, env: Record<string, string>, ready: RegExp): Promise<AppProcess> {
   if (!built) {
     const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
     built = true;
   }
-  const child = spawn(process.execPath, [`dist/apps/${app}/src/main.js`], { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, appArgs(app), { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
