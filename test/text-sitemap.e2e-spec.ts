@@ -86,3 +86,29 @@ describe('text sitemap', () => {
     expect(new Set(lines.slice(0, -1)).size).toBe(50_000);
   });
 });
+
+describe('text sitemap, turned on for a published site', () => {
+  let platform: Platform;
+  afterAll(() => platform?.close());
+
+  it('is published by the build the setting change triggers, with no URL change', async () => {
+    platform = await startPlatform({ BUILD_QUIET_MS: '100' });
+    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+    const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Text on' })).body.apiKey);
+    const site = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    await api.put(`/v1/sites/${site}/urls`, [{ loc: url('/x') }, { loc: url('/y') }]);
+    const { body } = await api.post(`/v1/sites/${site}/builds`, {});
+    expect(await api.waitForBuild(site, body.buildId)).toMatchObject({ status: 'published' });
+    expect((await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST })).status).toBe(404);
+
+    expect((await api.patch(`/v1/sites/${site}`, { textSitemap: true })).status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    let response = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
+    while (response.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      response = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
+    }
+    expect(response.status).toBe(200);
+    expect(response.body.toString('utf8')).toBe(`${url('/x')}\n${url('/y')}\n`);
+  });
+});

@@ -78,6 +78,8 @@ export class SitesService {
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
     await publishManifestChanged(this.redis, site.id);
+    // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
+    if (site.textSitemap !== before.textSitemap) await this.builds.afterChange(site.id);
     return this.present(site);
   }
 

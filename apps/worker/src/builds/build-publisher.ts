@@ -84,9 +84,12 @@ export class BuildPublisher {
       if (!switched) return false;
       await tx.blob.updateMany({ where: { siteId: build.siteId, sha256: { in: dropped }, releasedAt: null }, data: { releasedAt: now } });
       await tx.blob.updateMany({ where: { siteId: build.siteId, sha256: { in: [...live] } }, data: { releasedAt: null } });
-      for (const { shardId, changeSeq } of applied) {
-        // Still dirty if it changed again after this render: the next build picks it up.
-        await tx.shard.updateMany({ where: { id: shardId, changeSeq }, data: { dirty: false } });
+      // One statement for all shards (a full build of a large site renders thousands). A shard
+      // that changed again after its render keeps its flag: the next build picks it up.
+      if (applied.length > 0) {
+        await tx.$executeRaw`
+          UPDATE shards s SET dirty = false FROM unnest(${applied.map((a) => a.shardId)}::bigint[], ${applied.map((a) => a.changeSeq)}::bigint[]) AS r(id, seq)
+           WHERE s.id = r.id AND s.change_seq = r.seq`;
       }
       await tx.build.update({
         where: { id: build.id },
