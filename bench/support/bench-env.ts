@@ -2,7 +2,7 @@
 // Redis found the usual way, apps started as child processes, and peak RSS from /proc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { appArgs, childProcessEnv, loadServiceEnv, type AppName } from '@sitemaps/config';
@@ -85,4 +85,34 @@ export function arg(name: string, fallback: number): number {
 export function printTable(rows: (string | number)[][]): void {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => String(row[column] ?? '').length))) ?? [];
   for (const row of rows) console.log(row.map((cell, column) => String(cell).padEnd(widths[column] ?? 0)).join('  '));
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux everywhere that matters). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system) used so far by a process and its descendants alive now, from /proc:
+ * a server's cost per request whatever else competes for the CPUs.
+ */
+export function treeCpuSeconds(rootPid: number | undefined): number {
+  if (!rootPid) return Number.NaN;
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces and parentheses: fields count from the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // Exited while listed.
+    }
+  }
+  let ticks = 0;
+  const pending = [rootPid];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    ticks += stats.get(pid)?.ticks ?? 0;
+    for (const [child, stat] of stats) if (stat.ppid === pid) pending.push(child);
+  }
+  return ticks / USER_HZ;
 }

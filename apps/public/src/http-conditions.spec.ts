@@ -20,5 +20,7 @@ describe('http conditions', () => {
     expect(isNotModified({ 'if-modified-since': 'Thu, 15 Jan 2026 10:00:00 GMT' }, '"a"', stored)).toBe(true);
     expect(isNotModified({ 'if-modified-since': 'Thu, 15 Jan 2026 09:59:59 GMT' }, '"a"', stored)).toBe(false);
     expect(isNotModified({}, '"a"', stored)).toBe(false);
+    expect(isNotModified({ 'if-modified-since': stored.toUTCString() }, '"a"', null)).toBe(false);
+    expect(isNotModified({ 'if-none-match': '"a"' }, '"a"', null)).toBe(true);
   });
 });

@@ -16,21 +16,26 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /**
  * If-None-Match wins over If-Modified-Since when both are sent. ETags compare weakly, as RFC 9110
- * requires for If-None-Match; dates at one-second precision, as HTTP dates carry.
+ * requires for If-None-Match; dates at one-second precision, as HTTP dates carry. Without a
+ * Last-Modified (null), only If-None-Match can match.
  */
 export function isNotModified(
   headers: { 'if-none-match'?: string; 'if-modified-since'?: string },
   etag: string,
-  lastModified: Date,
+  lastModified: Date | null,
 ): boolean {
   const ifNoneMatch = headers['if-none-match'];
   if (ifNoneMatch !== undefined) {
+    // What a client sends back almost always: the tag itself.
+    if (ifNoneMatch === etag) return true;
     const opaque = etag.replace(/^W\//, '');
     return ifNoneMatch.split(',').some((tag) => {
       const candidate = tag.trim();
       return candidate === '*' || candidate.replace(/^W\//, '') === opaque;
     });
   }
-  const since = Date.parse(headers['if-modified-since'] ?? '');
+  const ifModifiedSince = headers['if-modified-since'];
+  if (ifModifiedSince === undefined || lastModified === null) return false;
+  const since = Date.parse(ifModifiedSince);
   return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }

@@ -4,28 +4,26 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import type { AppConfig } from '@sitemaps/config';
-import { AccessLogController, PinoNestLogger } from './public.logger';
+import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
-
-const MAX_HEADER_BYTES = 8_192;
+import { PublicServer } from './public.server';
+import { PublicService } from './public.service';
 
 /** The public server, wired and initialised but not listening: `main.ts` and tests call `listen`. */
 export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
-  // Asynchronous writes: under load, lines queue while one write is in flight and go out together,
-  // instead of one blocking write per request (bench:serve); pino flushes what is left on exit.
-  const logger = pino({ level: config.logLevel, base: { app: 'public' } }, pino.destination({ dest: 1, sync: false }));
+  // Asynchronous, batched writes (BatchedDestination): a line costs its serialisation, not a write.
+  // The pid tells the lines of a cluster's worker processes apart.
+  const logger = pino({ level: config.logLevel, base: { app: 'public', pid: process.pid } }, BatchedDestination.stdout());
+  const accessLog = new AccessLog(logger);
+  const server = new PublicServer(accessLog, { maxHeaderBytes: 8_192, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 30_000 });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    logController: new AccessLogController(),
+    logController: new AccessLogController(accessLog),
+    serverFactory: server.factory,
     // No Nest middleware here: middie's per-request hook would be pure overhead.
     skipMiddie: true,
     // Crawlers keep connections open; on close, idle ones are dropped so shutdown is prompt.
     forceCloseConnections: 'idle',
-    // Request line plus headers: Node answers 431 beyond this. A crawler's GET needs a fraction.
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    // A client gets this long to send its whole request (slow-loris), and idles this long between requests.
-    requestTimeout: 10_000,
-    keepAliveTimeout: 30_000,
     // Malformed URLs are refused before routing; Fastify's own answer would echo the path as JSON.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = error.statusCode ?? 400;
@@ -44,5 +42,6 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
     bodyParser: false,
   });
   await app.init();
+  server.attach(app.get(PublicService));
   return app;
 }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
-import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
+import { createBlobStore, ManifestReader, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { createTestDatabase, rawRequest, testRedisUrl, type RawResponse, type TestDatabase } from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { createSite, publishSite, sitemapIndexXml, storeXml, switchManifest } from './testing/public.factory';
@@ -205,6 +205,40 @@ describe('public server', () => {
         const response = await send('/sitemap.xml', { method: 'POST', body: '{"bad', headers: contentType ? { 'content-type': contentType } : {} });
         expect([contentType, response.status, response.body.toString()]).toEqual([contentType, 405, 'Method Not Allowed\n']);
       }
+    });
+  });
+
+  describe('answers from memory', () => {
+    it('are the answers a cold cache gives through Fastify, header for header', async () => {
+      const cases: [string, Record<string, string>, string?][] = [
+        ['/sitemap.xml', {}],
+        ['/sitemap.xml', { 'accept-encoding': 'gzip' }],
+        ['/sitemaps/sitemap-1.xml.gz', {}],
+        ['/sitemaps/sitemap-1.xml.gz', { 'if-none-match': `"${site.shard.file.sha256}"` }],
+        ['/sitemap.xml', { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() }],
+        ['/sitemaps/sitemap-1.xml.gz', {}, 'HEAD'],
+        ['/robots.txt', {}],
+        ['/robots.txt', {}, 'HEAD'],
+        [`/${site.site.indexNowKey}.txt`, {}],
+        ['/sitemaps/sitemap-9.xml.gz', {}],
+      ];
+      const reader = app.get(ManifestReader);
+      for (const [target, headers, method] of cases) {
+        reader.clear();
+        const cold = await send(target, { headers, method: method ?? 'GET' });
+        const warm = await send(target, { headers, method: method ?? 'GET' });
+        const comparable = (response: RawResponse) => ({ ...response, headers: { ...response.headers, date: undefined } });
+        expect([target, headers, comparable(warm)]).toEqual([target, headers, comparable(cold)]);
+      }
+    });
+
+    it('gives robots.txt a strong ETag and answers If-None-Match with 304', async () => {
+      const first = await send('/robots.txt');
+      expect(first.headers.etag).toMatch(/^"[\w-]{27}"$/);
+      const again = await send('/robots.txt', { headers: { 'if-none-match': first.headers.etag ?? '' } });
+      expect([again.status, again.body.length, again.headers.etag, again.headers['cache-control']]).toEqual([304, 0, first.headers.etag, 'public, max-age=300']);
+      // Without a Last-Modified, a date alone never makes it a 304.
+      expect((await send('/robots.txt', { headers: { 'if-modified-since': new Date().toUTCString() } })).status).toBe(200);
     });
   });
 

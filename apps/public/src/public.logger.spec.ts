@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { AccessLogController } from './public.logger';
+import { AccessLog, AccessLogController, BatchedDestination } from './public.logger';
 
 describe('access log', () => {
   it('writes one JSON line per request, after the response, with what an operator looks for', () => {
@@ -10,8 +10,8 @@ describe('access log', () => {
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const log = pino({ base: { app: 'public' } }, sink);
     const request = { method: 'GET', url: '/sitemap.xml', ip: '192.0.2.7', headers: { host: 'www.example.com', 'user-agent': 'Googlebot/2.1' } };
-    const reply = { statusCode: 304, elapsedTime: 0.4321, log, getHeader: () => undefined };
-    const controller = new AccessLogController();
+    const reply = { statusCode: 304, elapsedTime: 0.4321, getHeader: () => undefined };
+    const controller = new AccessLogController(new AccessLog(log));
 
     controller.incomingRequest();
     expect(lines).toEqual([]);
@@ -21,5 +21,30 @@ describe('access log', () => {
     const [ok, failed] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(ok).toMatchObject({ level: 30, msg: 'request', method: 'GET', host: 'www.example.com', url: '/sitemap.xml', status: 304, ms: 0.4, userAgent: 'Googlebot/2.1', ip: '192.0.2.7' });
     expect(failed).toMatchObject({ level: 50, msg: 'request failed', status: 500, err: { message: 'socket hang up' } });
+  });
+
+  it('writes request lines at info only, and failures at any level that shows errors', () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
+    const accessLog = new AccessLog(pino({ level: 'warn' }, sink));
+    const line = { method: 'GET', host: 'www.example.com', url: '/robots.txt', status: 200, bytes: 42, ms: 0.05, userAgent: undefined, ip: '127.0.0.1' };
+    accessLog.write(line);
+    accessLog.write({ ...line, status: 500 }, new Error('boom'));
+    expect(lines.map((text) => JSON.parse(text) as Record<string, unknown>)).toEqual([expect.objectContaining({ msg: 'request failed', status: 500, bytes: 42 })]);
+  });
+
+  it('batches lines into writes of whole lines of at most 4 KiB, and writes out what waits on flush', () => {
+    const writes: string[] = [];
+    const destination = new BatchedDestination({ write: (chunk: string) => writes.push(chunk) });
+    const lines = Array.from({ length: 100 }, (_, i) => `{"n":${i},"userAgent":"${i % 7 === 0 ? 'Ünïcödé-bot '.repeat(40) : 'Googlebot/2.1'}"}\n`);
+    for (const line of lines) destination.write(line);
+    expect(writes.length).toBeGreaterThan(0);
+    destination.flush();
+    expect(writes.join('')).toBe(lines.join(''));
+    for (const chunk of writes) {
+      expect(Buffer.byteLength(chunk)).toBeLessThanOrEqual(4_096);
+      expect(chunk.endsWith('\n')).toBe(true);
+    }
+    expect(writes.length).toBeLessThan(lines.length / 2);
   });
 });

@@ -1,7 +1,8 @@
-// The public server's one route, registered on Fastify directly: every path and method lands
-// here, and the site's manifest, not a router, decides what exists. Nest's router and its
-// per-request pipeline were a measurable share of a 304 (bench:serve, with --profile), so Nest
-// only wires the service; this handler translates and is the error boundary.
+// The public server's one route, registered on Fastify directly: every path and method that the
+// in-memory lane (public.server.ts) leaves lands here — a site or file not in memory yet — and
+// the site's manifest, not a router, decides what exists. Nest's router and its per-request
+// pipeline were a measurable share of a 304 (bench:serve, with --profile), so Nest only wires
+// the service; this handler translates and is the error boundary.
 import { STATUS_CODES } from 'node:http';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';

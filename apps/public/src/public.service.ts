@@ -1,10 +1,12 @@
 // Request -> response for the public server: resolve the site, then answer from its manifest.
 // Everything a conditional request or robots.txt needs is in the cached manifest; file bytes
-// are read only for a 200 GET.
+// are read only for a 200 GET. Once a site (and a file's bytes) are cached, the answer comes from
+// memory without a tick (`respondFromMemory`): no await, no Postgres, no Redis.
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ManifestReader, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
+import { ManifestReader, type FileVariant, type ManifestFile, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
 import { acceptsGzip, isNotModified } from './http-conditions';
-import { resolveTarget } from './request-target';
+import { resolveTarget, type RequestTarget } from './request-target';
 
 export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
 
@@ -26,9 +28,30 @@ export interface PublicRequest {
 
 export interface PublicResponse {
   status: number;
-  headers: Record<string, string>;
+  /** Shared between requests (built once per file and snapshot): never modify. */
+  headers: Readonly<Record<string, string>>;
   body?: Buffer | string;
 }
+
+/** A response whose body is a file's bytes, still to be read. */
+interface FileAnswer {
+  response: PublicResponse;
+  read?: { siteId: string; file: ManifestFile; variant: FileVariant };
+}
+
+/** One representation of a file or text: its validators and the header sets it is sent with. */
+interface Representation {
+  etag: string;
+  lastModified: Date | null;
+  notModified: Readonly<Record<string, string>>;
+  /** A GET's headers; a file's Content-Length is that of the bytes read (`withBody`). */
+  ok: Readonly<Record<string, string>>;
+  /** The GET headers with the Content-Length the manifest records: HEAD reads no bytes. */
+  head: Readonly<Record<string, string>>;
+}
+
+/** `stored`: `x.xml.gz` as stored; `gzip` and `identity`: `x.xml`, negotiated by Accept-Encoding. */
+type FileForm = 'stored' | 'gzip' | 'identity';
 
 const TEXT = 'text/plain; charset=utf-8';
 /** Served paths are short; a longer request target is a probe or a mistake (nginx allows 8 KiB for the whole line). */
@@ -37,53 +60,113 @@ const TEXT_SITEMAP_PATH = 'sitemap.txt';
 
 @Injectable()
 export class PublicService {
+  /** Per snapshot: its files' representations and its robots.txt, built on first use. */
+  private readonly files = new WeakMap<PublishedFile, Partial<Record<FileForm, Representation>>>();
+  private readonly texts = new WeakMap<SiteSnapshot, { robots?: TextFile; indexNowKey?: TextFile }>();
+
   constructor(
     private readonly reader: ManifestReader,
     @Inject(PUBLIC_OPTIONS) private readonly options: PublicOptions,
   ) {}
 
-  async respond(request: PublicRequest): Promise<PublicResponse> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
-    }
-    if (request.url.length > MAX_URL_LENGTH) return plain(414, 'URI Too Long');
-    const target = resolveTarget(request.headers.host, request.url, this.options.platformHost);
-    if (target === 'bad-request') return plain(400, 'Bad Request');
-    const snapshot = target && (await this.reader.load(target.hostname));
-    if (!target || !snapshot) return plain(404, 'Not Found');
+  /**
+   * The answer from memory alone, or undefined when the site or the file's bytes must be loaded
+   * first (`respond` then does). Never waits: the hot path of 304s and robots.txt.
+   */
+  respondFromMemory(request: PublicRequest): PublicResponse | undefined {
+    const target = this.target(request);
+    if (!('hostname' in target)) return target;
+    const snapshot = this.reader.peek(target.hostname);
+    if (snapshot === undefined) return undefined;
+    const { response, read } = this.answer(request, target, snapshot);
+    if (!read) return response;
+    const body = this.reader.peekBytes(read.siteId, read.file, read.variant);
+    return body && withBody(response, body);
+  }
 
-    if (target.path === 'robots.txt') return text(snapshot, request.method, robotsTxt(snapshot));
-    if (target.path === `${snapshot.site.settings.indexNowKey}.txt`) return text(snapshot, request.method, snapshot.site.settings.indexNowKey);
+  async respond(request: PublicRequest): Promise<PublicResponse> {
+    const target = this.target(request);
+    if (!('hostname' in target)) return target;
+    const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
+    return read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response;
+  }
+
+  /** What the request names, or the answer when that alone decides it. */
+  private target(request: PublicRequest): RequestTarget | PublicResponse {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return METHOD_NOT_ALLOWED;
+    if (request.url.length > MAX_URL_LENGTH) return URI_TOO_LONG;
+    const target = resolveTarget(request.headers.host, request.url, this.options.platformHost);
+    if (target === 'bad-request') return BAD_REQUEST;
+    return target ?? NOT_FOUND;
+  }
+
+  private answer(request: PublicRequest, target: RequestTarget, snapshot: SiteSnapshot | null): FileAnswer {
+    if (!snapshot) return { response: NOT_FOUND };
+    const { settings } = snapshot.site;
+    if (target.path === 'robots.txt') return { response: this.text(request, snapshot, 'robots') };
+    if (target.path === `${settings.indexNowKey}.txt`) return { response: this.text(request, snapshot, 'indexNowKey') };
     // Listed until the next publish after the site turns it off; the setting decides at once.
-    if (target.path === TEXT_SITEMAP_PATH && !snapshot.site.settings.textSitemap) return plain(404, 'Not Found');
+    if (target.path === TEXT_SITEMAP_PATH && !settings.textSitemap) return { response: NOT_FOUND };
     const files = snapshot.manifest?.files;
     // `x.xml.gz` as stored; `x.xml` (or a listed `sitemap.xml`) as XML, gzip only if the client asks.
     const stored = target.path.endsWith('.gz') ? files?.get(target.path) : undefined;
-    if (stored) return this.file(request, snapshot, stored, false);
+    if (stored) return this.file(request, snapshot, stored, 'stored');
     const negotiated = files?.get(target.path) ?? files?.get(`${target.path}.gz`);
-    if (negotiated) return this.file(request, snapshot, negotiated, true);
-    return plain(404, 'Not Found');
+    if (negotiated) return this.file(request, snapshot, negotiated, acceptsGzip(request.headers['accept-encoding']) ? 'gzip' : 'identity');
+    return { response: NOT_FOUND };
   }
 
-  private async file(request: PublicRequest, snapshot: SiteSnapshot, file: PublishedFile, negotiated: boolean): Promise<PublicResponse> {
-    const gzip = !negotiated || acceptsGzip(request.headers['accept-encoding']);
-    const headers: Record<string, string> = {
-      // The decompressed variant is a different representation: it needs a different strong tag.
-      etag: gzip ? `"${file.sha256}"` : `"${file.sha256}-identity"`,
-      'last-modified': file.storedAt.toUTCString(),
-      'cache-control': cacheControl(snapshot),
-      'x-robots-tag': 'noindex',
-    };
-    if (negotiated) headers.vary = 'Accept-Encoding';
-    if (isNotModified(request.headers, headers.etag as string, file.storedAt)) return { status: 304, headers };
-
-    headers['content-type'] = !negotiated ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8';
-    if (negotiated && gzip) headers['content-encoding'] = 'gzip';
-    if (request.method === 'HEAD') {
-      return { status: 200, headers: { ...headers, 'content-length': String(gzip ? file.gzipSize : file.byteSize) } };
-    }
-    return { status: 200, headers, body: await this.reader.read(snapshot.site.id, file, gzip ? 'gzip' : 'identity') };
+  private file(request: PublicRequest, snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): FileAnswer {
+    const representation = this.representation(snapshot, file, form);
+    if (isNotModified(request.headers, representation.etag, representation.lastModified)) return { response: { status: 304, headers: representation.notModified } };
+    if (request.method === 'HEAD') return { response: { status: 200, headers: representation.head } };
+    return { response: { status: 200, headers: representation.ok }, read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' } };
   }
+
+  private representation(snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): Representation {
+    let forms = this.files.get(file);
+    if (!forms) this.files.set(file, (forms = {}));
+    return (forms[form] ??= fileRepresentation(snapshot, file, form));
+  }
+
+  private text(request: PublicRequest, snapshot: SiteSnapshot, which: 'robots' | 'indexNowKey'): PublicResponse {
+    let texts = this.texts.get(snapshot);
+    if (!texts) this.texts.set(snapshot, (texts = {}));
+    const { representation, body } = (texts[which] ??= textFile(snapshot, which === 'robots' ? robotsTxt(snapshot) : snapshot.site.settings.indexNowKey));
+    if (isNotModified(request.headers, representation.etag, null)) return { status: 304, headers: representation.notModified };
+    return request.method === 'HEAD' ? { status: 200, headers: representation.ok } : { status: 200, headers: representation.ok, body };
+  }
+}
+
+function fileRepresentation(snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): Representation {
+  const validators: Record<string, string> = {
+    // The decompressed variant is a different representation: it needs a different strong tag.
+    etag: form === 'identity' ? `"${file.sha256}-identity"` : `"${file.sha256}"`,
+    'last-modified': file.storedAt.toUTCString(),
+    'cache-control': cacheControl(snapshot),
+    'x-robots-tag': 'noindex',
+  };
+  if (form !== 'stored') validators.vary = 'Accept-Encoding';
+  const ok: Record<string, string> = {
+    ...validators,
+    'content-type': form === 'stored' ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8',
+  };
+  if (form === 'gzip') ok['content-encoding'] = 'gzip';
+  const length = form === 'identity' ? file.byteSize : file.gzipSize;
+  return { etag: validators.etag as string, lastModified: file.storedAt, notModified: validators, ok, head: { ...ok, 'content-length': String(length) } };
+}
+
+interface TextFile {
+  body: string;
+  representation: Representation;
+}
+
+/** robots.txt and the IndexNow key have no stored hash: their tag is a hash of the text, taken once per snapshot. */
+function textFile(snapshot: SiteSnapshot, body: string): TextFile {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const validators = { etag, 'cache-control': cacheControl(snapshot) };
+  const ok = { ...validators, 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)) };
+  return { body, representation: { etag, lastModified: null, notModified: validators, ok, head: ok } };
 }
 
 /** Served before the first publish too: it only names where the index will be. */
@@ -92,18 +175,25 @@ function robotsTxt({ site }: SiteSnapshot): string {
   return `${rules}\n\nSitemap: ${site.scheme}://${site.hostname}/sitemap.xml\n`;
 }
 
-function text(snapshot: SiteSnapshot, method: string, body: string): PublicResponse {
-  const headers = { 'content-type': TEXT, 'cache-control': cacheControl(snapshot) };
-  return method === 'HEAD'
-    ? { status: 200, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }
-    : { status: 200, headers, body };
-}
-
 function cacheControl({ site }: SiteSnapshot): string {
   return `public, max-age=${site.settings.cacheMaxAge}`;
 }
 
+/**
+ * Every answer with a body says how long it is: the in-memory lane writes the head before the
+ * body, and Node would otherwise fall back to chunked encoding.
+ */
+function withBody(response: PublicResponse, body: Buffer): PublicResponse {
+  return { status: response.status, headers: { ...response.headers, 'content-length': String(body.length) }, body };
+}
+
 /** Error bodies name nothing: no site, no path, no id. */
 function plain(status: number, message: string, headers: Record<string, string> = {}): PublicResponse {
-  return { status, headers: { 'content-type': TEXT, ...headers }, body: `${message}\n` };
+  const body = `${message}\n`;
+  return { status, headers: { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)), ...headers }, body };
 }
+
+const BAD_REQUEST = plain(400, 'Bad Request');
+const NOT_FOUND = plain(404, 'Not Found');
+const METHOD_NOT_ALLOWED = plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+const URI_TOO_LONG = plain(414, 'URI Too Long');

@@ -23,21 +23,27 @@ export function normalizeHostname(value: string | undefined): string | null {
 
 /** The decoded path of a request URL without its leading slash, or null if it is not a plain path. */
 export function parseRequestPath(url: string): string | null {
-  const raw = url.split('?', 1)[0] ?? '';
-  // An encoded separator would let one segment pose as two after decoding.
-  if (!raw.startsWith('/') || raw.includes('\\') || /%(?:2f|5c)/i.test(raw)) return null;
-  let path: string;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    return null;
+  const query = url.indexOf('?');
+  const raw = query < 0 ? url : url.slice(0, query);
+  if (!raw.startsWith('/') || raw.includes('\\')) return null;
+  let path = raw;
+  // Most request targets have nothing to decode: skip the work (it is on every request).
+  if (raw.includes('%')) {
+    // An encoded separator would let one segment pose as two after decoding.
+    if (/%(?:2f|5c)/i.test(raw)) return null;
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
   }
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(path)) return null;
-  const segments = path.slice(1).split('/');
-  if (segments.some((segment) => segment === '.' || segment === '..')) return null;
+  if (/[\u0000-\u001f\u007f]/.test(path) || DOT_SEGMENT.test(path)) return null;
   return path.slice(1);
 }
+
+/** A `.` or `..` segment anywhere in a path that starts with `/`. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /**
  * Host-based: `Host: example.com` + `/sitemap.xml`. Path-based, on the platform's own host

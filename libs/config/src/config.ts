@@ -1,5 +1,6 @@
 // The only place that reads process.env. Every app parses its config once at boot and stops
 // with a clear message on the first invalid variable; tests build config from plain objects.
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
@@ -19,6 +20,8 @@ const envSchema = z.object({
   API_HOST: z.string().default('0.0.0.0'),
   PUBLIC_PORT: port(8080),
   PUBLIC_HOST: z.string().default('0.0.0.0'),
+  /** Public server processes (node:cluster; Node 20 has no reusePort): one per CPU by default, 1 runs no cluster. */
+  PUBLIC_WORKERS: z.coerce.number().int().min(1).max(256).default(Math.min(availableParallelism(), 256)),
   /** Requests one API key may make per window (RateLimiterRedis); a GraphQL request counts once. */
   API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   API_RATE_LIMIT_DURATION_S: z.coerce.number().int().min(1).default(1),
@@ -77,7 +80,7 @@ export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   api: { host: string; port: number; adminApiKey: string | undefined; limits: ApiLimits };
-  public: { host: string; port: number; baseUrl: string | undefined };
+  public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
   queuePrefix: string;
   worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number };
@@ -132,7 +135,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST },
       },
     },
-    public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL },
+    public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
     worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY, shardConcurrency: e.WORKER_SHARD_CONCURRENCY, lockMs: e.WORKER_LOCK_MS },

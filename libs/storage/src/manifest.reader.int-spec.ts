@@ -94,6 +94,29 @@ describe('ManifestReader', () => {
     expect(fresh?.manifest?.files.get('sitemap.xml')?.sha256).toBe(v2.sha256);
   });
 
+  it('peeks at what is loaded without waiting, and at nothing being loaded, expired or invalidated', async () => {
+    const site = await createSite(prisma);
+    const shard = await storeFile(store, site.id, '<urlset/>');
+    await switchManifest(prisma, site.id, { 'sitemaps/sitemap-1.xml.gz': shard });
+    const loading = reader.load(site.hostname);
+    expect(reader.peek(site.hostname)).toBeUndefined();
+    const snapshot = await loading;
+    expect(reader.peek(site.hostname)).toBe(snapshot);
+    expect(reader.peekBytes(site.id, shard, 'gzip')).toBeUndefined();
+    const bytes = await reader.read(site.id, shard, 'gzip');
+    expect(reader.peekBytes(site.id, shard, 'gzip')).toBe(bytes);
+
+    const unknown = 'peeked-at.example.com';
+    expect(reader.peek(unknown)).toBeUndefined();
+    await reader.load(unknown);
+    expect(reader.peek(unknown)).toBeNull();
+    reader.invalidate(site.id);
+    expect([reader.peek(site.hostname), reader.peek(unknown)]).toEqual([undefined, undefined]);
+    const shortLived = new ManifestReader(prisma, store, { maxAgeMs: 0 });
+    await shortLived.load(site.hostname);
+    expect(shortLived.peek(site.hostname)).toBeUndefined();
+  });
+
   it('finds a new site after its first publish even if its hostname was asked for before', async () => {
     const hostname = 'early.example.com';
     expect(await reader.load(hostname)).toBeNull();

@@ -81,6 +81,8 @@ interface SiteEntry {
   snapshot: Promise<SiteSnapshot | null>;
   /** Known once loaded: the site's id, or null for a hostname no site has. */
   siteId?: string | null;
+  /** The settled snapshot, once loaded, for callers that must not wait (`peek`). */
+  loaded?: { snapshot: SiteSnapshot | null };
   expiresAt: number;
 }
 
@@ -120,6 +122,7 @@ export class ManifestReader {
         if (this.sites.get(hostname) !== entry) return;
         if (epoch !== this.epoch) return void this.sites.delete(hostname);
         entry.siteId = snapshot?.site.id ?? null;
+        entry.loaded = { snapshot };
         entry.expiresAt = Date.now() + (snapshot ? this.maxAgeMs : this.unknownHostTtlMs);
       },
       () => {
@@ -127,6 +130,20 @@ export class ManifestReader {
       },
     );
     return entry.snapshot;
+  }
+
+  /**
+   * What `load` would resolve to, if it is in memory and fresh; undefined when it would have to
+   * wait (not loaded, loading, expired or invalidated). Lets the hot path answer without a tick.
+   */
+  peek(hostname: string): SiteSnapshot | null | undefined {
+    const cached = this.sites.get(hostname);
+    return cached?.loaded && cached.expiresAt > Date.now() ? cached.loaded.snapshot : undefined;
+  }
+
+  /** The bytes `read` would resolve to, if they are in memory. */
+  peekBytes(siteId: string, file: ManifestFile, variant: FileVariant): Buffer | undefined {
+    return this.bytes.get(`${siteId}/${file.sha256}/${variant}`);
   }
 
   /** The bytes of a manifest-listed file, as stored (gzip) or decompressed. */

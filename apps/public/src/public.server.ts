@@ -1,0 +1,69 @@
+// The public server's HTTP server, with a lane in front of Fastify: a request the service can
+// answer from memory (a 304, robots.txt, a cached file, a refusal) is written straight to Node's
+// response. Fastify's request and reply objects, hooks and per-request child logger were most of
+// a 304's cost (bench:serve --profile). Everything else — a site or file not yet in memory, what
+// Fastify itself refuses — goes to Fastify, and the route there answers through the same service.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { AccessLog } from './public.logger';
+import type { PublicResponse, PublicService } from './public.service';
+
+export interface PublicServerOptions {
+  /** Request line plus headers: Node answers 431 beyond this. A crawler's GET needs a fraction. */
+  maxHeaderBytes: number;
+  /** A client gets this long to send its whole request (slow-loris)… */
+  requestTimeoutMs: number;
+  /** …and idles this long between requests. */
+  keepAliveTimeoutMs: number;
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+export class PublicServer {
+  private service: PublicService | undefined;
+
+  constructor(
+    private readonly accessLog: AccessLog,
+    private readonly options: PublicServerOptions,
+  ) {}
+
+  /** Fastify's `serverFactory`: Fastify passes its own handler, the fallback. */
+  readonly factory = (fastify: Handler): http.Server => {
+    const server = http.createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (request, response) => this.handle(request, response, fastify));
+    server.requestTimeout = this.options.requestTimeoutMs;
+    server.keepAliveTimeout = this.options.keepAliveTimeoutMs;
+    return server;
+  };
+
+  /** The lane opens once the app is initialised; until then Fastify answers everything. */
+  attach(service: PublicService): void {
+    this.service = service;
+  }
+
+  private handle(request: IncomingMessage, response: ServerResponse, fastify: Handler): void {
+    const started = performance.now();
+    let answer: PublicResponse | undefined;
+    try {
+      answer = this.service?.respondFromMemory({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    } catch {
+      // Fastify's route asks the service again and answers a failure as it answers any: logged, 500.
+      answer = undefined;
+    }
+    if (!answer) return fastify(request, response);
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
+    // Every answer with a body states its length; a 304 has none.
+    const length = answer.headers['content-length'];
+    this.accessLog.write({
+      method: request.method,
+      host: request.headers.host,
+      url: request.url,
+      status: answer.status,
+      bytes: length === undefined ? undefined : Number(length),
+      // Until the answer was handed to the socket.
+      ms: performance.now() - started,
+      userAgent: request.headers['user-agent'],
+      ip: request.socket.remoteAddress,
+    });
+  }
+}
