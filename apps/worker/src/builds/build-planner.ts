@@ -1,7 +1,7 @@
 // First step of a build: decide which shards to render and hand the work to a BullMQ flow
 // (one render child per shard, the publish parent runs when all children are done).
 import type { FlowProducer } from 'bullmq';
-import type { PrismaClient } from '@sitemaps/data';
+import { Prisma, type PrismaClient } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type BuildProducer, type PlanBuildPayload, type PublishBuildPayload, type RenderShardPayload } from '@sitemaps/jobs';
 
 export class BuildPlanner {
@@ -15,7 +15,7 @@ export class BuildPlanner {
     if (payload.trigger === 'change') await this.builds.clearPending(payload.siteId);
     const build = payload.buildId
       ? await this.prisma.build.findUnique({ where: { id: payload.buildId } })
-      : await this.prisma.build.create({ data: { siteId: payload.siteId, full: payload.full, trigger: payload.trigger } });
+      : await this.prisma.build.create({ data: { siteId: payload.siteId, full: payload.full, trigger: payload.trigger } }).catch(siteGone);
     // Deleted with its site, or already through: nothing to do (a retried job lands here).
     if (!build || build.status === 'published' || build.status === 'failed') return { buildId: build?.id ?? '', shards: 0 };
 
@@ -43,4 +43,10 @@ export class BuildPlanner {
     });
     return { buildId: build.id, shards: shards.length };
   }
+}
+
+/** A change build queued just before its site was deleted: no site, no build (and no retries). */
+function siteGone(error: unknown): null {
+  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') return null;
+  throw error;
 }

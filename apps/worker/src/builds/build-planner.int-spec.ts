@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { FlowProducer } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { BuildProducer } from '@sitemaps/jobs';
+import { insertSite, testRedisUrl, uniqueQueuePrefix, useTestPool } from '@sitemaps/testing';
+import { BuildPlanner } from './build-planner';
+
+describe('BuildPlanner (real Postgres and Redis)', () => {
+  const fixture = useTestPool();
+  let prisma: PrismaClient;
+  let redis: Redis;
+  let flows: FlowProducer;
+  let planner: BuildPlanner;
+
+  beforeAll(() => {
+    prisma = createPrismaClient(fixture.db.url, { poolSize: 2 });
+    redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+    const prefix = uniqueQueuePrefix('planner');
+    flows = new FlowProducer({ connection: redis, prefix });
+    planner = new BuildPlanner(prisma, flows, new BuildProducer(BuildProducer.queue(redis, prefix), redis, { quietMs: 10, maxWaitMs: 100 }));
+  });
+  afterAll(async () => {
+    await flows?.close();
+    redis?.disconnect();
+    await prisma?.$disconnect();
+  });
+
+  it('plans a change build for an existing site', async () => {
+    const site = await insertSite(fixture.pool);
+    const planned = await planner.plan({ v: 1, siteId: site.id, full: false, trigger: 'change' });
+    expect(planned.buildId).not.toBe('');
+    expect(await prisma.build.count({ where: { siteId: site.id } })).toBe(1);
+  });
+
+  it('does nothing, without failing, for a change build whose site was deleted meanwhile', async () => {
+    await expect(planner.plan({ v: 1, siteId: randomUUID(), full: false, trigger: 'change' })).resolves.toEqual({ buildId: '', shards: 0 });
+  });
+});
