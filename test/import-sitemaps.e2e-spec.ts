@@ -3,11 +3,10 @@
 // local HTTP server; then built and crawled through the public server, and compared.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { ErrorLevel, XMLToSitemapItemStream, type SitemapItem } from 'sitemap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeUrlEntry, renderSitemapIndex, renderUrlsetFiles, type SitemapUrl, type SitemapVideo } from '@sitemaps/sitemap-xml';
+import { normalizeUrlEntry, renderSitemapIndex, renderUrlsetFiles, type SitemapUrl } from '@sitemaps/sitemap-xml';
+import { readUrlsetWithSitemapPackage } from '@sitemaps/sitemap-xml/src/testing/sitemap-package.reader';
 import { apiClient } from './support/api-client';
 import { crawl, validateSitemaps } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -83,48 +82,6 @@ function video(i: number) {
   };
 }
 
-/** The `sitemap` package's item, read back into our shape (as the writer's round-trip test does). */
-function fromSitemapItem(item: SitemapItem): SitemapUrl {
-  const url: SitemapUrl = { loc: item.url };
-  if (item.lastmod !== undefined) url.lastmod = item.lastmod;
-  if (item.changefreq !== undefined) url.changefreq = item.changefreq;
-  if (item.priority !== undefined) url.priority = item.priority;
-  if (item.links.length > 0) url.alternates = item.links.map((l) => ({ hreflang: l.lang, href: l.url }));
-  if (item.img.length > 0) url.images = item.img.map((i) => ({ loc: i.url }));
-  if (item.video.length > 0) {
-    url.videos = item.video.map((v) => {
-      const out: SitemapVideo = { thumbnailLoc: v.thumbnail_loc, title: v.title, description: v.description };
-      if (v.content_loc !== undefined) out.contentLoc = v.content_loc;
-      if (v.player_loc !== undefined) out.playerLoc = v.player_loc;
-      if (v.duration !== undefined) out.duration = v.duration;
-      if (v.expiration_date !== undefined) out.expirationDate = v.expiration_date;
-      if (v.rating !== undefined) out.rating = v.rating;
-      if (v.view_count !== undefined) out.viewCount = v.view_count;
-      if (v.publication_date !== undefined) out.publicationDate = v.publication_date;
-      if (v.family_friendly !== undefined) out.familyFriendly = v.family_friendly === 'yes';
-      if (v.restriction !== undefined) out.restriction = { relationship: v['restriction:relationship']!, countries: v.restriction.split(' ') };
-      if (v.platform !== undefined) out.platform = { relationship: v['platform:relationship']!, platforms: v.platform.split(' ') as ('web' | 'mobile' | 'tv')[] };
-      if (v.requires_subscription !== undefined) out.requiresSubscription = v.requires_subscription === 'yes';
-      if (v.uploader !== undefined) out.uploader = v['uploader:info'] === undefined ? { name: v.uploader } : { name: v.uploader, info: v['uploader:info'] };
-      if (v.live !== undefined) out.live = v.live === 'yes';
-      if (v.tag.length > 0) out.tags = v.tag;
-      return out;
-    });
-  }
-  if (item.news !== undefined) {
-    url.news = { publicationName: item.news.publication.name, publicationLanguage: item.news.publication.language, publicationDate: item.news.publication_date, title: item.news.title };
-  }
-  return url;
-}
-
-async function parseUrlset(xml: string): Promise<SitemapUrl[]> {
-  const items: SitemapItem[] = [];
-  const parser = new XMLToSitemapItemStream({ level: ErrorLevel.THROW, logger: false });
-  await new Promise<void>((resolve, reject) => {
-    Readable.from([Buffer.from(xml)]).pipe(parser).on('data', (item: SitemapItem) => items.push(item)).on('end', resolve).on('error', reject);
-  });
-  return items.map(fromSitemapItem);
-}
 
 const byLoc = (a: SitemapUrl, b: SitemapUrl) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
@@ -198,7 +155,7 @@ describe('import existing sitemaps', () => {
     const crawled = await until('every imported URL to be published', async () => {
       const result = await crawl(platform.publicUrl, HOST).catch(() => undefined);
       if (!result || result.index.status !== 200 || result.shards.some((s) => s.status !== 200)) return undefined;
-      const urls = (await Promise.all(result.shards.map((s) => parseUrlset(s.xml)))).flat();
+      const urls = (await Promise.all(result.shards.map((s) => readUrlsetWithSitemapPackage(s.xml)))).flat();
       return urls.length === entries.length ? { result, urls } : undefined;
     });
     expect(crawled.urls.sort(byLoc)).toEqual([...entries].sort(byLoc));
