@@ -98,7 +98,7 @@ export class UrlIngestService {
   async sitesWithExpiredNews(now = new Date()): Promise<IngestSite[]> {
     const { rows } = await this.pool.query<{ id: string; scheme: string; hostname: string; default_changefreq: string | null; default_priority: number | null }>(
       `SELECT id, scheme, hostname, default_changefreq, default_priority FROM sites s
-        WHERE EXISTS (SELECT 1 FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL AND u.site_id = s.id)`,
+        WHERE s.id IN (SELECT u.site_id FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL)`,
       [now],
     );
     return rows.map((row) => ({ id: row.id, scheme: row.scheme, hostname: row.hostname, defaultChangefreq: row.default_changefreq, defaultPriority: row.default_priority }));
