@@ -4,8 +4,8 @@
 //   2. PUT batches of 10,000 (a fresh site, the same URLs), one request at a time;
 //   3. raw COPY of equivalent rows (the URL row with its fragment, hashes and the alternates as
 //      JSON) into a plain table without indexes, from this process: what Postgres itself takes;
-//   4. the same rows COPYed into the platform's own `urls` and `alternates` tables, indexes and
-//      all, for a fresh site: the floor the data model sets, with no validation or rendering.
+//   4. the same rows COPYed into the platform's own `urls` table, indexes and all, for a fresh
+//      site: the floor the data model sets, with no validation or rendering.
 // Each API phase runs in a fresh API process started as production starts it (compiled, with
 // APP_NODE_FLAGS); its peak RSS is VmHWM from /proc/<pid>/status (also sampled every 100 ms).
 // No worker runs: builds are not part of ingest.
@@ -249,36 +249,26 @@ async function putPhase(env: Record<string, string>, options: Options): Promise<
 }
 
 /**
- * What Postgres takes when nothing but COPY happens, into plain tables without indexes, keys or
- * triggers, from this process. Two shapes of the same data: `row` is one row per URL (loc,
- * hashes, lastmod, the rendered fragment, its size, the alternates as JSON); `stored` is what the
- * import writes, one URL row plus one row per alternate. The text is built with template
+ * What Postgres takes when nothing but COPY happens, into a plain table without indexes, keys or
+ * triggers, from this process: one row per URL (loc, hashes, lastmod, the rendered fragment, its
+ * size, the alternates as JSON), the shape the import stores. The text is built with template
  * strings and pre-drawn random hashes, so this process is not the bottleneck.
  */
-async function rawCopyPhase(databaseUrl: string, options: Options, shape: 'row' | 'stored'): Promise<PhaseResult> {
+async function rawCopyPhase(databaseUrl: string, options: Options): Promise<PhaseResult> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     await db.query(`CREATE TABLE bench_raw_urls (site_id uuid, loc_hash bytea, loc text, lastmod text, lastmod_at timestamptz, content_hash bytea,
-                     fragment text, fragment_size int, ns_mask int, alternates jsonb)`);
-    await db.query(`CREATE TABLE bench_raw_alternates (site_id uuid, cluster_key bytea, href_hash bytea, href text, hreflang text)`);
+                     fragment text, fragment_size int, ns_mask int, alternates json)`);
     const siteId = randomUUID();
     const hashes = Array.from({ length: 4_096 }, () => randomBytes(32).toString('hex'));
     const hash = (i: number) => `\\\\x${hashes[i & 4095]}`;
-    function* text(table: 'urls' | 'alternates'): Generator<string> {
+    function* text(): Generator<string> {
       let buffer = '';
       let i = 0;
       for (const u of urlEntries(options.urls, 'copy.bench.example.com')) {
-        const uk = `https://shop.example.co.uk${u.path}`;
-        const de = `https://shop.example.de${u.path}`;
-        if (table === 'urls') {
-          const fragment = `<url><loc>${u.loc}</loc><lastmod>${u.lastmod}</lastmod><xhtml:link rel="alternate" hreflang="de-DE" href="${de}"/><xhtml:link rel="alternate" hreflang="en-GB" href="${uk}"/><xhtml:link rel="alternate" hreflang="x-default" href="${u.loc}"/></url>`;
-          const alternates = shape === 'row' ? `[{"hreflang":"de-DE","href":"${de}"},{"hreflang":"en-GB","href":"${uk}"},{"hreflang":"x-default","href":"${u.loc}"}]` : '\\N';
-          buffer += `${siteId}\t${hash(i)}\t${u.loc}\t${u.lastmod}\t${u.lastmod}\t${hash(i * 7)}\t${fragment}\t${fragment.length}\t1\t${alternates}\n`;
-        } else {
-          const key = hash(i * 13);
-          buffer += `${siteId}\t${key}\t${hash(i * 3)}\t${de}\tde-DE\n${siteId}\t${key}\t${hash(i * 5)}\t${uk}\ten-GB\n${siteId}\t${key}\t${hash(i)}\t${u.loc}\tx-default\n`;
-        }
+        const { fragment, alternates } = storedForms(u);
+        buffer += `${siteId}\t${hash(i)}\t${u.loc}\t${u.lastmod}\t${u.lastmod}\t${hash(i * 7)}\t${fragment}\t${fragment.length}\t1\t${alternates}\n`;
         i++;
         if (buffer.length >= 256 * 1024) {
           yield buffer;
@@ -288,21 +278,28 @@ async function rawCopyPhase(databaseUrl: string, options: Options, shape: 'row' 
       if (buffer) yield buffer;
     }
     const started = performance.now();
-    await pipeline(Readable.from(text('urls')), db.query(copyFrom('COPY bench_raw_urls FROM STDIN')));
-    if (shape === 'stored') await pipeline(Readable.from(text('alternates')), db.query(copyFrom('COPY bench_raw_alternates FROM STDIN')));
+    await pipeline(Readable.from(text()), db.query(copyFrom('COPY bench_raw_urls FROM STDIN')));
     const seconds = (performance.now() - started) / 1000;
-    return shape === 'row'
-      ? { name: 'raw COPY, row per URL', urls: options.urls, seconds, peakRssMb: null, note: 'URL row with alternates as JSON; no index' }
-      : { name: 'raw COPY, stored shape', urls: options.urls, seconds, peakRssMb: null, note: 'URL row + 3 alternate rows; no index' };
+    return { name: 'raw COPY, row per URL', urls: options.urls, seconds, peakRssMb: null, note: 'URL row with alternates as JSON; no index' };
   } finally {
-    await db.query('DROP TABLE IF EXISTS bench_raw_urls, bench_raw_alternates').catch(() => undefined);
+    await db.query('DROP TABLE IF EXISTS bench_raw_urls').catch(() => undefined);
     await db.end();
   }
 }
 
+/** The fragment and alternates JSON the import stores for a bench URL (as COPY text). */
+function storedForms(u: { path: string; lastmod: string; loc: string }): { fragment: string; alternates: string } {
+  const uk = `https://shop.example.co.uk${u.path}`;
+  const de = `https://shop.example.de${u.path}`;
+  return {
+    fragment: `<url><loc>${u.loc}</loc><lastmod>${u.lastmod}</lastmod><xhtml:link rel="alternate" hreflang="de-DE" href="${de}"/><xhtml:link rel="alternate" hreflang="en-GB" href="${uk}"/><xhtml:link rel="alternate" hreflang="x-default" href="${u.loc}"/></url>`,
+    alternates: `[{"hreflang":"de-DE","href":"${de}"},{"hreflang":"en-GB","href":"${uk}"},{"hreflang":"x-default","href":"${u.loc}"}]`,
+  };
+}
+
 /**
- * The floor of the data model: the rows the import stores (one URL row, three alternate rows),
- * COPYed straight into the platform's `urls` and `alternates` tables for a fresh site, with
+ * The floor of the data model: the rows the import stores (one URL row with its links),
+ * COPYed straight into the platform's `urls` table for a fresh site, with
  * their indexes, their real hashes and one transaction per 2,000 URLs as the import commits.
  * Only Postgres' own work: no parsing, validation, rendering or lookups.
  */
@@ -319,33 +316,26 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
     const shard = await db.query<{ id: string }>(`INSERT INTO shards (site_id, section, ordinal) VALUES ($1, '', 1) RETURNING id`, [siteId]);
     const shardId = shard.rows[0]?.id as string;
     const hex = (text: string) => `\\\\x${createHash('sha256').update(text).digest('hex')}`;
-    const batches: { urls: string; alternates: string }[] = [];
+    const batches: string[] = [];
     let urls = '';
-    let alternates = '';
     let n = 0;
     for (const u of urlEntries(options.urls, 'model.bench.example.com')) {
-      const uk = `https://shop.example.co.uk${u.path}`;
-      const de = `https://shop.example.de${u.path}`;
-      const fragment = `<url><loc>${u.loc}</loc><lastmod>${u.lastmod}</lastmod><xhtml:link rel="alternate" hreflang="de-DE" href="${de}"/><xhtml:link rel="alternate" hreflang="en-GB" href="${uk}"/><xhtml:link rel="alternate" hreflang="x-default" href="${u.loc}"/></url>`;
-      const key = hex(`cluster ${u.loc}`);
-      urls += `${siteId}\t${hex(u.loc)}\t${u.loc}\t\t${shardId}\t${u.lastmod}\t${u.lastmod}\tt\t${hex(fragment)}\t${fragment}\t${fragment.length}\t1\t2026-01-01\t2026-01-01\n`;
-      alternates += `${siteId}\t${key}\t${hex(de)}\t${de}\tde-DE\n${siteId}\t${key}\t${hex(uk)}\t${uk}\ten-GB\n${siteId}\t${key}\t${hex(u.loc)}\t${u.loc}\tx-default\n`;
+      const { fragment, alternates } = storedForms(u);
+      urls += `${siteId}\t${hex(u.loc)}\t${u.loc}\t\t${shardId}\t${u.lastmod}\t${u.lastmod}\tt\t${hex(fragment)}\t${fragment}\t${fragment.length}\t1\t${alternates}\t2026-01-01\t2026-01-01\n`;
       if (++n % 2_000 === 0) {
-        batches.push({ urls, alternates });
+        batches.push(urls);
         urls = '';
-        alternates = '';
       }
     }
-    if (urls) batches.push({ urls, alternates });
+    if (urls) batches.push(urls);
     const started = performance.now();
     for (const batch of batches) {
       await db.query('BEGIN');
-      await pipeline(Readable.from([batch.urls]), db.query(copyFrom(`COPY urls (site_id, loc_hash, loc, section, shard_id, lastmod, lastmod_at, lastmod_given, content_hash, fragment, fragment_size, ns_mask, created_at, updated_at) FROM STDIN`)));
-      await pipeline(Readable.from([batch.alternates]), db.query(copyFrom('COPY alternates (site_id, cluster_key, href_hash, href, hreflang) FROM STDIN')));
+      await pipeline(Readable.from([batch]), db.query(copyFrom(`COPY urls (site_id, loc_hash, loc, section, shard_id, lastmod, lastmod_at, lastmod_given, content_hash, fragment, fragment_size, ns_mask, alternates, created_at, updated_at) FROM STDIN`)));
       await db.query('COMMIT');
     }
     const seconds = (performance.now() - started) / 1000;
-    return { name: 'COPY into the tables', urls: options.urls, seconds, peakRssMb: null, note: 'urls + alternates with their indexes: the data model\'s floor' };
+    return { name: 'COPY into the tables', urls: options.urls, seconds, peakRssMb: null, note: 'urls with its indexes: the data model\'s floor' };
   } finally {
     await db.end();
   }
@@ -383,12 +373,11 @@ async function main(): Promise<void> {
     results.push(ndjson);
     const check = new Client({ connectionString: databaseUrl });
     await check.connect();
-    const stored = await check.query(`SELECT (SELECT count(*) FROM urls WHERE site_id = $1) AS urls, (SELECT count(*) FROM alternates WHERE site_id = $1) AS alternates`, [ndjson.siteId]);
+    const stored = await check.query(`SELECT count(*) AS urls, count(alternates) AS linked FROM urls WHERE site_id = $1`, [ndjson.siteId]);
     await check.end();
-    console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].alternates} alternates rows`);
+    console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].linked} with hreflang links`);
     if (options.put) results.push(await putPhase(env, options));
-    results.push(await rawCopyPhase(databaseUrl, options, 'row'));
-    results.push(await rawCopyPhase(databaseUrl, options, 'stored'));
+    results.push(await rawCopyPhase(databaseUrl, options));
     results.push(await modelCopyPhase(databaseUrl, options));
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
@@ -414,13 +403,12 @@ function report(results: PhaseResult[]): void {
   }
   const ndjson = results.find((r) => r.name === 'NDJSON import');
   const copyRow = results.find((r) => r.name === 'raw COPY, row per URL');
-  const copyStored = results.find((r) => r.name === 'raw COPY, stored shape');
   const model = results.find((r) => r.name === 'COPY into the tables');
   const put = results.find((r) => r.name.startsWith('PUT'));
-  if (!ndjson || !copyRow || !copyStored || !model) return;
+  if (!ndjson || !copyRow || !model) return;
   const ratio = rate(ndjson) / rate(copyRow);
   console.log('');
-  console.log(`NDJSON / raw COPY: ${ratio.toFixed(2)} (row per URL), ${(rate(ndjson) / rate(copyStored)).toFixed(2)} (stored shape); target ≥ 0.33${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
+  console.log(`NDJSON / raw COPY: ${ratio.toFixed(2)}; target ≥ 0.33${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
   console.log(`NDJSON / COPY into the tables: ${(rate(ndjson) / rate(model)).toFixed(2)} (what validation, rendering, lookups and shard upkeep add to Postgres' own floor)`);
   console.log(
     `targets: ≥ ${TARGET_URLS_PER_SEC.toLocaleString('en-US')} URLs/s ${rate(ndjson) >= TARGET_URLS_PER_SEC ? 'met' : 'NOT met'}; ` +

@@ -7,3 +7,4 @@ export * from './urls/url-content';
 export * from './sites/cron.rules';
 export * from './sites/robots.rules';
 export * from './urls/news.rules';
+export * from './alternates/cluster-changes';

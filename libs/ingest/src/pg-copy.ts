@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-export type CopyType = 'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'jsonb';
+export type CopyType = 'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
 export type CopyValue = string | number | boolean | Buffer | Date | null | undefined;
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -52,6 +52,7 @@ class BinaryEncoder {
     }
     switch (type) {
       case 'text':
+      case 'json': // json's binary form is its text
       case 'jsonb': {
         const text = typeof value === 'string' ? value : String(value);
         const version = type === 'jsonb' ? 1 : 0;

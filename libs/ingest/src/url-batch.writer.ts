@@ -1,14 +1,17 @@
 // One batch of prepared entries into the database, inside the caller's transaction and under
-// the caller's per-site lock: hreflang memberships, which URLs changed (content hash), fragments
+// the caller's per-site lock: hreflang clusters, which URLs changed (content hash), fragments
 // rendered for those only, shard placement, and the shards they touch marked dirty.
 //
+// A URL is one row, its hreflang links included (`urls.alternates`): clusters are worked out in
+// memory (ClusterChanges) from the batch and the stored links of the pages it names, found by
+// loc hash like any URL. Links for pages not stored yet wait in `pending_alternates`.
+//
 // Set-based throughout, so a batch costs a handful of round trips whatever its size: lookups use
-// `= ANY(array)` (index probes), and rows go in with COPY, straight into `urls` and `alternates`
-// for new rows (the lock guarantees no one else inserts them meanwhile) and through a temporary
-// table for updates.
+// `= ANY(array)` (index probes), and rows go in with COPY, straight into `urls` for new rows (the
+// lock guarantees no one else inserts them meanwhile) and through a temporary table for updates.
 import type { PoolClient } from 'pg';
 import {
-  clusterOf,
+  ClusterChanges,
   contentHash,
   isFreshNews,
   lastmodInstant,
@@ -17,7 +20,8 @@ import {
   newsUntil,
   planNewUrls,
   platformLastmod,
-  type AlternateLink,
+  sameLinks,
+  type Links,
   type ShardFill,
   type ShardLimits,
   type UrlContent,
@@ -25,16 +29,6 @@ import {
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
 import { copyRows, hashList, packHashes, type CopyType } from './pg-copy';
 import { entryContentHash, siteOrigin, type IngestSite, type PreparedEntry } from './url-entry.preparer';
-
-/** One row of `alternates`, with hex forms for map keys. */
-interface MemberRow {
-  key: Buffer;
-  keyHex: string;
-  hash: Buffer;
-  hex: string;
-  href: string;
-  hreflang: string;
-}
 
 interface ExistingRow {
   id: string;
@@ -44,6 +38,7 @@ interface ExistingRow {
   fragment_size: number;
   deleted: boolean;
   content_hash: Buffer;
+  alternates: Links | null;
 }
 
 /** A live URL outside the batch whose cluster changed: re-rendered from what is stored. */
@@ -72,6 +67,7 @@ interface RowWrite {
   images: unknown;
   videos: unknown;
   news: unknown;
+  alternates: Links | null;
   newsUntil: Date | null;
   contentHash: Buffer;
   fragment: string;
@@ -83,9 +79,15 @@ interface RowWrite {
   previous: { shardId: string; size: number; leaves: boolean } | null;
 }
 
+/** A URL the caller deleted, with the links it had: its cluster's other pages drop it. */
+export interface DepartedUrl {
+  hash: Buffer;
+  href: string;
+  links: Links;
+}
+
 export interface WriteOptions {
-  /** Keys of clusters that lost members outside the batch (deletes): their URLs re-render. */
-  changedKeys?: Buffer[];
+  departed?: DepartedUrl[];
   /** Live URLs the tenant may still add; decremented as the batch adds some. */
   quota?: { remaining: number };
 }
@@ -104,29 +106,24 @@ interface ShardDelta {
 /** What a written URL row carries, new or updated; new rows add site and creation columns. */
 const ROW_COLUMNS = {
   loc: 'text', section: 'text', shard_id: 'int8', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool', changefreq: 'text',
-  priority: 'float4', images: 'jsonb', videos: 'jsonb', news: 'jsonb', news_until: 'timestamptz', content_hash: 'bytea', fragment: 'text',
+  priority: 'float4', images: 'jsonb', videos: 'jsonb', news: 'jsonb', alternates: 'json', news_until: 'timestamptz', content_hash: 'bytea', fragment: 'text',
   fragment_size: 'int4', ns_mask: 'int4',
 } as const satisfies Record<string, CopyType>;
 const INSERT_COLUMNS = { site_id: 'uuid', loc_hash: 'bytea', ...ROW_COLUMNS, created_at: 'timestamptz', updated_at: 'timestamptz' } as const;
 const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS } as const;
-const ALTERNATE_COLUMNS = { site_id: 'uuid', cluster_key: 'bytea', href_hash: 'bytea', href: 'text', hreflang: 'text' } as const;
 
 export class UrlBatchWriter {
   constructor(private readonly limits: ShardLimits) {}
 
   /**
-   * Writes the entries (one per loc) and re-renders the URLs of every cluster they change,
-   * plus the clusters in `changedKeys` (memberships removed by the caller). With a `quota`,
-   * entries that would add a live URL past it are left out and returned. Returns how many URLs
-   * changed.
+   * Writes the entries (one per loc) and re-renders the other pages of every cluster they
+   * change, or that `departed` URLs (deleted by the caller) leave. With a `quota`, entries that
+   * would add a live URL past it are left out and returned. Returns how many URLs changed.
    */
   async write(db: PoolClient, site: IngestSite, entries: PreparedEntry[], now: Date, opts: WriteOptions = {}): Promise<WriteResult> {
     const existing = await this.loadExisting(db, site.id, entries);
     const { accepted, overQuota } = withinQuota(entries, existing, opts.quota);
-    const { staged, goneKeys, changedStaged } = await this.applyClusterChanges(db, site.id, accepted);
-    const batch = new Set(accepted.map((entry) => entry.hex));
-    const clusters = await this.loadClusters(db, site, accepted, batch, staged, changedStaged, [...goneKeys, ...(opts.changedKeys ?? [])]);
-    const peers = await this.loadPeers(db, site.id, [...clusters.peers.values()]);
+    const { clusters, peers } = await this.resolveClusters(db, site, accepted, existing, opts.departed ?? []);
     const nowLastmod = platformLastmod(now);
     const writes: RowWrite[] = [];
 
@@ -140,10 +137,10 @@ export class UrlBatchWriter {
     }
     for (const row of peers) {
       const links = clusters.linksOf(row.loc_hash.toString('hex'));
+      if (sameLinks(row.alternates, links ?? null)) continue;
       const stored = storedUrl(row);
       const content: UrlContent = { ...stored, section: row.section, lastmod: row.lastmod_given ? (row.lastmod ?? undefined) : undefined, alternates: links };
       const hash = contentHash(content);
-      if (row.content_hash.equals(hash)) continue;
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
       writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, row.section, hash, row.lastmod_given, row, now));
     }
@@ -160,12 +157,13 @@ export class UrlBatchWriter {
    * selects: their shards shrink and become dirty, and their cluster peers drop them.
    */
   async softDelete(db: PoolClient, site: IngestSite, where: string, params: unknown[], now: Date): Promise<{ deleted: string[]; count: number; changed: number }> {
-    await db.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_deleted (loc_hash bytea, loc text, shard_id bigint, fragment_size int) ON COMMIT DELETE ROWS`);
+    await db.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_deleted (loc_hash bytea, loc text, shard_id bigint, fragment_size int, alternates json) ON COMMIT DELETE ROWS`);
     await db.query('TRUNCATE ingest_deleted');
+    // A deleted row keeps its last content, links included; only live rows' links are read.
     const { rowCount } = await db.query(
       `WITH gone AS (
          UPDATE urls SET deleted_at = $2, updated_at = $2 WHERE site_id = $1 AND deleted_at IS NULL AND (${where})
-         RETURNING loc_hash, loc, shard_id, fragment_size)
+         RETURNING loc_hash, loc, shard_id, fragment_size, alternates)
        INSERT INTO ingest_deleted SELECT * FROM gone`,
       [site.id, now, ...params],
     );
@@ -176,148 +174,101 @@ export class UrlBatchWriter {
     );
     await this.applyShardDeltas(db, new Map(sums.rows.map((row) => [row.shard_id, { count: -row.n, bytes: -row.bytes }])));
     // A deleted page must not stay listed as an alternate of its translations.
-    const removed = await db.query<{ cluster_key: Buffer }>(
-      `DELETE FROM alternates a USING ingest_deleted d WHERE a.site_id = $1 AND a.href_hash = d.loc_hash RETURNING a.cluster_key`,
-      [site.id],
+    const clustered = await db.query<{ loc_hash: Buffer; loc: string; alternates: Links }>(
+      'SELECT loc_hash, loc, alternates FROM ingest_deleted WHERE alternates IS NOT NULL',
     );
-    const { changed: peersChanged } = await this.write(db, site, [], now, { changedKeys: uniqueBuffers(removed.rows.map((row) => row.cluster_key)) });
+    const departed = clustered.rows.map((row) => ({ hash: row.loc_hash, href: row.loc, links: row.alternates }));
+    const { changed: peersChanged } = departed.length > 0 ? await this.write(db, site, [], now, { departed }) : { changed: 0 };
     const deleted = count <= 10_000 ? (await db.query<{ loc: string }>('SELECT loc FROM ingest_deleted')).rows.map((row) => row.loc) : [];
     return { deleted, count, changed: count + peersChanged };
   }
 
   /**
-   * Applies the batch's declared memberships. A touched href (one a declared cluster lists, or a
-   * URL leaving its cluster) ends with exactly the rows the batch stages for it, later entries
-   * winning; rows that are already there as staged are left alone, so re-sending the same
-   * clusters writes nothing. Returns the staged rows, the keys of clusters that lost rows, and
-   * the (hex) keys of staged clusters whose membership changed.
+   * The batch's clusters: declarations in order (later entries win), the stored links of every
+   * page they name, then of the pages whose cluster lost members. Pages outside the batch come
+   * back as `peers` (live rows, to re-render if their links changed); those not stored get their
+   * pending links written or dropped here, and entries take over (and drop) theirs.
    */
-  private async applyClusterChanges(db: PoolClient, siteId: string, entries: PreparedEntry[]) {
-    const staged = new Map<string, MemberRow>();
-    const touched = new Map<string, Buffer>();
+  private async resolveClusters(db: PoolClient, site: IngestSite, entries: PreparedEntry[], existing: Map<string, ExistingRow>, departed: DepartedUrl[]) {
+    const clusters = new ClusterChanges(`${siteOrigin(site)}/`);
+    const batch = new Set<string>();
     for (const entry of entries) {
-      if (entry.cluster.action === 'leave') touched.set(entry.hex, entry.hash);
-      if (entry.cluster.action !== 'join') continue;
-      const { cluster, hashes } = entry.cluster;
-      const keyHex = cluster.key.toString('hex');
-      cluster.members.forEach((link, position) => {
-        const hash = hashes[position] as Buffer;
-        const hex = hash === entry.hash ? entry.hex : hash.toString('hex');
-        staged.set(`${hex} ${link.hreflang}`, { key: cluster.key, keyHex, hash, hex, href: link.href, hreflang: link.hreflang });
-        touched.set(hex, hash);
-      });
+      batch.add(entry.hex);
+      if (entry.cluster.action === 'join') clusters.join(entry.cluster.cluster.members, entry);
+      else if (entry.cluster.action === 'leave') clusters.leave(entry.hash, entry.hex, entry.url.loc);
     }
-    if (touched.size === 0) return { staged, goneKeys: [] as Buffer[], changedStaged: new Set<string>() };
+    const gone = new Set<string>();
+    for (const url of departed) {
+      const hex = url.hash.toString('hex');
+      gone.add(hex);
+      clusters.depart(url.hash, hex, url.href, url.links);
+    }
 
-    const { rows } = await db.query<{ href_hash: Buffer; hreflang: string; cluster_key: Buffer }>(
-      `SELECT href_hash, hreflang, cluster_key FROM alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`,
-      [siteId, packHashes([...touched.values()])],
-    );
-    const kept = new Set<string>();
-    const gone: typeof rows = [];
-    for (const row of rows) {
-      const id = `${row.href_hash.toString('hex')} ${row.hreflang}`;
-      if (staged.get(id)?.key.equals(row.cluster_key)) kept.add(id);
-      else gone.push(row);
+    // What is stored: a live row's links, else the pending ones.
+    const unstored: PreparedEntry[] = [];
+    for (const entry of entries) {
+      const row = existing.get(entry.hex);
+      if (row && !row.deleted) clusters.setStored(entry.hex, row.alternates);
+      else unstored.push(entry);
     }
-    if (gone.length > 0) {
+    const outside = [...clusters.touched()].filter((claim) => !batch.has(claim.hex) && !gone.has(claim.hex));
+    const peers = await this.loadPeers(db, site.id, outside.map((claim) => claim.hash));
+    for (const row of peers) clusters.setStored(row.loc_hash.toString('hex'), row.alternates);
+    const live = new Set(peers.map((row) => row.loc_hash.toString('hex')));
+    const pending = await this.loadPending(db, site.id, [...unstored, ...outside.filter((claim) => !live.has(claim.hex))], clusters);
+
+    const remainders = [...clusters.remainders().values()].filter((page) => !batch.has(page.hex));
+    if (remainders.length > 0) {
+      const more = await this.loadPeers(db, site.id, remainders.map((page) => page.hash));
+      for (const row of more) {
+        clusters.setStored(row.loc_hash.toString('hex'), row.alternates);
+        live.add(row.loc_hash.toString('hex'));
+        peers.push(row);
+      }
+      for (const [hex, links] of await this.loadPending(db, site.id, remainders.filter((page) => !live.has(page.hex)), clusters)) pending.set(hex, links);
+    }
+
+    // Pending links: pages of the site named by a cluster but not stored live.
+    const set: { hash: Buffer; href: string; links: Links }[] = [];
+    const drop: Buffer[] = entries.filter((entry) => pending.has(entry.hex)).map((entry) => entry.hash);
+    for (const page of [...outside, ...remainders]) {
+      if (live.has(page.hex)) continue;
+      const links = clusters.linksOf(page.hex) ?? null;
+      const before = pending.get(page.hex) ?? null;
+      if (sameLinks(before, links)) continue;
+      if (links) set.push({ hash: page.hash, href: page.href, links });
+      else drop.push(page.hash);
+    }
+    if (drop.length > 0) {
+      await db.query(`DELETE FROM pending_alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`, [site.id, packHashes(drop)]);
+    }
+    if (set.length > 0) {
       await db.query(
-        `DELETE FROM alternates a USING unnest($2::bytea[], $3::text[]) AS g(h, l) WHERE a.site_id = $1 AND a.href_hash = g.h AND a.hreflang = g.l`,
-        [siteId, gone.map((row) => row.href_hash), gone.map((row) => row.hreflang)],
+        `INSERT INTO pending_alternates (site_id, href_hash, href, links) SELECT $1, * FROM unnest($2::bytea[], $3::text[], $4::json[])
+         ON CONFLICT (site_id, href_hash) DO UPDATE SET links = EXCLUDED.links`,
+        [site.id, set.map((page) => page.hash), set.map((page) => page.href), set.map((page) => JSON.stringify(page.links))],
       );
     }
-    const added = [...staged].filter(([id]) => !kept.has(id));
-    if (added.length > 0) {
-      await copyRows(db, 'alternates', ALTERNATE_COLUMNS, added, ([, row]) => [siteId, row.key, row.hash, row.href, row.hreflang]);
-    }
-    const goneKeys = uniqueBuffers(gone.map((row) => row.cluster_key));
-    const changedStaged = new Set([...added.map(([, row]) => row.keyHex), ...goneKeys.map((key) => key.toString('hex'))]);
-    return { staged, goneKeys, changedStaged };
+    return { clusters, peers };
   }
 
-  /**
-   * Every URL's cluster after the batch. Staged clusters are complete as staged (every href
-   * such a cluster lists was touched, so no other row carries its key); the database is asked
-   * only for clusters of entries that keep theirs and for what is left of clusters that lost
-   * members. `peers`: URLs of this site outside the batch whose cluster changed.
-   */
-  private async loadClusters(
-    db: PoolClient,
-    site: IngestSite,
-    entries: PreparedEntry[],
-    batch: Set<string>,
-    staged: Map<string, MemberRow>,
-    changedStaged: Set<string>,
-    changedKeys: Buffer[],
-  ) {
-    const stagedByKey = new Map<string, MemberRow[]>();
-    const byHref = new Map<string, MemberRow[]>();
-    const declared = new Map<string, AlternateLink[]>();
-    const peers = new Map<string, Buffer>();
-    const originSlash = `${siteOrigin(site)}/`;
-    // Only URLs of this site can be rows to re-render; alternates on other hosts never are.
-    const notePeer = (row: MemberRow) => {
-      if (!batch.has(row.hex) && row.href.startsWith(originSlash)) peers.set(row.hex, row.hash);
-    };
-    for (const row of staged.values()) {
-      push(stagedByKey, row.keyHex, row);
-      push(byHref, row.hex, row);
-      if (changedStaged.has(row.keyHex)) notePeer(row);
-    }
-    for (const entry of entries) {
-      if (entry.cluster.action === 'join') declared.set(entry.cluster.cluster.key.toString('hex'), entry.cluster.cluster.members);
-    }
-
-    const lookups = entries.filter((entry) => entry.cluster.action === 'keep' && !byHref.has(entry.hex)).map((entry) => entry.hash);
-    const changed = uniqueBuffers(changedKeys).filter((key) => !stagedByKey.has(key.toString('hex')));
-    const loadedByKey = new Map<string, MemberRow[]>();
-    if (lookups.length > 0 || changed.length > 0) {
-      const { rows } = await db.query<{ cluster_key: Buffer; href_hash: Buffer; href: string; hreflang: string }>(
-        `SELECT cluster_key, href_hash, href, hreflang FROM alternates
-          WHERE site_id = $1 AND cluster_key IN (
-            SELECT cluster_key FROM alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})
-            UNION SELECT unnest(${hashList(3)}))`,
-        [site.id, packHashes(lookups), packHashes(changed)],
-      );
-      const changedHex = new Set(changed.map((key) => key.toString('hex')));
-      for (const raw of rows) {
-        const row: MemberRow = { key: raw.cluster_key, keyHex: raw.cluster_key.toString('hex'), hash: raw.href_hash, hex: raw.href_hash.toString('hex'), href: raw.href, hreflang: raw.hreflang };
-        push(loadedByKey, row.keyHex, row);
-        push(byHref, row.hex, row);
-        if (changedHex.has(row.keyHex)) notePeer(row);
-      }
-    }
-
-    const resolved = new Map<string, AlternateLink[] | null>();
-    return {
-      peers,
-      /** A URL's links: its cluster's members in canonical order; none for a cluster of one. */
-      linksOf(hex: string): AlternateLink[] | undefined {
-        const memberships = byHref.get(hex);
-        if (!memberships) return undefined;
-        // An href listed under two codes (x-default and a language) of different clusters
-        // takes the links of its language's cluster.
-        const own = memberships.find((row) => row.hreflang !== 'x-default') ?? (memberships[0] as MemberRow);
-        const cached = resolved.get(own.keyHex);
-        if (cached !== undefined) return cached ?? undefined;
-        const rows = stagedByKey.get(own.keyHex) ?? loadedByKey.get(own.keyHex) ?? [];
-        const declaredLinks = declared.get(own.keyHex);
-        const links =
-          rows.length <= 1
-            ? null
-            : declaredLinks && declaredLinks.length === rows.length
-              ? declaredLinks
-              : clusterOf(rows.map((row) => ({ hreflang: row.hreflang, href: row.href }))).members;
-        resolved.set(own.keyHex, links);
-        return links ?? undefined;
-      },
-    };
+  /** Pending links of pages not stored live; each becomes their stored links in `clusters`. */
+  private async loadPending(db: PoolClient, siteId: string, pages: { hash: Buffer; hex: string }[], clusters: ClusterChanges): Promise<Map<string, Links>> {
+    const found = new Map<string, Links>();
+    if (pages.length === 0) return found;
+    const { rows } = await db.query<{ href_hash: Buffer; links: Links }>(
+      `SELECT href_hash, links FROM pending_alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`,
+      [siteId, packHashes(pages.map((page) => page.hash))],
+    );
+    for (const row of rows) found.set(row.href_hash.toString('hex'), row.links);
+    for (const page of pages) clusters.setStored(page.hex, found.get(page.hex) ?? null);
+    return found;
   }
 
   private async loadExisting(db: PoolClient, siteId: string, entries: PreparedEntry[]): Promise<Map<string, ExistingRow>> {
     if (entries.length === 0) return new Map();
     const { rows } = await db.query<ExistingRow>(
-      `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash
+      `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash, alternates
          FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)})`,
       [siteId, packHashes(entries.map((entry) => entry.hash))],
     );
@@ -327,7 +278,7 @@ export class UrlBatchWriter {
   private async loadPeers(db: PoolClient, siteId: string, hashes: Buffer[]): Promise<PeerRow[]> {
     if (hashes.length === 0) return [];
     const { rows } = await db.query<PeerRow>(
-      `SELECT id, loc_hash, loc, section, shard_id, fragment_size, false AS deleted, content_hash,
+      `SELECT id, loc_hash, loc, section, shard_id, fragment_size, false AS deleted, content_hash, alternates,
               lastmod, lastmod_given, changefreq, priority, images, videos, news
          FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)}) AND deleted_at IS NULL`,
       [siteId, packHashes(hashes)],
@@ -384,7 +335,7 @@ export class UrlBatchWriter {
     await db.query(
       `CREATE TEMP TABLE IF NOT EXISTS ingest_url_updates (
          id bigint, loc text, section text, shard_id bigint, lastmod text, lastmod_at timestamptz, lastmod_given boolean,
-         changefreq text, priority real, images jsonb, videos jsonb, news jsonb, news_until timestamptz,
+         changefreq text, priority real, images jsonb, videos jsonb, news jsonb, alternates json, news_until timestamptz,
          content_hash bytea, fragment text, fragment_size int, ns_mask int) ON COMMIT DELETE ROWS`,
     );
     await db.query('TRUNCATE ingest_url_updates');
@@ -392,7 +343,7 @@ export class UrlBatchWriter {
     await db.query(
       `UPDATE urls u SET loc = s.loc, section = s.section, shard_id = s.shard_id, lastmod = s.lastmod, lastmod_at = s.lastmod_at,
               lastmod_given = s.lastmod_given, changefreq = s.changefreq, priority = s.priority, images = s.images, videos = s.videos,
-              news = s.news, news_until = s.news_until, content_hash = s.content_hash, fragment = s.fragment,
+              news = s.news, alternates = s.alternates, news_until = s.news_until, content_hash = s.content_hash, fragment = s.fragment,
               fragment_size = s.fragment_size, ns_mask = s.ns_mask, updated_at = $1, deleted_at = NULL
          FROM ingest_url_updates s WHERE u.id = s.id`,
       [now],
@@ -474,6 +425,7 @@ function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: 
     images: url.images ?? null,
     videos: url.videos ?? null,
     news: news ?? null,
+    alternates: url.alternates ?? null,
     newsUntil: written.news ? newsUntil(news) : null,
     contentHash: content,
     fragment,
@@ -516,12 +468,6 @@ function withoutNews(url: SitemapUrl): SitemapUrl {
   return rest;
 }
 
-function sameLinks(a: AlternateLink[] | undefined, b: AlternateLink[] | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b || a.length !== b.length) return false;
-  return a.every((link, i) => link.hreflang === b[i]?.hreflang && link.href === b[i]?.href);
-}
-
 function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: number, bytes: number): void {
   const delta = deltas.get(shardId) ?? { count: 0, bytes: 0 };
   delta.count += count;
@@ -529,24 +475,14 @@ function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: numbe
   deltas.set(shardId, delta);
 }
 
-function push<T>(map: Map<string, T[]>, key: string, value: T): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** In ROW_COLUMNS order. */
 function rowValues(w: RowWrite) {
   return [
     w.loc, w.section, w.shardId, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
-    json(w.images), json(w.videos), json(w.news), w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
+    json(w.images), json(w.videos), json(w.news), json(w.alternates), w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
   ];
 }
 
 function json(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-export function uniqueBuffers(buffers: Buffer[]): Buffer[] {
-  return [...new Map(buffers.map((buffer) => [buffer.toString('hex'), buffer])).values()];
 }

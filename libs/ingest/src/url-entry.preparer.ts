@@ -6,6 +6,7 @@ import {
   declareCluster,
   isFreshNews,
   locHash,
+  locHashWithHex,
   NEWS_SECTION,
   RESERVED_SECTIONS,
   SECTION_PATTERN,
@@ -36,8 +37,8 @@ export type ClusterAction =
   | { action: 'keep' }
   /** `alternates: []`: the URL leaves its cluster. */
   | { action: 'leave' }
-  /** A declared cluster, with the loc hash of each member (same order). */
-  | { action: 'join'; cluster: HreflangCluster; hashes: Buffer[] };
+  /** A declared cluster. */
+  | { action: 'join'; cluster: HreflangCluster };
 
 export interface PreparedEntry {
   index: number;
@@ -92,15 +93,14 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   }
   const normalized = result.url;
   const alternates = normalized.alternates;
-  const hash = locHash(normalized.loc);
+  const { hash, hex } = locHashWithHex(normalized.loc);
   let cluster: ClusterAction = { action: 'keep' };
   if (Array.isArray(entry.alternates)) {
     if ((alternates ?? []).length === 0) cluster = { action: 'leave' };
     else {
       const declared = declareCluster(normalized.loc, ownHreflang, alternates ?? []);
       if (!declared.ok) return fail(declared.field, declared.code, declared.message);
-      const hashes = declared.cluster.members.map((member) => (member.href === normalized.loc ? hash : locHash(member.href)));
-      cluster = { action: 'join', cluster: declared.cluster, hashes };
+      cluster = { action: 'join', cluster: declared.cluster };
     }
   }
   // The normalized object is ours alone: it becomes the entry's URL, without its alternates (the
@@ -113,7 +113,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   const prepared: PreparedEntry = {
     index,
     hash,
-    hex: hash.toString('hex'),
+    hex,
     url,
     section: isFreshNews(url.news, now) ? NEWS_SECTION : section,
     clientLastmod: url.lastmod,

@@ -58,9 +58,15 @@ describe('UrlIngestService (real Postgres)', () => {
     expect((await row('/a'))?.fragment).toContain('<lastmod>2025-12-24</lastmod>');
   });
 
+  const pending = async () =>
+    (await pool.query<{ href: string; links: { hreflang: string; href: string }[] }>('SELECT href, links FROM pending_alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows;
+
   it('keeps hreflang clusters reciprocal, including for URLs that arrive later', async () => {
     await ingest.upsert(site, [{ loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] }]);
+    // /de is not stored yet: its links wait for it.
+    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([[loc('/de'), ['de', 'en']]]);
     await ingest.upsert(site, [{ loc: loc('/de') }]);
+    expect(await pending()).toEqual([]);
     for (const path of ['/en', '/de']) {
       const fragment = (await row(path))?.fragment ?? '';
       expect(fragment).toContain(`hreflang="de" href="${loc('/de')}"`);
@@ -77,10 +83,12 @@ describe('UrlIngestService (real Postgres)', () => {
   it('writes nothing for clusters sent again as they are, and keeps a cluster an entry does not mention', async () => {
     const cluster = [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'de', href: loc('/de') }, { hreflang: 'fr', href: 'https://example.fr/' }];
     await ingest.upsert(site, [{ loc: loc('/en'), alternates: cluster }, { loc: loc('/de'), alternates: cluster }]);
-    const before = (await pool.query('SELECT ctid::text, href FROM alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows;
-    expect(before).toHaveLength(3);
+    const stored = () => pool.query('SELECT ctid::text, loc, alternates::text FROM urls WHERE site_id = $1 ORDER BY loc', [site.id]).then((r) => r.rows);
+    const before = await stored();
+    expect(before).toHaveLength(2);
+    expect(JSON.parse(before[0].alternates)).toEqual([cluster[1], cluster[0], cluster[2]]);
     expect((await ingest.upsert(site, [{ loc: loc('/de'), alternates: cluster }, { loc: loc('/en'), alternates: cluster }])).changed).toBe(0);
-    expect((await pool.query('SELECT ctid::text, href FROM alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows).toEqual(before);
+    expect(await stored()).toEqual(before);
     // No alternates field: the URL stays in its cluster and keeps its links.
     expect((await ingest.upsert(site, [{ loc: loc('/en'), priority: 0.9 }])).changed).toBe(1);
     expect((await row('/en'))?.fragment).toContain('hreflang="fr" href="https://example.fr/"');
@@ -97,6 +105,31 @@ describe('UrlIngestService (real Postgres)', () => {
     expect((await row('/c'))?.fragment).toContain(`hreflang="en" href="${loc('/a')}"`);
     // /b was only ever listed by /a's first declaration, which /c's replaced.
     expect((await row('/b'))?.fragment).not.toContain('hreflang');
+  });
+
+  it('drops the links waiting for a page when its cluster no longer names it', async () => {
+    await ingest.upsert(site, [{ loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }, { hreflang: 'fr', href: loc('/fr') }] }]);
+    expect((await pending()).map((p) => p.href)).toEqual([loc('/de'), loc('/fr')]);
+    // /fr leaves: /de waits for a smaller cluster, and the stored /en is re-rendered without /fr.
+    await ingest.upsert(site, [{ loc: loc('/fr'), alternates: [] }]);
+    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([[loc('/de'), ['de', 'en']]]);
+    expect((await row('/en'))?.fragment).not.toContain(loc('/fr'));
+    expect((await row('/fr'))?.fragment).not.toContain('hreflang');
+    // Deleting /en leaves /de in a cluster of one: nothing waits for it any more.
+    await ingest.delete(site, [loc('/en')]);
+    expect(await pending()).toEqual([]);
+    await ingest.upsert(site, [{ loc: loc('/de') }]);
+    expect((await row('/de'))?.fragment).not.toContain('hreflang');
+  });
+
+  it('lets clusters of different pages name the same page on another host', async () => {
+    const fr = 'https://example.fr/p';
+    await ingest.upsert(site, [
+      { loc: loc('/a'), hreflang: 'en', alternates: [{ hreflang: 'fr', href: fr }] },
+      { loc: loc('/b'), hreflang: 'en-GB', alternates: [{ hreflang: 'fr', href: fr }] },
+    ]);
+    for (const path of ['/a', '/b']) expect((await row(path))?.fragment).toContain(`hreflang="fr" href="${fr}"`);
+    expect(await pending()).toEqual([]);
   });
 
   it('drops a deleted URL from its peers and frees its place in the shard', async () => {

@@ -86,9 +86,9 @@ export class SitesService {
   async remove(tenantId: string, siteId: string): Promise<void> {
     const site = await this.get(tenantId, siteId);
     await this.builds.scheduleRebuilds(site.id, null);
-    // urls and alternates carry no foreign keys (see prisma/schema.prisma): their rows go with the site here.
+    // urls and pending_alternates carry no foreign keys (see prisma/schema.prisma): their rows go with the site here.
     await this.prisma.$transaction([
-      this.prisma.$executeRaw`DELETE FROM alternates WHERE site_id = ${site.id}::uuid`,
+      this.prisma.$executeRaw`DELETE FROM pending_alternates WHERE site_id = ${site.id}::uuid`,
       this.prisma.$executeRaw`DELETE FROM urls WHERE site_id = ${site.id}::uuid`,
       this.prisma.site.delete({ where: { id: site.id } }),
     ]);

@@ -10,7 +10,6 @@ import { MAX_ENTRIES_PER_REQUEST, type UrlFilter, type UrlView } from './url.sch
 interface UrlRow {
   id: string;
   loc: string;
-  loc_hash: Buffer;
   section: string;
   lastmod: string | null;
   changefreq: string | null;
@@ -18,6 +17,7 @@ interface UrlRow {
   images: unknown;
   videos: unknown;
   news: unknown;
+  alternates: { hreflang: string; href: string }[] | null;
   updated_at: Date;
 }
 
@@ -49,41 +49,25 @@ export class UrlsService {
     const site = await this.sites.get(tenantId, siteId);
     const after = decodeCursor(page.after, bigintKey);
     const { rows } = await this.pool.query<UrlRow>(
-      `SELECT id, loc, loc_hash, section, lastmod, changefreq, priority, images, videos, news, updated_at FROM urls
+      `SELECT id, loc, section, lastmod, changefreq, priority, images, videos, news, alternates, updated_at FROM urls
         WHERE site_id = $1 AND deleted_at IS NULL AND id > $2
           AND ($3::text IS NULL OR starts_with(loc, $3)) AND ($4::text IS NULL OR section = $4)
           AND ($5::timestamptz IS NULL OR updated_at >= $5)
         ORDER BY id LIMIT $6`,
       [site.id, after ?? '0', filter.prefix ?? null, filter.section ?? null, filter.changedSince ?? null, page.first + 1],
     );
-    const links = await this.alternatesOf(site.id, rows.slice(0, page.first).map((row) => row.loc_hash));
     return pageOf(rows, page.first, (row) => row.id, (row) => ({
       loc: row.loc,
       section: row.section || null,
       lastmod: row.lastmod,
       changefreq: row.changefreq,
       priority: row.priority,
-      alternates: links.get(row.loc_hash.toString('hex')) ?? [],
+      alternates: row.alternates ?? [],
       images: row.images ?? [],
       videos: row.videos ?? [],
       news: row.news,
       updatedAt: row.updated_at,
     }));
-  }
-
-  private async alternatesOf(siteId: string, hashes: Buffer[]): Promise<Map<string, { hreflang: string; href: string }[]>> {
-    const links = new Map<string, { hreflang: string; href: string }[]>();
-    if (hashes.length === 0) return links;
-    const { rows } = await this.pool.query<{ href_hash: Buffer; hreflang: string; href: string }>(
-      `SELECT m.href_hash, a.hreflang, a.href FROM alternates m JOIN alternates a ON a.site_id = m.site_id AND a.cluster_key = m.cluster_key
-        WHERE m.site_id = $1 AND m.href_hash = ANY($2::bytea[]) ORDER BY a.hreflang`,
-      [siteId, hashes],
-    );
-    for (const row of rows) {
-      const key = row.href_hash.toString('hex');
-      links.set(key, [...(links.get(key) ?? []), { hreflang: row.hreflang, href: row.href }]);
-    }
-    return links;
   }
 
   /**

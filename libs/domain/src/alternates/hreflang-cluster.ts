@@ -1,16 +1,13 @@
 // hreflang alternates are stored as clusters: one set of {hreflang, href} per group of
 // translations. Every URL of a cluster lists all members, itself included, so the links are
 // reciprocal by construction (Google ignores non-reciprocal ones).
-import { sha256 } from '../urls/url-content';
-
 export interface AlternateLink {
   hreflang: string;
   href: string;
 }
 
 export interface HreflangCluster {
-  /** sha256 of the canonical member list: equal clusters, equal keys. */
-  key: Buffer;
+  /** In canonical order (by code): equal clusters, equal lists. */
   members: AlternateLink[];
 }
 
@@ -43,8 +40,5 @@ export function declareCluster(loc: string, ownHreflang: string | undefined, alt
 }
 
 export function clusterOf(members: AlternateLink[]): HreflangCluster {
-  const sorted = [...members].sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0));
-  let text = '';
-  for (const member of sorted) text += `${member.hreflang}\0${member.href}\n`;
-  return { key: sha256(text), members: sorted };
+  return { members: [...members].sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0)) };
 }

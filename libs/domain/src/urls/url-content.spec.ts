@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clusterOf } from '../alternates/hreflang-cluster';
 import { canonicalContent, canonicalJson, contentHash, locHash, type UrlContent } from './url-content';
 
-// Stored content hashes and cluster keys must not change when their code gets faster: the fast
+// Stored content hashes must not change when their code gets faster: the fast
 // forms are checked against the generic ones they replace.
 describe('content hashing', () => {
   const contents: UrlContent[] = [
@@ -32,10 +31,4 @@ describe('content hashing', () => {
     expect(locHash('https://a.example.com/é')).toEqual(createHash('sha256').update('https://a.example.com/é').digest());
   });
 
-  it('keys a cluster by its sorted members as before', () => {
-    const members = [{ hreflang: 'fr', href: 'https://a.example.com/fr' }, { hreflang: 'de', href: 'https://a.example.com/de' }];
-    const expected = createHash('sha256');
-    for (const member of [...members].reverse()) expected.update(member.hreflang).update('\0').update(member.href).update('\n');
-    expect(clusterOf(members).key).toEqual(expected.digest());
-  });
 });
