@@ -19,8 +19,9 @@
 // DATABASE_URL / REDIS_URL as for npm start (else an embedded PostgreSQL, a local Redis).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -49,6 +50,77 @@ interface PhaseResult {
   seconds: number;
   peakRssMb: number | null;
   note: string;
+  /** CPU seconds spent meanwhile, where /proc tells. */
+  cpu?: CpuSplit;
+}
+
+interface CpuSplit {
+  api: number;
+  postgres: number;
+  bench: number;
+}
+
+/** utime + stime of a process, in seconds (USER_HZ is 100 on Linux); 0 once it is gone. */
+function processCpuSeconds(pid: number | string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every postgres process of the machine, by pid (backends come and go: each is counted while it lives). */
+function postgresCpu(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') cpu.set(pid, processCpuSeconds(pid));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return cpu;
+}
+
+/** Samples who burns the CPU during a phase: the API process, Postgres' processes and this one. */
+class CpuMeter {
+  private readonly pg = new Map<string, { first: number; last: number }>();
+  private readonly bench = process.cpuUsage();
+  private readonly apiStart: number;
+  private apiLast: number;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly apiPid: number) {
+    this.apiStart = processCpuSeconds(apiPid);
+    this.apiLast = this.apiStart;
+    this.poll();
+    this.timer = setInterval(() => this.poll(), 250);
+  }
+
+  private poll(): void {
+    this.apiLast = Math.max(this.apiLast, processCpuSeconds(this.apiPid));
+    for (const [pid, seconds] of postgresCpu()) {
+      const seen = this.pg.get(pid);
+      if (seen) seen.last = seconds;
+      else this.pg.set(pid, { first: seconds, last: seconds });
+    }
+  }
+
+  stop(): CpuSplit {
+    this.poll();
+    clearInterval(this.timer);
+    const bench = process.cpuUsage(this.bench);
+    let postgres = 0;
+    for (const { first, last } of this.pg.values()) postgres += last - first;
+    return { api: this.apiLast - this.apiStart, postgres, bench: (bench.user + bench.system) / 1e6 };
+  }
 }
 
 function parseArgs(argv: string[]): Options {
@@ -213,11 +285,13 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
     const host = 'ndjson.bench.example.com';
     const { key, siteId } = await tenantAndSite(api, host);
     api.sample();
+    const meter = new CpuMeter(api.child.pid as number);
     const started = performance.now();
     const result = await api.upload(`/v1/sites/${siteId}/urls/import`, key, ndjsonChunks(options.urls, host));
     const seconds = (performance.now() - started) / 1000;
+    const cpu = meter.stop();
     if (result.stored !== options.urls) throw new Error(`NDJSON import stored ${result.stored} of ${options.urls}: ${JSON.stringify(result)}`);
-    return { name: 'NDJSON import', urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'one streamed POST …/urls/import', siteId };
+    return { name: 'NDJSON import', urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'one streamed POST …/urls/import', siteId, cpu };
   } finally {
     await api.stop();
   }
@@ -409,6 +483,14 @@ function report(results: PhaseResult[]): void {
   const ratio = rate(ndjson) / rate(copyRow);
   console.log('');
   console.log(`NDJSON / raw COPY: ${ratio.toFixed(2)}; target ≥ 0.33${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
+  if (ndjson.cpu) {
+    const perUrl = (seconds: number) => `${((seconds / ndjson.urls) * 1e6).toFixed(1)} µs`;
+    const { api, postgres, bench } = ndjson.cpu;
+    console.log(
+      `CPU per URL during the NDJSON import: API ${perUrl(api)}, Postgres ${perUrl(postgres)}, this client ${perUrl(bench)} ` +
+        `(busy: API ${((api / ndjson.seconds) * 100).toFixed(0)}% of a core, Postgres ${((postgres / ndjson.seconds) * 100).toFixed(0)}%; ${cpus().length} cores)`,
+    );
+  }
   console.log(`NDJSON / COPY into the tables: ${(rate(ndjson) / rate(model)).toFixed(2)} (what validation, rendering, lookups and shard upkeep add to Postgres' own floor)`);
   console.log(
     `targets: ≥ ${TARGET_URLS_PER_SEC.toLocaleString('en-US')} URLs/s ${rate(ndjson) >= TARGET_URLS_PER_SEC ? 'met' : 'NOT met'}; ` +
