@@ -123,13 +123,13 @@ export class ClusterChanges {
   private reduce(links: Links): Links | null {
     const cached = this.reduced.get(links);
     if (cached !== undefined) return cached;
-    const own = this.ownMembers.get(links) ?? [];
-    let result: Links | null = links;
-    if (own.some((hex) => this.claims.get(hex)?.links !== links)) {
-      const gone = new Set(own.filter((hex) => this.claims.get(hex)?.links !== links).map((hex) => (this.claims.get(hex) as Claim).href));
-      const left = links.filter((link) => !gone.has(link.href));
-      result = left.length > 1 ? left : null;
-    } else if (links.length < 2) result = null;
+    const gone = new Set<string>();
+    for (const hex of this.ownMembers.get(links) ?? []) {
+      const claim = this.claims.get(hex) as Claim;
+      if (claim.links !== links) gone.add(claim.href);
+    }
+    const left = gone.size === 0 ? links : links.filter((link) => !gone.has(link.href));
+    const result = left.length > 1 ? left : null;
     this.reduced.set(links, result);
     return result;
   }
