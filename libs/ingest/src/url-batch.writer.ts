@@ -12,9 +12,9 @@
 import type { PoolClient } from 'pg';
 import {
   ClusterChanges,
-  contentHash,
   isFreshNews,
   lastmodInstant,
+  linksJson,
   MAX_NEWS_URLS_PER_FILE,
   NEWS_SECTION,
   newsUntil,
@@ -24,7 +24,7 @@ import {
   type Links,
   type ShardFill,
   type ShardLimits,
-  type UrlContent,
+  urlContentHash,
 } from '@sitemaps/domain';
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
 import { copyRows, hashList, packHashes, type CopyType } from './pg-copy';
@@ -129,8 +129,13 @@ export class UrlBatchWriter {
 
     for (const entry of accepted) {
       const row = existing.get(entry.hex);
-      const links = clusters.linksOf(entry.hex);
-      const hash = entry.expected && sameLinks(entry.expected.links, links) ? entry.expected.contentHash : entryContentHash(entry, links);
+      let links = clusters.linksOf(entry.hex);
+      let hash: Buffer;
+      if (entry.expected && sameLinks(entry.expected.links, links)) {
+        // The declared array itself: its JSON, computed for the hash, is the column's too.
+        links = entry.expected.links;
+        hash = entry.expected.contentHash;
+      } else hash = entryContentHash(entry, links);
       if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) continue;
       const lastmod = entry.clientLastmod ?? nowLastmod;
       writes.push(rowWrite(entry.hash, { ...entry.url, lastmod, alternates: links }, entry.section, hash, entry.clientLastmod !== undefined, row, now));
@@ -139,8 +144,7 @@ export class UrlBatchWriter {
       const links = clusters.linksOf(row.loc_hash.toString('hex'));
       if (sameLinks(row.alternates, links ?? null)) continue;
       const stored = storedUrl(row);
-      const content: UrlContent = { ...stored, section: row.section, lastmod: row.lastmod_given ? (row.lastmod ?? undefined) : undefined, alternates: links };
-      const hash = contentHash(content);
+      const hash = urlContentHash(stored, row.section, row.lastmod_given ? (row.lastmod ?? undefined) : undefined, links);
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
       writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, row.section, hash, row.lastmod_given, row, now));
     }
@@ -479,7 +483,7 @@ function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: numbe
 function rowValues(w: RowWrite) {
   return [
     w.loc, w.section, w.shardId, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
-    json(w.images), json(w.videos), json(w.news), json(w.alternates), w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
+    json(w.images), json(w.videos), json(w.news), w.alternates ? linksJson(w.alternates) : null, w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
   ];
 }
 

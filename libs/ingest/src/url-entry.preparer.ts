@@ -2,7 +2,6 @@
 // (normalizeUrlEntry), given its section, its site's defaults and its declared hreflang cluster.
 // The PUT path and the bulk import both go through here, so every rule has one home.
 import {
-  contentHash,
   declareCluster,
   isFreshNews,
   locHash,
@@ -10,6 +9,7 @@ import {
   NEWS_SECTION,
   RESERVED_SECTIONS,
   SECTION_PATTERN,
+  urlContentHash,
   type AlternateLink,
   type HreflangCluster,
 } from '@sitemaps/domain';
@@ -133,7 +133,7 @@ export function linksOfCluster(members: AlternateLink[]): AlternateLink[] | unde
 
 /** Truthful lastmod: the hash covers everything written except a lastmod the platform sets. */
 export function entryContentHash(entry: Pick<PreparedEntry, 'url' | 'section' | 'clientLastmod'>, links: AlternateLink[] | undefined): Buffer {
-  return contentHash({ ...entry.url, section: entry.section, lastmod: entry.clientLastmod, alternates: links });
+  return urlContentHash(entry.url, entry.section, entry.clientLastmod, links);
 }
 
 function validLocHash(rawLoc: string | undefined, origin: string): Buffer | undefined {

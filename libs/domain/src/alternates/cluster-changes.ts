@@ -123,12 +123,12 @@ export class ClusterChanges {
   private reduce(links: Links): Links | null {
     const cached = this.reduced.get(links);
     if (cached !== undefined) return cached;
-    const gone = new Set<string>();
+    let gone: Set<string> | undefined;
     for (const hex of this.ownMembers.get(links) ?? []) {
       const claim = this.claims.get(hex) as Claim;
-      if (claim.links !== links) gone.add(claim.href);
+      if (claim.links !== links) (gone ??= new Set()).add(claim.href);
     }
-    const left = gone.size === 0 ? links : links.filter((link) => !gone.has(link.href));
+    const left = gone === undefined ? links : links.filter((link) => !gone.has(link.href));
     const result = left.length > 1 ? left : null;
     this.reduced.set(links, result);
     return result;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalContent, canonicalJson, contentHash, locHash, type UrlContent } from './url-content';
+import { canonicalContent, canonicalJson, contentHash, linksJson, locHash, urlContentHash, type UrlContent } from './url-content';
 
 // Stored content hashes must not change when their code gets faster: the fast
 // forms are checked against the generic ones they replace.
@@ -29,6 +29,22 @@ describe('content hashing', () => {
   it('hashes as sha256 of that JSON, and a loc as sha256 of its text', () => {
     for (const content of contents) expect(contentHash(content)).toEqual(createHash('sha256').update(canonicalJson(content)).digest());
     expect(locHash('https://a.example.com/é')).toEqual(createHash('sha256').update('https://a.example.com/é').digest());
+  });
+
+  it('hashes a URL given as fields, section, lastmod and links exactly as the whole content', () => {
+    const known = new Set(['loc', 'section', 'lastmod', 'changefreq', 'priority', 'alternates', 'images', 'videos', 'news']);
+    const typed = contents.filter((content) => Object.keys(content).every((key) => known.has(key)));
+    expect(typed.length).toBe(contents.length - 1);
+    for (const content of typed) {
+      const { section, lastmod, alternates, ...fields } = content;
+      // The fields may carry a lastmod of their own (the platform's): only the one passed counts.
+      const url = { ...fields, lastmod: '1999-01-01' };
+      expect(urlContentHash(url, section, lastmod, alternates).toString('hex')).toBe(createHash('sha256').update(canonicalJson({ ...content, alternates })).digest('hex'));
+      if (alternates) expect(linksJson(alternates)).toBe(canonicalJson(alternates));
+    }
+    const links = [{ hreflang: 'de', href: 'https://a.example.com/de' }];
+    expect(linksJson(links)).toBe(linksJson(links));
+    expect(urlContentHash({ loc: 'https://a.example.com/' }, '', undefined, undefined)).not.toEqual(urlContentHash({ loc: 'https://a.example.com/' }, '', undefined, links));
   });
 
 });

@@ -82,6 +82,43 @@ export function contentHash(content: UrlContent): Buffer {
   return sha256(canonicalContent(content));
 }
 
+/** A URL's own fields, as UrlContent has them, apart from those the caller passes on their own. */
+export type UrlFields = Omit<UrlContent, 'section' | 'lastmod' | 'alternates'>;
+
+const linksJsonOf = new WeakMap<readonly AlternateLinkLike[], string>();
+type AlternateLinkLike = { hreflang: string; href: string };
+
+/**
+ * canonicalJson(links), once per array: every page of a cluster shares its links array, and the
+ * content hash and the stored `alternates` column both take this text.
+ */
+export function linksJson(links: readonly AlternateLinkLike[]): string {
+  let json = linksJsonOf.get(links);
+  if (json === undefined) {
+    json = canonicalLinks(links);
+    linksJsonOf.set(links, json);
+  }
+  return json;
+}
+
+/**
+ * contentHash({ ...url, section, lastmod, alternates: links }), byte for byte, without building
+ * that object or sorting its keys: this runs for every URL of a bulk import.
+ */
+export function urlContentHash(url: UrlFields, section: string, lastmod: string | undefined, links: readonly AlternateLinkLike[] | undefined): Buffer {
+  // Keys in canonicalJson's order; `loc` and `section` are always there.
+  let out = links === undefined ? '{' : `{"alternates":${linksJson(links)},`;
+  if (url.changefreq !== undefined) out += `"changefreq":${JSON.stringify(url.changefreq)},`;
+  if (url.images !== undefined) out += `"images":${canonicalJson(url.images)},`;
+  if (lastmod !== undefined) out += `"lastmod":${JSON.stringify(lastmod)},`;
+  out += `"loc":${JSON.stringify(url.loc)},`;
+  if (url.news !== undefined) out += `"news":${canonicalJson(url.news)},`;
+  if (url.priority !== undefined) out += `"priority":${canonicalJson(url.priority)},`;
+  out += `"section":${JSON.stringify(section)}`;
+  if (url.videos !== undefined) out += `,"videos":${canonicalJson(url.videos)}`;
+  return sha256(`${out}}`);
+}
+
 /** The platform's lastmod for a content change at `now`: W3C datetime in UTC, whole seconds. */
 export function platformLastmod(now: Date): string {
   return `${now.toISOString().slice(0, 19)}Z`;
