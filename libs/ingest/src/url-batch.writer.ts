@@ -28,7 +28,7 @@ import {
 } from '@sitemaps/domain';
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
 import { copyRows, hashList, packHashes, type CopyType } from './pg-copy';
-import { entryContentHash, siteOrigin, type IngestSite, type PreparedEntry } from './url-entry.preparer';
+import { siteOrigin, type IngestSite, type PreparedEntry } from './url-entry.preparer';
 
 interface ExistingRow {
   id: string;
@@ -67,7 +67,8 @@ interface RowWrite {
   images: unknown;
   videos: unknown;
   news: unknown;
-  alternates: Links | null;
+  /** The links' JSON (`linksJson`), the `alternates` column. */
+  alternates: string | null;
   newsUntil: Date | null;
   contentHash: Buffer;
   fragment: string;
@@ -130,23 +131,26 @@ export class UrlBatchWriter {
     for (const entry of accepted) {
       const row = existing.get(entry.hex);
       let links = clusters.linksOf(entry.hex);
+      let json: string | undefined;
       let hash: Buffer;
-      if (entry.expected && sameLinks(entry.expected.links, links)) {
-        // The declared array itself: its JSON, computed for the hash, is the column's too.
-        links = entry.expected.links;
-        hash = entry.expected.contentHash;
-      } else hash = entryContentHash(entry, links);
+      if (entry.expected && sameLinks(entry.expected.links, links)) ({ links, linksJson: json, contentHash: hash } = entry.expected);
+      else {
+        // Truthful lastmod: the hash covers everything written except a lastmod the platform sets.
+        json = links && linksJson(links);
+        hash = urlContentHash(entry.url, entry.section, entry.clientLastmod, json);
+      }
       if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) continue;
       const lastmod = entry.clientLastmod ?? nowLastmod;
-      writes.push(rowWrite(entry.hash, { ...entry.url, lastmod, alternates: links }, entry.section, hash, entry.clientLastmod !== undefined, row, now));
+      writes.push(rowWrite(entry.hash, { ...entry.url, lastmod, alternates: links }, json, entry.section, hash, entry.clientLastmod !== undefined, row, now));
     }
     for (const row of peers) {
       const links = clusters.linksOf(row.loc_hash.toString('hex'));
       if (sameLinks(row.alternates, links ?? null)) continue;
       const stored = storedUrl(row);
-      const hash = urlContentHash(stored, row.section, row.lastmod_given ? (row.lastmod ?? undefined) : undefined, links);
+      const json = links && linksJson(links);
+      const hash = urlContentHash(stored, row.section, row.lastmod_given ? (row.lastmod ?? undefined) : undefined, json);
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
-      writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, row.section, hash, row.lastmod_given, row, now));
+      writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, json, row.section, hash, row.lastmod_given, row, now));
     }
     if (writes.length === 0) return { changed: 0, overQuota };
     const deltas = await this.assignShards(db, site.id, writes);
@@ -409,7 +413,7 @@ export class UrlBatchWriter {
   }
 }
 
-function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined, now: Date): RowWrite {
+function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, links: string | undefined, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined, now: Date): RowWrite {
   // The news block is written only while the article is fresh; the data itself is kept.
   const news = url.news;
   const written: SitemapUrl = news === undefined || isFreshNews(news, now) ? url : withoutNews(url);
@@ -429,7 +433,7 @@ function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, section: 
     images: url.images ?? null,
     videos: url.videos ?? null,
     news: news ?? null,
-    alternates: url.alternates ?? null,
+    alternates: links ?? null,
     newsUntil: written.news ? newsUntil(news) : null,
     contentHash: content,
     fragment,
@@ -483,7 +487,7 @@ function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: numbe
 function rowValues(w: RowWrite) {
   return [
     w.loc, w.section, w.shardId, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
-    json(w.images), json(w.videos), json(w.news), w.alternates ? linksJson(w.alternates) : null, w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
+    json(w.images), json(w.videos), json(w.news), w.alternates, w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
   ];
 }
 

@@ -4,6 +4,7 @@
 import {
   declareCluster,
   isFreshNews,
+  linksJson,
   locHash,
   locHashWithHex,
   NEWS_SECTION,
@@ -50,11 +51,11 @@ export interface PreparedEntry {
   clientLastmod: string | undefined;
   cluster: ClusterAction;
   /**
-   * The content hash for the links the entry itself declares. The batch writer reuses it when
-   * the cluster in the database turns out to be exactly that (the usual case), so the costly
-   * hashing can run while the previous batch is still in Postgres.
+   * The links the entry itself declares, their JSON and the content hash with them. The batch
+   * writer reuses these when the cluster in the database turns out to be exactly that (the usual
+   * case), so the costly part runs while the previous batch is still in Postgres.
    */
-  expected?: { links: AlternateLink[] | undefined; contentHash: Buffer };
+  expected?: { links: AlternateLink[] | undefined; linksJson: string | undefined; contentHash: Buffer };
 }
 
 export type PrepareResult =
@@ -121,7 +122,8 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   };
   if (cluster.action !== 'keep') {
     const links = cluster.action === 'join' ? linksOfCluster(cluster.cluster.members) : undefined;
-    prepared.expected = { links, contentHash: entryContentHash(prepared, links) };
+    const json = links && linksJson(links);
+    prepared.expected = { links, linksJson: json, contentHash: urlContentHash(url, prepared.section, prepared.clientLastmod, json) };
   }
   return { ok: true, entry: prepared, warnings };
 }
@@ -129,11 +131,6 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
 /** A URL's links: its cluster's members in canonical order; none for a cluster of one. */
 export function linksOfCluster(members: AlternateLink[]): AlternateLink[] | undefined {
   return members.length > 1 ? members : undefined;
-}
-
-/** Truthful lastmod: the hash covers everything written except a lastmod the platform sets. */
-export function entryContentHash(entry: Pick<PreparedEntry, 'url' | 'section' | 'clientLastmod'>, links: AlternateLink[] | undefined): Buffer {
-  return urlContentHash(entry.url, entry.section, entry.clientLastmod, links);
 }
 
 function validLocHash(rawLoc: string | undefined, origin: string): Buffer | undefined {

@@ -74,52 +74,57 @@ export function validateHreflangCluster(
   fieldPrefix = 'alternates',
 ): RuleViolation[] {
   return clusterViolations(
-    members.map((member, index) => ({ ...member, index })),
+    members.map((member, index) => {
+      const normalized = normalizeHttpUrl(member.href);
+      return { hreflang: member.hreflang, href: normalized.ok ? normalized.href : member.href, index };
+    }),
     fieldPrefix,
   );
 }
 
-/** As validateHreflangCluster, for members that keep their index in a larger input list. */
+/**
+ * As validateHreflangCluster, for members that keep their index in a larger input list and whose
+ * hrefs are already normalized (where they could be). Runs for every URL of a bulk import, so
+ * it compares pairwise (clusters are small) and builds field names only for what it reports.
+ */
 export function clusterViolations(
   members: readonly (HreflangMember & { index: number })[],
   fieldPrefix: string,
 ): RuleViolation[] {
   const violations: RuleViolation[] = [];
-  const codes = new Map<string, number>();
-  const hrefs = new Map<string, number>();
-  for (const member of members) {
-    const field = `${fieldPrefix}[${member.index}]`;
+  const codes: (string | undefined)[] = [];
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i] as HreflangMember & { index: number };
     const code = normalizeHreflang(member.hreflang);
+    codes.push(code);
     if (code === undefined) {
       violations.push({
-        field: `${field}.hreflang`,
+        field: `${fieldPrefix}[${member.index}].hreflang`,
         code: 'INVALID_HREFLANG',
         message: `"${member.hreflang}" is not x-default or an ISO 639-1 language with optional ISO 15924 script and ISO 3166-1 alpha-2 region`,
       });
     } else {
-      const first = codes.get(code);
-      if (first === undefined) codes.set(code, member.index);
-      else {
+      const first = codes.indexOf(code);
+      if (first < i) {
         violations.push({
-          field: `${field}.hreflang`,
+          field: `${fieldPrefix}[${member.index}].hreflang`,
           code: 'DUPLICATE_HREFLANG',
-          message: `hreflang "${code}" is already used by ${fieldPrefix}[${first}]`,
+          message: `hreflang "${code}" is already used by ${fieldPrefix}[${(members[first] as { index: number }).index}]`,
         });
       }
     }
     // x-default may name a page that also has a language (Google's own examples do); any
     // other page listed under two codes is ambiguous.
     if (code === 'x-default') continue;
-    const normalized = normalizeHttpUrl(member.href);
-    const href = normalized.ok ? normalized.href : member.href;
-    const firstHref = hrefs.get(href);
-    if (firstHref === undefined) hrefs.set(href, member.index);
-    else {
+    for (let j = 0; j < i; j++) {
+      const other = members[j] as HreflangMember & { index: number };
+      if (codes[j] === 'x-default' || other.href !== member.href) continue;
       violations.push({
-        field: `${field}.href`,
+        field: `${fieldPrefix}[${member.index}].href`,
         code: 'DUPLICATE_ALTERNATE',
-        message: `href is already listed by ${fieldPrefix}[${firstHref}]`,
+        message: `href is already listed by ${fieldPrefix}[${other.index}]`,
       });
+      break;
     }
   }
   return violations;

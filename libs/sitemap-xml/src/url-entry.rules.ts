@@ -51,6 +51,7 @@ export type NormalizeResult =
   | { ok: true; url: SitemapUrl; warnings: RuleWarning[]; section?: string }
   | { ok: false; errors: RuleViolation[] };
 
+const NONE: ReadonlySet<string> = new Set();
 const URL_KEYS = keys('loc lastmod changefreq priority alternates images videos news section');
 const ALTERNATE_KEYS = keys('hreflang href');
 const IMAGE_KEYS = keys('loc');
@@ -74,7 +75,7 @@ export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): Norma
     check.error('', 'INVALID_TYPE', 'a URL entry must be an object');
     return { ok: false, errors: check.errors };
   }
-  check.knownKeys(input, URL_KEYS, new Set(), '');
+  check.knownKeys(input, URL_KEYS, NONE, '');
 
   const loc = check.loc(input.loc);
   const url: SitemapUrl = { loc: loc ?? '' };
@@ -129,12 +130,13 @@ class EntryCheck {
 
   knownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, retired: ReadonlySet<string>, prefix: string): void {
     for (const key of Object.keys(obj)) {
+      if (known.has(key)) continue;
       const field = prefix === '' ? key : `${prefix}.${key}`;
       if (retired.has(key)) {
         if (obj[key] !== undefined && obj[key] !== null) {
           this.warn(field, 'RETIRED_TAG', `${key} is retired by Google and has no effect; it is not written`);
         }
-      } else if (!known.has(key)) {
+      } else {
         this.error(field, 'UNKNOWN_FIELD', `unknown field "${key}"`);
       }
     }
@@ -283,18 +285,19 @@ class EntryCheck {
   alternates(value: unknown): SitemapAlternate[] {
     const out: SitemapAlternate[] = [];
     const members: (SitemapAlternate & { index: number })[] = [];
-    this.array(value, 'alternates').forEach((item, index) => {
-      const field = `alternates[${index}]`;
-      const obj = this.record(item, field);
-      if (obj === undefined) return;
-      this.knownKeys(obj, ALTERNATE_KEYS, new Set(), field);
-      const hreflang = this.string(obj, 'hreflang', `${field}.hreflang`, true);
+    const items = this.array(value, 'alternates');
+    for (let index = 0; index < items.length; index++) {
+      const field = alternateFields(index);
+      const obj = this.record(items[index], field.item);
+      if (obj === undefined) continue;
+      this.knownKeys(obj, ALTERNATE_KEYS, NONE, field.item);
+      const hreflang = this.string(obj, 'hreflang', field.hreflang, true);
       // Alternates may live on other hosts (ccTLDs), so no origin check.
-      const href = this.url(obj, 'href', `${field}.href`, true);
+      const href = this.url(obj, 'href', field.href, true);
       if (hreflang !== undefined && href !== undefined) members.push({ hreflang, href, index });
-    });
+    }
     const violations = clusterViolations(members, 'alternates');
-    this.errors.push(...violations);
+    for (const violation of violations) this.errors.push(violation);
     if (violations.length === 0) {
       // No violations means every code normalized.
       for (const m of members) out.push({ hreflang: normalizeHreflang(m.hreflang)!, href: m.href });
@@ -407,7 +410,7 @@ class EntryCheck {
     if (isAbsent(value)) return undefined;
     const obj = this.record(value, field);
     if (obj === undefined) return undefined;
-    this.knownKeys(obj, RESTRICTION_KEYS, new Set(), field);
+    this.knownKeys(obj, RESTRICTION_KEYS, NONE, field);
     const relationship = this.relationship(obj, field);
     const countries: string[] = [];
     const items = this.array(obj.countries, `${field}.countries`);
@@ -431,7 +434,7 @@ class EntryCheck {
     if (isAbsent(value)) return undefined;
     const obj = this.record(value, field);
     if (obj === undefined) return undefined;
-    this.knownKeys(obj, PLATFORM_KEYS, new Set(), field);
+    this.knownKeys(obj, PLATFORM_KEYS, NONE, field);
     const relationship = this.relationship(obj, field);
     const platforms: VideoPlatform[] = [];
     const items = this.array(obj.platforms, `${field}.platforms`);
@@ -455,7 +458,7 @@ class EntryCheck {
     if (isAbsent(value)) return undefined;
     const obj = this.record(value, field);
     if (obj === undefined) return undefined;
-    this.knownKeys(obj, UPLOADER_KEYS, new Set(), field);
+    this.knownKeys(obj, UPLOADER_KEYS, NONE, field);
     const name = this.string(obj, 'name', `${field}.name`, true);
     if (name !== undefined && name.length > MAX_VIDEO_UPLOADER_LENGTH) {
       this.error(`${field}.name`, 'UPLOADER_TOO_LONG', `${field}.name must be at most ${MAX_VIDEO_UPLOADER_LENGTH} characters`);
@@ -484,7 +487,7 @@ class EntryCheck {
     if (Array.isArray(value)) return this.error('news', 'MULTIPLE_NEWS', 'news is one object per URL, not a list');
     const obj = this.record(value, 'news');
     if (obj === undefined) return undefined;
-    this.knownKeys(obj, NEWS_KEYS, new Set(), 'news');
+    this.knownKeys(obj, NEWS_KEYS, NONE, 'news');
     const publicationName = this.string(obj, 'publicationName', 'news.publicationName', true);
     const rawLanguage = this.string(obj, 'publicationLanguage', 'news.publicationLanguage', true);
     let publicationLanguage: string | undefined;
@@ -506,6 +509,18 @@ class EntryCheck {
     return { publicationName, publicationLanguage, publicationDate, title };
   }
 }
+
+/** Field names of the alternate at `index`, made once: every URL of an import has alternates. */
+function alternateFields(index: number): { item: string; hreflang: string; href: string } {
+  let names = ALTERNATE_FIELDS[index];
+  if (names === undefined) {
+    const item = `alternates[${index}]`;
+    names = { item, hreflang: `${item}.hreflang`, href: `${item}.href` };
+    if (index === ALTERNATE_FIELDS.length && index < 1_000) ALTERNATE_FIELDS.push(names);
+  }
+  return names;
+}
+const ALTERNATE_FIELDS: { item: string; hreflang: string; href: string }[] = [];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -22,12 +22,14 @@ const TRIM = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 // path. Recognising it skips URL parsing, the costliest step of validating a bulk import.
 // url.rules.spec.ts checks the two agree on every URL this accepts.
 const ALREADY_STRICT =
-  /^(https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z](?:[a-z0-9-]*[a-z0-9])?)\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]+)?(?:#[A-Za-z0-9\-._~!$&()*+,;=:@/?]+)?$/;
+  /^(?:https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z](?:[a-z0-9-]*[a-z0-9])?)\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]+)?(?:#[A-Za-z0-9\-._~!$&()*+,;=:@/?]+)?$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
 export function normalizeHttpUrl(raw: string): HttpUrlResult {
-  const strict = ALREADY_STRICT.exec(raw);
-  if (strict && !DOT_SEGMENT.test(raw) && !raw.includes('xn--')) return { ok: true, href: raw, origin: strict[1] as string };
+  if (ALREADY_STRICT.test(raw) && !DOT_SEGMENT.test(raw) && !raw.includes('xn--')) {
+    // The origin ends at the path's first slash, after `http://` (7) or `https://` (8).
+    return { ok: true, href: raw, origin: raw.slice(0, raw.indexOf('/', raw.charCodeAt(4) === 0x73 ? 8 : 7)) };
+  }
   return whatwgNormalizeHttpUrl(raw);
 }
 

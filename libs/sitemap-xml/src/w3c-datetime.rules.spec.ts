@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtc, normalizeW3cDatetime } from './w3c-datetime.rules';
+import { formatUtc, generalW3cDatetime, normalizeW3cDatetime } from './w3c-datetime.rules';
 
 describe('normalizeW3cDatetime', () => {
   it.each([
@@ -60,5 +60,34 @@ describe('normalizeW3cDatetime', () => {
 
   it('formats Dates the same way', () => {
     expect(formatUtc(new Date('2024-05-01T10:30:45.678Z'))).toBe('2024-05-01T10:30:45Z');
+  });
+
+  it('agrees with the general parser on inputs near the canonical forms (seeded fuzz)', () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const canonical = (date: boolean) => {
+      const d = new Date(Date.UTC(0, 0, 1) + next(2 ** 30) * 1e5 * (1 + next(100)));
+      const text = formatUtc(d);
+      return date ? text.slice(0, 10) : text;
+    };
+    // Canonical strings, then single-character damage: digits out of range, wrong separators,
+    // non-ASCII digits, lower-case t/z, and lengths one off.
+    const damage = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '-', ':', 'T', 'Z', 't', 'z', ' ', '+', '.', '٣', 'a'];
+    let fast = 0;
+    for (let i = 0; i < 40_000; i++) {
+      let input = canonical(next(2) === 0);
+      const at = next(input.length + 1);
+      const kind = next(4);
+      if (kind === 1) input = input.slice(0, at) + (damage[next(damage.length)] as string) + input.slice(at + 1);
+      else if (kind === 2) input = input.slice(0, at) + (damage[next(damage.length)] as string) + input.slice(at);
+      else if (kind === 3) input = input.slice(0, at) + input.slice(at + 1);
+      const general = generalW3cDatetime(input);
+      expect(normalizeW3cDatetime(input), input).toEqual(general);
+      if (general.ok && general.value === input) fast += 1;
+    }
+    expect(fast).toBeGreaterThan(10_000);
   });
 });

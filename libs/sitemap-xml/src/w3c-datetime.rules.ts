@@ -17,6 +17,49 @@ export type W3cDatetimeResult =
 const W3C = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
 
 export function normalizeW3cDatetime(input: string): W3cDatetimeResult {
+  return alreadyCanonical(input) ?? generalW3cDatetime(input);
+}
+
+/**
+ * A valid `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`: the output forms, which the general path
+ * gives back unchanged. Checked digit by digit, with no match array or Date to build: bulk
+ * imports send lastmod in this form on almost every line. Undefined for anything else, valid
+ * or not (the general path decides). w3c-datetime.rules.spec.ts checks the two agree.
+ */
+function alreadyCanonical(input: string): W3cDatetimeResult | undefined {
+  const length = input.length;
+  if ((length !== 10 && length !== 20) || input.charCodeAt(4) !== DASH || input.charCodeAt(7) !== DASH) return undefined;
+  const year = digits(input, 0, 4);
+  const month = digits(input, 5, 2);
+  const day = digits(input, 8, 2);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (length === 10) return { ok: true, value: input, precision: 'date' };
+  if (input.charCodeAt(10) !== UPPER_T || input.charCodeAt(13) !== COLON || input.charCodeAt(16) !== COLON || input.charCodeAt(19) !== UPPER_Z) return undefined;
+  const hour = digits(input, 11, 2);
+  const minute = digits(input, 14, 2);
+  const second = digits(input, 17, 2);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  return { ok: true, value: input, precision: 'datetime' };
+}
+
+const DASH = 0x2d;
+const COLON = 0x3a;
+const UPPER_T = 0x54;
+const UPPER_Z = 0x5a;
+
+/** The ASCII digits at [start, start + count) as a number, or -1 if one is not a digit. */
+function digits(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Every W3C Datetime form, with offsets and fractions: parsed, checked, written back in UTC. */
+export function generalW3cDatetime(input: string): W3cDatetimeResult {
   const m = W3C.exec(input);
   if (!m) return { ok: false, reason: 'format' };
   const [, ys, mos, ds, hs, mis, ss, , tz] = m;

@@ -34,3 +34,24 @@ describe('declareCluster', () => {
     expect(clusterOf([{ hreflang: 'fr', href: 'x' }, { hreflang: 'de', href: 'y' }]).members.map((m) => m.hreflang)).toEqual(['de', 'fr']);
   });
 });
+
+describe('cluster order and duplicates at every size', () => {
+  // Small clusters take a pairwise path, large ones a Set and Array#sort: both must agree with
+  // the plain definitions.
+  const codes = ['x-default', 'en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'el', 'bg', 'hr', 'sk', 'sl', 'et', 'lv', 'lt'];
+  for (const size of [1, 2, 3, 15, 16, 17, 24]) {
+    it(`orders ${size} members by code and finds the first repeated code`, () => {
+      const members = codes.slice(0, size).map((code, i) => ({ hreflang: code, href: `https://a.com/${i}` }));
+      const shuffled = [...members].reverse();
+      expect(clusterOf(shuffled).members).toEqual([...members].sort((a, b) => (a.hreflang < b.hreflang ? -1 : 1)));
+      const self = shuffled[0] as { hreflang: string; href: string };
+      const declared = declareCluster(self.href, undefined, shuffled);
+      expect(declared.ok && declared.cluster.members.map((m) => m.hreflang)).toEqual([...codes.slice(0, size)].sort());
+      if (size > 1) {
+        // A repeat of the code at position 1, placed last: reported at the repeat's position.
+        const repeated = declareCluster(self.href, undefined, [...shuffled, { hreflang: (shuffled[1] as { hreflang: string }).hreflang, href: 'https://a.com/again' }]);
+        expect(repeated).toMatchObject({ ok: false, code: 'DUPLICATE_HREFLANG', field: `alternates[${size}].hreflang` });
+      }
+    });
+  }
+});

@@ -39,12 +39,23 @@ describe('content hashing', () => {
       const { section, lastmod, alternates, ...fields } = content;
       // The fields may carry a lastmod of their own (the platform's): only the one passed counts.
       const url = { ...fields, lastmod: '1999-01-01' };
-      expect(urlContentHash(url, section, lastmod, alternates).toString('hex')).toBe(createHash('sha256').update(canonicalJson({ ...content, alternates })).digest('hex'));
+      expect(urlContentHash(url, section, lastmod, alternates && linksJson(alternates)).toString('hex')).toBe(createHash('sha256').update(canonicalJson({ ...content, alternates })).digest('hex'));
       if (alternates) expect(linksJson(alternates)).toBe(canonicalJson(alternates));
     }
-    const links = [{ hreflang: 'de', href: 'https://a.example.com/de' }];
-    expect(linksJson(links)).toBe(linksJson(links));
+    const links = linksJson([{ hreflang: 'de', href: 'https://a.example.com/de' }]);
     expect(urlContentHash({ loc: 'https://a.example.com/' }, '', undefined, undefined)).not.toEqual(urlContentHash({ loc: 'https://a.example.com/' }, '', undefined, links));
+  });
+
+  it('quotes strings exactly as JSON.stringify, escapes included', () => {
+    // Stored links and hashes come from any client: quotes, backslashes, controls, lone and paired
+    // surrogates, and characters JSON leaves alone (U+2028, U+007F) must all come out the same.
+    const tricky = ['plain', 'a"b', 'a\\b', 'tab\there', 'nul\u0000', '\u001f', '\u007f', '\u2028', 'é', '\ud83d\ude00', 'lone \ud83d', 'lone \ude00', ''];
+    for (const text of tricky) {
+      const links = [{ hreflang: text, href: `https://a.example.com/${text}` }];
+      expect(linksJson(links)).toBe(canonicalJson(links));
+      const content = { loc: `https://a.example.com/${text}`, section: text, lastmod: text, alternates: links };
+      expect(urlContentHash({ loc: content.loc }, text, text, linksJson(links))).toEqual(contentHash(content));
+    }
   });
 
 });

@@ -71,11 +71,24 @@ export function canonicalContent(content: UrlContent): string {
 function canonicalLinks(links: readonly { hreflang: string; href: string }[] | null): string {
   if (links === null) return 'null';
   let out = '[';
-  for (const link of links) {
+  for (let i = 0; i < links.length; i++) {
+    const link = links[i] as { hreflang: string; href: string };
     const plain = typeof link.href === 'string' && typeof link.hreflang === 'string' && Object.keys(link).length === 2;
-    out += `${out.length > 1 ? ',' : ''}${plain ? `{"href":${JSON.stringify(link.href)},"hreflang":${JSON.stringify(link.hreflang)}}` : canonicalJson(link)}`;
+    if (i > 0) out += ',';
+    out += plain ? `{"href":${jsonString(link.href)},"hreflang":${jsonString(link.hreflang)}}` : canonicalJson(link);
   }
   return `${out}]`;
+}
+
+/** What JSON.stringify escapes in a string: quote, backslash, C0 controls, and (if lone) surrogates. */
+const JSON_ESCAPED = /["\\\u0000-\u001F\uD800-\uDFFF]/;
+
+/**
+ * JSON.stringify(text), byte for byte. Hrefs and codes are normalized URIs and tags with nothing
+ * to escape, so they are only quoted; JSON.stringify per string was most of the links' cost.
+ */
+function jsonString(text: string): string {
+  return JSON_ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 export function contentHash(content: UrlContent): Buffer {
@@ -85,36 +98,29 @@ export function contentHash(content: UrlContent): Buffer {
 /** A URL's own fields, as UrlContent has them, apart from those the caller passes on their own. */
 export type UrlFields = Omit<UrlContent, 'section' | 'lastmod' | 'alternates'>;
 
-const linksJsonOf = new WeakMap<readonly AlternateLinkLike[], string>();
-type AlternateLinkLike = { hreflang: string; href: string };
-
 /**
- * canonicalJson(links), once per array: every page of a cluster shares its links array, and the
- * content hash and the stored `alternates` column both take this text.
+ * canonicalJson(links). A URL's links go into its content hash and its stored `alternates`
+ * column: callers compute this text once and pass it to both.
  */
-export function linksJson(links: readonly AlternateLinkLike[]): string {
-  let json = linksJsonOf.get(links);
-  if (json === undefined) {
-    json = canonicalLinks(links);
-    linksJsonOf.set(links, json);
-  }
-  return json;
+export function linksJson(links: readonly { hreflang: string; href: string }[]): string {
+  return canonicalLinks(links);
 }
 
 /**
  * contentHash({ ...url, section, lastmod, alternates: links }), byte for byte, without building
- * that object or sorting its keys: this runs for every URL of a bulk import.
+ * that object or sorting its keys: this runs for every URL of a bulk import. `links` is
+ * `linksJson` of the URL's links, or undefined when it has none.
  */
-export function urlContentHash(url: UrlFields, section: string, lastmod: string | undefined, links: readonly AlternateLinkLike[] | undefined): Buffer {
+export function urlContentHash(url: UrlFields, section: string, lastmod: string | undefined, links: string | undefined): Buffer {
   // Keys in canonicalJson's order; `loc` and `section` are always there.
-  let out = links === undefined ? '{' : `{"alternates":${linksJson(links)},`;
+  let out = links === undefined ? '{' : `{"alternates":${links},`;
   if (url.changefreq !== undefined) out += `"changefreq":${JSON.stringify(url.changefreq)},`;
   if (url.images !== undefined) out += `"images":${canonicalJson(url.images)},`;
-  if (lastmod !== undefined) out += `"lastmod":${JSON.stringify(lastmod)},`;
-  out += `"loc":${JSON.stringify(url.loc)},`;
+  if (lastmod !== undefined) out += `"lastmod":${jsonString(lastmod)},`;
+  out += `"loc":${jsonString(url.loc)},`;
   if (url.news !== undefined) out += `"news":${canonicalJson(url.news)},`;
   if (url.priority !== undefined) out += `"priority":${canonicalJson(url.priority)},`;
-  out += `"section":${JSON.stringify(section)}`;
+  out += `"section":${jsonString(section)}`;
   if (url.videos !== undefined) out += `,"videos":${canonicalJson(url.videos)}`;
   return sha256(`${out}}`);
 }
