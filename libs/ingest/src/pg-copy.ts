@@ -1,7 +1,8 @@
 // COPY … FROM STDIN in Postgres' binary format: the fastest way to hand rows to Postgres. No
 // statement per row, no array literals to parse, and unlike the text format no hex for hashes
-// and no timestamps to parse on either side. Rows are encoded into buffers of about 1 MiB
-// written with backpressure, so a batch never sits in memory twice.
+// and no timestamps to parse on either side. Rows are encoded into buffers of about 1 MiB, the
+// first 16 MiB before the COPY starts and the rest as Postgres reads. A row's leading fields can
+// also be encoded ahead of its COPY (`FieldArena`), by a bulk import while Postgres is busy.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
@@ -9,6 +10,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 
 export type CopyType = 'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
 export type CopyValue = string | number | boolean | Buffer | Date | null | undefined;
+
+/** The first `count` fields of a row, encoded ahead (`FieldArena`). */
+export interface EncodedFields {
+  readonly bytes: Buffer;
+  readonly count: number;
+}
+
+/** A row to copy: a value per column, or its leading columns encoded ahead and values for the rest. */
+export type CopyRow = readonly CopyValue[] | { readonly encoded: EncodedFields; readonly rest: readonly CopyValue[] };
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const CHUNK = 1024 * 1024;
@@ -21,43 +31,38 @@ const TWO_32 = 2 ** 32;
  * megabyte of external memory every thousand rows made V8 run extra full collections.
  */
 const spare: Buffer[] = [];
-const MAX_SPARE = 8;
+const MAX_SPARE = 20;
 
 function chunkBuffer(bytes: number): Buffer {
   return bytes <= CHUNK && spare.length > 0 ? (spare.pop() as Buffer) : Buffer.allocUnsafe(Math.max(CHUNK, bytes));
 }
 
-class BinaryEncoder {
-  /** Every buffer this encoder filled, to hand back once Postgres has read them all. */
-  readonly used: Buffer[] = [];
-  private buffer = this.take(CHUNK);
-  private offset = 0;
-  readonly full: Buffer[] = [];
+/** Writes fields in COPY's binary format into a buffer; subclasses decide where the next one comes from. */
+abstract class FieldWriter {
+  protected buffer: Buffer;
+  protected offset = 0;
   /** Rows of a batch share their site: its uuid is parsed once. */
   private lastUuid = '';
   private lastUuidBytes = Buffer.alloc(16);
 
-  constructor() {
-    SIGNATURE.copy(this.buffer, 0);
-    this.buffer.writeInt32BE(0, 11); // flags
-    this.buffer.writeInt32BE(0, 15); // header extension length
-    this.offset = 19;
+  constructor(first: Buffer) {
+    this.buffer = first;
   }
 
-  row(types: readonly CopyType[], values: readonly CopyValue[]): void {
-    this.ensure(2);
-    this.offset = this.buffer.writeInt16BE(types.length, this.offset);
-    for (let i = 0; i < types.length; i++) this.field(types[i] as CopyType, values[i]);
+  /** Makes room for `bytes` more, in this buffer or a new one. */
+  protected abstract grow(bytes: number): void;
+
+  protected ensure(bytes: number): void {
+    if (this.offset + bytes > this.buffer.length) this.grow(bytes);
   }
 
-  /** The trailer, and what is left. */
-  finish(): Buffer {
-    this.ensure(2);
-    this.offset = this.buffer.writeInt16BE(-1, this.offset);
-    return this.buffer.subarray(0, this.offset);
+  protected raw(bytes: Buffer): void {
+    this.ensure(bytes.length);
+    this.buffer.set(bytes, this.offset);
+    this.offset += bytes.length;
   }
 
-  private field(type: CopyType, value: CopyValue): void {
+  protected field(type: CopyType, value: CopyValue): void {
     if (value === null || value === undefined) {
       this.ensure(4);
       this.offset = this.buffer.writeInt32BE(-1, this.offset);
@@ -131,31 +136,129 @@ class BinaryEncoder {
     this.offset = this.buffer.writeInt32BE(high, this.offset);
     this.offset = this.buffer.writeUInt32BE(value - high * TWO_32, this.offset);
   }
+}
 
-  private ensure(bytes: number): void {
-    if (this.offset + bytes <= this.buffer.length) return;
-    if (this.offset > 0) this.full.push(this.buffer.subarray(0, this.offset));
-    this.buffer = this.take(bytes);
-    this.offset = 0;
+/** A COPY's whole stream: signature, rows, trailer, in chunks of about 1 MiB (`full`, then `finish`). */
+class BinaryEncoder extends FieldWriter {
+  /** Every buffer this encoder filled, to hand back once Postgres has read them all. */
+  readonly used: Buffer[];
+  readonly full: Buffer[] = [];
+
+  constructor() {
+    const first = chunkBuffer(CHUNK);
+    super(first);
+    this.used = [first];
+    SIGNATURE.copy(this.buffer, 0);
+    this.buffer.writeInt32BE(0, 11); // flags
+    this.buffer.writeInt32BE(0, 15); // header extension length
+    this.offset = 19;
   }
 
-  private take(bytes: number): Buffer {
-    const buffer = chunkBuffer(bytes);
-    this.used.push(buffer);
-    return buffer;
+  row(types: readonly CopyType[], row: CopyRow): void {
+    this.ensure(2);
+    this.offset = this.buffer.writeInt16BE(types.length, this.offset);
+    if ('encoded' in row) {
+      this.raw(row.encoded.bytes);
+      for (let i = row.encoded.count; i < types.length; i++) this.field(types[i] as CopyType, row.rest[i - row.encoded.count]);
+    } else {
+      for (let i = 0; i < types.length; i++) this.field(types[i] as CopyType, row[i]);
+    }
+  }
+
+  /** The trailer, and what is left. */
+  finish(): Buffer {
+    this.ensure(2);
+    this.offset = this.buffer.writeInt16BE(-1, this.offset);
+    return this.buffer.subarray(0, this.offset);
+  }
+
+  protected grow(bytes: number): void {
+    if (this.offset > 0) this.full.push(this.buffer.subarray(0, this.offset));
+    this.buffer = chunkBuffer(bytes);
+    this.used.push(this.buffer);
+    this.offset = 0;
   }
 }
 
+/**
+ * Memory for rows' leading fields encoded ahead of their COPY (`CopyRow`), in blocks kept for
+ * reuse: `clear` voids every row encoded so far and starts over in the same blocks.
+ */
+export class FieldArena extends FieldWriter {
+  private static readonly BLOCK = 256 * 1024;
+  private readonly blocks: Buffer[];
+  private block = 0;
+
+  constructor() {
+    const first = Buffer.allocUnsafe(FieldArena.BLOCK);
+    super(first);
+    this.blocks = [first];
+  }
+
+  encode(types: readonly CopyType[], values: readonly CopyValue[]): EncodedFields {
+    // Room for the whole run up front, so it never spans two blocks.
+    this.ensure(maxEncodedBytes(types, values));
+    const start = this.offset;
+    for (let i = 0; i < types.length; i++) this.field(types[i] as CopyType, values[i]);
+    return { bytes: this.buffer.subarray(start, this.offset), count: types.length };
+  }
+
+  clear(): void {
+    this.block = 0;
+    this.buffer = this.blocks[0] as Buffer;
+    this.offset = 0;
+  }
+
+  protected grow(bytes: number): void {
+    this.offset = 0;
+    // A row larger than a block gets a buffer of its own, not kept.
+    if (bytes > FieldArena.BLOCK) {
+      this.buffer = Buffer.allocUnsafe(bytes);
+      return;
+    }
+    this.block += 1;
+    if (this.block === this.blocks.length) this.blocks.push(Buffer.allocUnsafe(FieldArena.BLOCK));
+    this.buffer = this.blocks[this.block] as Buffer;
+  }
+}
+
+/** An upper bound of what `values` encode to: text at 3 bytes a UTF-16 unit, plus lengths. */
+function maxEncodedBytes(types: readonly CopyType[], values: readonly CopyValue[]): number {
+  let bytes = 0;
+  for (let i = 0; i < types.length; i++) {
+    const value = values[i];
+    if (value === null || value === undefined) bytes += 4;
+    else if (typeof value === 'string') bytes += 5 + value.length * 3;
+    else if (Buffer.isBuffer(value)) bytes += 4 + value.length;
+    else bytes += 20;
+  }
+  return bytes;
+}
+
+/**
+ * Encoded before the COPY starts, up to this much: Postgres then reads at its own pace instead of
+ * waiting for an event loop that is also busy with the next batch. Anything beyond is encoded as
+ * Postgres reads, with backpressure.
+ */
+const EAGER_BYTES = 16 * CHUNK;
+
 /** Streams `rows` into `COPY table (columns) FROM STDIN (FORMAT binary)`; `columns` maps name to type. */
-export async function copyRows<T>(db: PoolClient, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toValues: (row: T) => readonly CopyValue[]): Promise<void> {
+export async function copyRows<T>(db: PoolClient, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toRow: (row: T) => CopyRow): Promise<void> {
   const names = Object.keys(columns);
   const types = Object.values(columns);
   const encoder = new BinaryEncoder();
+  const iterator = rows[Symbol.iterator]();
+  let next = iterator.next();
+  for (let eager = 0; !next.done && eager < EAGER_BYTES; next = iterator.next()) {
+    encoder.row(types, toRow(next.value));
+    eager = encoder.full.length * CHUNK;
+  }
   function* encode(): Generator<Buffer> {
-    for (const row of rows) {
-      encoder.row(types, toValues(row));
+    for (; !next.done; next = iterator.next()) {
       while (encoder.full.length > 0) yield encoder.full.shift() as Buffer;
+      encoder.row(types, toRow(next.value));
     }
+    while (encoder.full.length > 0) yield encoder.full.shift() as Buffer;
     yield encoder.finish();
   }
   await pipeline(Readable.from(encode(), { objectMode: false }), db.query(copyFrom(`COPY ${table} (${names.join(', ')}) FROM STDIN (FORMAT binary)`)));

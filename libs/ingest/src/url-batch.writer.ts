@@ -27,8 +27,8 @@ import {
   urlContentHash,
 } from '@sitemaps/domain';
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
-import { copyRows, hashList, packHashes, type CopyType } from './pg-copy';
-import { siteOrigin, type IngestSite, type PreparedEntry } from './url-entry.preparer';
+import { copyRows, hashList, packHashes, type CopyType, type EncodedFields, type FieldArena } from './pg-copy';
+import { siteOrigin, type IngestSite, type PreparedEntry, type StagedRow } from './url-entry.preparer';
 
 interface ExistingRow {
   id: string;
@@ -53,13 +53,30 @@ interface PeerRow extends ExistingRow {
   news: SitemapUrl['news'] | null;
 }
 
-/** A URL row to write: new (no id), or revived, moved or re-rendered (id). */
-interface RowWrite {
+/** What shard planning needs of any write. */
+interface PlannedWrite {
   id: string | null;
   hash: Buffer;
-  loc: string;
   section: string;
   shardId: string | null;
+  fragmentSize: number;
+  /** Needs a shard from the planner (new, revived, or moved to another section). */
+  needsShard: boolean;
+  /** The shard it leaves and the bytes it held there, when it had one. */
+  previous: { shardId: string; size: number; leaves: boolean } | null;
+}
+
+/** A new URL whose row was staged: every column encoded but shard_id. */
+interface StagedWrite extends PlannedWrite {
+  kind: 'staged';
+  id: null;
+  fields: EncodedFields;
+}
+
+/** A URL row to write: new (no id), or revived, moved or re-rendered (id). */
+interface RowWrite extends PlannedWrite {
+  kind: 'row';
+  loc: string;
   lastmod: string;
   lastmodGiven: boolean;
   changefreq: string | null;
@@ -72,13 +89,10 @@ interface RowWrite {
   newsUntil: Date | null;
   contentHash: Buffer;
   fragment: string;
-  fragmentSize: number;
   nsMask: number;
-  /** Needs a shard from the planner (new, revived, or moved to another section). */
-  needsShard: boolean;
-  /** The shard it leaves and the bytes it held there, when it had one. */
-  previous: { shardId: string; size: number; leaves: boolean } | null;
 }
+
+type Write = RowWrite | StagedWrite;
 
 /** A URL the caller deleted, with the links it had: its cluster's other pages drop it. */
 export interface DepartedUrl {
@@ -95,6 +109,8 @@ export interface WriteOptions {
 
 export interface WriteResult {
   changed: number;
+  /** URLs added as new rows. */
+  inserted: number;
   /** Entries left out because they would have added a URL past the quota. */
   overQuota: PreparedEntry[];
 }
@@ -104,14 +120,18 @@ interface ShardDelta {
   bytes: number;
 }
 
-/** What a written URL row carries, new or updated; new rows add site and creation columns. */
+/**
+ * What a written URL row carries, new or updated; new rows add site and creation columns. The
+ * shard comes last in both, so a staged row is every column but the last.
+ */
 const ROW_COLUMNS = {
-  loc: 'text', section: 'text', shard_id: 'int8', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool', changefreq: 'text',
+  loc: 'text', section: 'text', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool', changefreq: 'text',
   priority: 'float4', images: 'jsonb', videos: 'jsonb', news: 'jsonb', alternates: 'json', news_until: 'timestamptz', content_hash: 'bytea', fragment: 'text',
   fragment_size: 'int4', ns_mask: 'int4',
 } as const satisfies Record<string, CopyType>;
-const INSERT_COLUMNS = { site_id: 'uuid', loc_hash: 'bytea', ...ROW_COLUMNS, created_at: 'timestamptz', updated_at: 'timestamptz' } as const;
-const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS } as const;
+const INSERT_COLUMNS = { site_id: 'uuid', loc_hash: 'bytea', ...ROW_COLUMNS, created_at: 'timestamptz', updated_at: 'timestamptz', shard_id: 'int8' } as const;
+const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS, shard_id: 'int8' } as const;
+const STAGED_TYPES = Object.values(INSERT_COLUMNS).slice(0, -1);
 
 export class UrlBatchWriter {
   constructor(private readonly limits: ShardLimits) {}
@@ -126,11 +146,15 @@ export class UrlBatchWriter {
     const { accepted, overQuota } = withinQuota(entries, existing, opts.quota);
     const { clusters, peers } = await this.resolveClusters(db, site, accepted, existing, opts.departed ?? []);
     const nowLastmod = platformLastmod(now);
-    const writes: RowWrite[] = [];
+    const writes: Write[] = [];
 
     for (const entry of accepted) {
       const row = existing.get(entry.hex);
       let links = clusters.linksOf(entry.hex);
+      if (entry.staged && row === undefined && sameLinks(entry.staged.links, links)) {
+        writes.push(stagedWrite(entry, entry.staged));
+        continue;
+      }
       let json: string | undefined;
       let hash: Buffer;
       if (entry.expected && sameLinks(entry.expected.links, links)) ({ links, linksJson: json, contentHash: hash } = entry.expected);
@@ -152,12 +176,28 @@ export class UrlBatchWriter {
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
       writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, json, row.section, hash, row.lastmod_given, row, now));
     }
-    if (writes.length === 0) return { changed: 0, overQuota };
+    if (writes.length === 0) return { changed: 0, inserted: 0, overQuota };
     const deltas = await this.assignShards(db, site.id, writes);
-    await this.persist(db, site.id, writes, now);
+    const inserted = await this.persist(db, site.id, writes, now);
     await this.applyShardDeltas(db, deltas);
     await this.splitOversized(db, site.id, [...deltas.keys()]);
-    return { changed: writes.length, overQuota };
+    return { changed: writes.length, inserted, overQuota };
+  }
+
+  /**
+   * The row `entry` inserts if its URL turns out new and its hreflang cluster is the one it
+   * declares (declaring none: that it has none), rendered and encoded now. A bulk import stages
+   * while its previous batch is in Postgres, so that `write` only adds the shard; `write` does
+   * the work itself when it turns out otherwise. `now` is the one `write` will get; `arena` must
+   * not be cleared before that write has finished.
+   */
+  stage(siteId: string, entry: PreparedEntry, now: Date, arena: FieldArena): void {
+    const { expected } = entry;
+    const links = expected?.links;
+    const hash = expected ? expected.contentHash : urlContentHash(entry.url, entry.section, entry.clientLastmod, undefined);
+    const url = { ...entry.url, lastmod: entry.clientLastmod ?? platformLastmod(now), alternates: links };
+    const row = rowWrite(entry.hash, url, expected?.linksJson, entry.section, hash, entry.clientLastmod !== undefined, undefined, now);
+    entry.staged = { links, fragmentSize: row.fragmentSize, fields: arena.encode(STAGED_TYPES, [siteId, row.hash, ...rowValues(row), now, now]) };
   }
 
   /**
@@ -305,7 +345,7 @@ export class UrlBatchWriter {
   }
 
   /** Plans shards for rows that need one and returns the per-shard count and byte changes. */
-  private async assignShards(db: PoolClient, siteId: string, writes: RowWrite[]): Promise<Map<string, ShardDelta>> {
+  private async assignShards(db: PoolClient, siteId: string, writes: Write[]): Promise<Map<string, ShardDelta>> {
     const deltas = new Map<string, ShardDelta>();
     for (const write of writes) {
       if (!write.previous) continue;
@@ -342,14 +382,16 @@ export class UrlBatchWriter {
     return deltas;
   }
 
-  /** New rows are copied straight into `urls`; existing ones are updated from a staged copy. */
-  private async persist(db: PoolClient, siteId: string, writes: RowWrite[], now: Date): Promise<void> {
+  /** New rows are copied straight into `urls`; existing ones are updated from a copy. Returns how many were new. */
+  private async persist(db: PoolClient, siteId: string, writes: Write[], now: Date): Promise<number> {
     const inserts = writes.filter((write) => write.id === null);
-    const updates = writes.filter((write) => write.id !== null);
+    const updates = writes.filter((write): write is RowWrite => write.id !== null);
     if (inserts.length > 0) {
-      await copyRows(db, 'urls', INSERT_COLUMNS, inserts, (w) => [siteId, w.hash, ...rowValues(w), now, now]);
+      await copyRows(db, 'urls', INSERT_COLUMNS, inserts, (w) =>
+        w.kind === 'staged' ? { encoded: w.fields, rest: [w.shardId] } : [siteId, w.hash, ...rowValues(w), now, now, w.shardId],
+      );
     }
-    if (updates.length === 0) return;
+    if (updates.length === 0) return inserts.length;
     await db.query(
       `CREATE TEMP TABLE IF NOT EXISTS ingest_url_updates (
          id bigint, loc text, section text, shard_id bigint, lastmod text, lastmod_at timestamptz, lastmod_given boolean,
@@ -357,7 +399,7 @@ export class UrlBatchWriter {
          content_hash bytea, fragment text, fragment_size int, ns_mask int) ON COMMIT DELETE ROWS`,
     );
     await db.query('TRUNCATE ingest_url_updates');
-    await copyRows(db, 'ingest_url_updates', UPDATE_COLUMNS, updates, (w) => [w.id, ...rowValues(w)]);
+    await copyRows(db, 'ingest_url_updates', UPDATE_COLUMNS, updates, (w) => [w.id, ...rowValues(w), w.shardId]);
     await db.query(
       `UPDATE urls u SET loc = s.loc, section = s.section, shard_id = s.shard_id, lastmod = s.lastmod, lastmod_at = s.lastmod_at,
               lastmod_given = s.lastmod_given, changefreq = s.changefreq, priority = s.priority, images = s.images, videos = s.videos,
@@ -366,6 +408,7 @@ export class UrlBatchWriter {
          FROM ingest_url_updates s WHERE u.id = s.id`,
       [now],
     );
+    return inserts.length;
   }
 
   /** Counts, sizes, and the dirty mark: a bumped change_seq tells a running build it is stale. */
@@ -431,6 +474,7 @@ function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, links: st
   const live = row !== undefined && !row.deleted && row.shard_id !== null;
   const moves = Boolean(live && row.section !== section);
   return {
+    kind: 'row',
     id: row?.id ?? null,
     hash,
     loc: url.loc,
@@ -493,10 +537,14 @@ function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: numbe
   deltas.set(shardId, delta);
 }
 
+function stagedWrite(entry: PreparedEntry, staged: StagedRow): StagedWrite {
+  return { kind: 'staged', id: null, hash: entry.hash, section: entry.section, shardId: null, fragmentSize: staged.fragmentSize, needsShard: true, previous: null, fields: staged.fields };
+}
+
 /** In ROW_COLUMNS order. */
 function rowValues(w: RowWrite) {
   return [
-    w.loc, w.section, w.shardId, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
+    w.loc, w.section, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
     json(w.images), json(w.videos), json(w.news), w.alternates, w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
   ];
 }

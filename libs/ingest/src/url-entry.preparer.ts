@@ -15,6 +15,7 @@ import {
   type HreflangCluster,
 } from '@sitemaps/domain';
 import { normalizeHreflang, normalizeHttpUrl, normalizeUrlEntry, originOf, type SitemapUrl } from '@sitemaps/sitemap-xml';
+import type { EncodedFields } from './pg-copy';
 
 export interface IngestSite {
   id: string;
@@ -56,6 +57,17 @@ export interface PreparedEntry {
    * case), so the costly part runs while the previous batch is still in Postgres.
    */
   expected?: { links: AlternateLink[] | undefined; linksJson: string | undefined; contentHash: Buffer };
+  /** Its row as a new URL, rendered and encoded ahead by a bulk import (UrlBatchWriter.stage). */
+  staged?: StagedRow;
+}
+
+/** A new URL's row, rendered and encoded before its batch is written (UrlBatchWriter.stage). */
+export interface StagedRow {
+  /** The links it was rendered with: the declared cluster's, or none. */
+  links: AlternateLink[] | undefined;
+  fragmentSize: number;
+  /** Every column of its insert but the last, shard_id. */
+  fields: EncodedFields;
 }
 
 export type PrepareResult =

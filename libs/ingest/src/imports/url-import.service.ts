@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { DomainError } from '@sitemaps/domain';
-import { copyRows } from '../pg-copy';
+import { copyRows, FieldArena } from '../pg-copy';
 import type { UrlBatchWriter } from '../url-batch.writer';
 import { prepareEntry, siteOrigin, type IngestSite, type PreparedEntry, type PrepareResult } from '../url-entry.preparer';
 import { lockSite } from '../url-ingest.service';
@@ -213,6 +213,8 @@ interface Batch {
   /** Locs of rejected lines that a replace must not delete. */
   seen: Buffer[];
   now: Date;
+  /** Where its entries' rows were staged. */
+  arena: FieldArena;
   /** Counters as of the batch's last line; the next batch fills while this one is written. */
   totals: { linesRead: number; stored: number; rejected: number };
 }
@@ -232,6 +234,15 @@ export class ImportSession {
   private batchNow = new Date();
   private lastFlush = Date.now();
   private storedRejections = 0;
+  /**
+   * Whether to stage entries' rows as they are read (UrlBatchWriter.stage): while most URLs are
+   * new, as in a first import. Re-imports of stored URLs stop it after a batch, so they do not
+   * render rows they will not insert.
+   */
+  private staging = true;
+  /** The batch being read stages into `arena`; a written batch's arena is cleared for reuse. */
+  private arena = new FieldArena();
+  private spareArena: FieldArena | undefined;
   private inflight: Promise<void> = Promise.resolve();
   private failure: unknown;
   private closed = false;
@@ -272,6 +283,7 @@ export class ImportSession {
     if (outcome && 'code' in outcome) this.reject(line, [outcome], source);
     else if (outcome?.ok) {
       this.counters.stored += 1;
+      if (this.staging) this.writer.stage(this.site.id, outcome.entry, this.batchNow, this.arena);
       // The same loc twice in a batch: the later line wins, as it would a batch later.
       this.pending.set(outcome.entry.hex, outcome.entry);
     } else if (outcome) {
@@ -368,7 +380,9 @@ export class ImportSession {
   /** Hands the filled batch to Postgres after the previous one has committed. */
   private async flush(): Promise<void> {
     const { linesRead, stored, rejected } = this.counters;
-    const batch: Batch = { entries: [...this.pending.values()], rejections: this.rejections, seen: this.seen, now: this.batchNow, totals: { linesRead, stored, rejected } };
+    const batch: Batch = { entries: [...this.pending.values()], rejections: this.rejections, seen: this.seen, now: this.batchNow, arena: this.arena, totals: { linesRead, stored, rejected } };
+    this.arena = this.spareArena ?? new FieldArena();
+    this.spareArena = undefined;
     this.pending = new Map();
     this.rejections = [];
     this.seen = [];
@@ -392,6 +406,7 @@ export class ImportSession {
         await lockSite(db, this.site.id);
         const written = await this.writer.write(db, this.site, batch.entries, batch.now, this.quota ? { quota: this.quota } : {});
         this.counters.changed += written.changed;
+        this.staging = written.inserted * 2 >= batch.entries.length;
         for (const entry of written.overQuota) {
           this.counters.stored -= 1;
           batch.totals.stored -= 1;
@@ -418,6 +433,8 @@ export class ImportSession {
       if (progress.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');
       this.committed = batch.totals;
+      batch.arena.clear();
+      this.spareArena = batch.arena;
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       throw error;
