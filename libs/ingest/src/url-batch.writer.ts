@@ -374,10 +374,18 @@ export class UrlBatchWriter {
       const ids = new Map(inserted.rows.map((row) => [`${row.section}/${row.ordinal}`, BigInt(row.id)]));
       for (const shard of created) shard.id = ids.get(`${shard.section}/${shard.ordinal}`) ?? null;
     }
+    // One id string and one delta per shard, not per URL: a batch is thousands of URLs in a few shards.
+    const ids = plan.shards.map((shard) => String(shard.id));
+    const added = plan.shards.map(() => ({ count: 0, bytes: 0 }));
     placing.forEach((write, position) => {
-      const shard = plan.shards[plan.assignments[position] as number] as ShardFill;
-      write.shardId = String(shard.id);
-      addDelta(deltas, write.shardId, 1, write.fragmentSize);
+      const index = plan.assignments[position] as number;
+      write.shardId = ids[index] as string;
+      const delta = added[index] as ShardDelta;
+      delta.count += 1;
+      delta.bytes += write.fragmentSize;
+    });
+    added.forEach((delta, index) => {
+      if (delta.count > 0) addDelta(deltas, ids[index] as string, delta.count, delta.bytes);
     });
     return deltas;
   }
