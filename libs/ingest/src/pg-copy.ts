@@ -31,7 +31,7 @@ const TWO_32 = 2 ** 32;
  * megabyte of external memory every thousand rows made V8 run extra full collections.
  */
 const spare: Buffer[] = [];
-const MAX_SPARE = 20;
+const MAX_SPARE = 8;
 
 function chunkBuffer(bytes: number): Buffer {
   return bytes <= CHUNK && spare.length > 0 ? (spare.pop() as Buffer) : Buffer.allocUnsafe(Math.max(CHUNK, bytes));
