@@ -6,8 +6,10 @@
 //   2. PUT batches of 10,000 (a fresh site, the same URLs), one request at a time;
 //   3. raw COPY of equivalent rows (the URL row with its fragment, hashes and the alternates as
 //      JSON) into a plain table without indexes, from this process: what Postgres itself takes;
-//   4. the same rows COPYed into the platform's own `urls` table, indexes and all, for a fresh
-//      site: the floor the data model sets, with no validation or rendering.
+//   4. the same rows, encoded beforehand in COPY's binary format as the import sends them, COPYed
+//      into the platform's own `urls` table (in a database of its own, empty as the import's
+//      was), indexes and all, 2,000 to a transaction: the floor the data model sets, with no
+//      validation, rendering or lookups.
 // Each API phase runs in a fresh API process started as production starts it (compiled, with
 // APP_NODE_FLAGS); its peak RSS is VmHWM from /proc/<pid>/status (also sampled every 100 ms).
 // No worker runs: builds are not part of ingest.
@@ -32,6 +34,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Redis } from 'ioredis';
 import { appArgs, childProcessEnv, loadServiceEnv } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
+import { copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/ingest';
 import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -99,15 +102,16 @@ class CpuMeter {
   private apiLast: number;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly apiPid: number) {
-    this.apiStart = processCpuSeconds(apiPid);
+  /** `apiPid`: the API process, if the phase has one. */
+  constructor(private readonly apiPid?: number) {
+    this.apiStart = apiPid === undefined ? 0 : processCpuSeconds(apiPid);
     this.apiLast = this.apiStart;
     this.poll();
     this.timer = setInterval(() => this.poll(), 250);
   }
 
   private poll(): void {
-    this.apiLast = Math.max(this.apiLast, processCpuSeconds(this.apiPid));
+    if (this.apiPid !== undefined) this.apiLast = Math.max(this.apiLast, processCpuSeconds(this.apiPid));
     for (const [pid, seconds] of postgresCpu()) {
       const seen = this.pg.get(pid);
       if (seen) seen.last = seconds;
@@ -378,10 +382,11 @@ function storedForms(u: { path: string; lastmod: string; loc: string }): { fragm
 }
 
 /**
- * The floor of the data model: the rows the import stores (one URL row with its links),
- * COPYed straight into the platform's `urls` table for a fresh site, with
- * their indexes, their real hashes and one transaction per 2,000 URLs as the import commits.
- * Only Postgres' own work: no parsing, validation, rendering or lookups.
+ * The floor of the data model: the rows the import stores (one URL row with its links, real
+ * hashes), encoded beforehand into COPY's binary format as the import sends it (with the
+ * platform's own encoder), then COPYed straight into the platform's `urls` table for a fresh
+ * site, indexes and all, one transaction of 2,000 URLs at a time as the import commits them.
+ * Only Postgres' own work and the socket: no parsing, validation, rendering or lookups.
  */
 async function modelCopyPhase(databaseUrl: string, options: Options): Promise<PhaseResult> {
   const db = new Client({ connectionString: databaseUrl });
@@ -395,27 +400,36 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
     const siteId = site.rows[0]?.id as string;
     const shard = await db.query<{ id: string }>(`INSERT INTO shards (site_id, section, ordinal) VALUES ($1, '', 1) RETURNING id`, [siteId]);
     const shardId = shard.rows[0]?.id as string;
-    const hex = (text: string) => `\\\\x${createHash('sha256').update(text).digest('hex')}`;
-    const batches: string[] = [];
-    let urls = '';
-    let n = 0;
+    const columns = {
+      site_id: 'uuid', loc_hash: 'bytea', loc: 'text', section: 'text', shard_id: 'int8', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool',
+      content_hash: 'bytea', fragment: 'text', fragment_size: 'int4', ns_mask: 'int4', alternates: 'json', created_at: 'timestamptz', updated_at: 'timestamptz',
+    } as const satisfies Record<string, CopyType>;
+    const types = Object.values(columns);
+    const sha256 = (text: string) => createHash('sha256').update(text).digest();
+    const arena = new FieldArena();
+    const now = new Date();
+    const batches: EncodedFields[][] = [];
+    let batch: EncodedFields[] = [];
     for (const u of urlEntries(options.urls, 'model.bench.example.com')) {
       const { fragment, alternates } = storedForms(u);
-      urls += `${siteId}\t${hex(u.loc)}\t${u.loc}\t\t${shardId}\t${u.lastmod}\t${u.lastmod}\tt\t${hex(fragment)}\t${fragment}\t${fragment.length}\t1\t${alternates}\t2026-01-01\t2026-01-01\n`;
-      if (++n % 2_000 === 0) {
-        batches.push(urls);
-        urls = '';
+      batch.push(arena.encode(types, [siteId, sha256(u.loc), u.loc, '', shardId, u.lastmod, new Date(u.lastmod), true, sha256(fragment), fragment, Buffer.byteLength(fragment), 1, alternates, now, now]));
+      if (batch.length === 2_000) {
+        batches.push(batch);
+        batch = [];
       }
     }
-    if (urls) batches.push(urls);
+    if (batch.length > 0) batches.push(batch);
+    const meter = new CpuMeter();
     const started = performance.now();
-    for (const batch of batches) {
+    for (const rows of batches) {
       await db.query('BEGIN');
-      await pipeline(Readable.from([batch]), db.query(copyFrom(`COPY urls (site_id, loc_hash, loc, section, shard_id, lastmod, lastmod_at, lastmod_given, content_hash, fragment, fragment_size, ns_mask, alternates, created_at, updated_at) FROM STDIN`)));
+      await db.query('SET LOCAL synchronous_commit = off');
+      await copyRows(db, 'urls', columns, rows, (encoded) => ({ encoded, rest: [] }));
       await db.query('COMMIT');
     }
     const seconds = (performance.now() - started) / 1000;
-    return { name: 'COPY into the tables', urls: options.urls, seconds, peakRssMb: null, note: 'urls with its indexes: the data model\'s floor' };
+    const cpu = meter.stop();
+    return { name: 'COPY into the tables', urls: options.urls, seconds, peakRssMb: null, note: 'urls with its indexes, binary, encoded beforehand: the data model\'s floor', cpu };
   } finally {
     await db.end();
   }
@@ -458,9 +472,14 @@ async function main(): Promise<void> {
     console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].linked} with hreflang links`);
     if (options.put) results.push(await putPhase(env, options));
     results.push(await rawCopyPhase(databaseUrl, options));
-    results.push(await modelCopyPhase(databaseUrl, options));
+    // Its own database, so its indexes start as empty as the NDJSON import's did.
+    await admin.query(`CREATE DATABASE ${database}_floor`);
+    const floorUrl = withDatabase(postgres.url, `${database}_floor`);
+    await applyMigrations(floorUrl);
+    results.push(await modelCopyPhase(floorUrl, options));
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${database}_floor WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     const client = new Redis(redis.url);
     const keys = await client.keys(`${queuePrefix}*`);
@@ -498,6 +517,14 @@ function report(results: PhaseResult[]): void {
     );
   }
   console.log(`NDJSON / COPY into the tables: ${(rate(ndjson) / rate(model)).toFixed(2)} (what validation, rendering, lookups and shard upkeep add to Postgres' own floor)`);
+  if (model.cpu) {
+    // What the absolute target leaves: every core's time divided among the URLs of a second.
+    const budget = (cpus().length / TARGET_URLS_PER_SEC) * 1e6;
+    console.log(
+      `At ${TARGET_URLS_PER_SEC.toLocaleString('en-US')} URLs/s, ${cpus().length} cores give ${budget.toFixed(0)} µs of CPU per URL in all; ` +
+        `the floor phase alone took Postgres ${((model.cpu.postgres / model.urls) * 1e6).toFixed(1)} µs per URL and reached ${Math.round(rate(model)).toLocaleString('en-US')} URLs/s`,
+    );
+  }
   console.log(
     `targets: ≥ ${TARGET_URLS_PER_SEC.toLocaleString('en-US')} URLs/s ${rate(ndjson) >= TARGET_URLS_PER_SEC ? 'met' : 'NOT met'}; ` +
       `≥ 1/3 of raw COPY (row per URL) ${ratio >= 1 / 3 ? 'met' : 'NOT met'}; API peak RSS < ${TARGET_RSS_MB} MB ${ndjson.peakRssMb !== null && ndjson.peakRssMb < TARGET_RSS_MB ? 'met' : 'NOT met'}`,

@@ -5,7 +5,7 @@
 // also be encoded ahead of its COPY (`FieldArena`), by a bulk import while Postgres is busy.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
 export type CopyType = 'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
@@ -243,7 +243,7 @@ function maxEncodedBytes(types: readonly CopyType[], values: readonly CopyValue[
 const EAGER_BYTES = 16 * CHUNK;
 
 /** Streams `rows` into `COPY table (columns) FROM STDIN (FORMAT binary)`; `columns` maps name to type. */
-export async function copyRows<T>(db: PoolClient, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toRow: (row: T) => CopyRow): Promise<void> {
+export async function copyRows<T>(db: ClientBase, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toRow: (row: T) => CopyRow): Promise<void> {
   const names = Object.keys(columns);
   const types = Object.values(columns);
   const encoder = new BinaryEncoder();
