@@ -22,4 +22,4 @@ ENV NODE_ENV=production \
 EXPOSE 3000 8080
 
 # Flags as in libs/config/src/app-processes.ts (APP_NODE_FLAGS).
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=64", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=32", "dist/apps/api/src/main.js"]

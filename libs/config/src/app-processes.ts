@@ -6,13 +6,14 @@ export type AppName = 'api' | 'worker' | 'public';
 /**
  * Node flags per app. The API caps its V8 heap: left alone, V8 lets garbage from a bulk import
  * grow the heap to ~600 MB before collecting, though what is live stays far below the cap.
- * Its young generation is larger than V8's 16 MB default: a bulk import keeps each batch's
- * entries alive for about two batch-times, and with small semi-spaces they were copied twice and
- * promoted, then collected again by full GCs. With 64 MB, bench:ingest (1,000,000 URLs) went from
- * 44.7 to 33.8 µs of API CPU per URL, at 345 MB peak RSS against 293 MB (target: < 400 MB).
+ * Its young generation is twice V8's 16 MB default: a bulk import keeps each batch's entries alive
+ * for about two batch-times, and small semi-spaces copied them twice and promoted them, to be
+ * collected again by full GCs (1 to 4 µs of API CPU per imported URL, interleaved runs). Larger
+ * was quicker still, but PUT batches of 10,000 then peaked over the 400 MB target (64 MB: 405 MB,
+ * 48 MB: 400 MB; 32 MB: 351 MB).
  */
 export const APP_NODE_FLAGS: Readonly<Record<AppName, readonly string[]>> = {
-  api: ['--max-old-space-size=256', '--max-semi-space-size=64'],
+  api: ['--max-old-space-size=256', '--max-semi-space-size=32'],
   worker: [],
   public: [],
 };

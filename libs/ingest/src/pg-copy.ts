@@ -1,7 +1,7 @@
 // COPY … FROM STDIN in Postgres' binary format: the fastest way to hand rows to Postgres. No
 // statement per row, no array literals to parse, and unlike the text format no hex for hashes
 // and no timestamps to parse on either side. Rows are encoded into buffers of about 1 MiB, the
-// first 16 MiB before the COPY starts and the rest as Postgres reads. A row's leading fields can
+// first 4 MiB before the COPY starts and the rest as Postgres reads. A row's leading fields can
 // also be encoded ahead of its COPY (`FieldArena`), by a bulk import while Postgres is busy.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -240,7 +240,7 @@ function maxEncodedBytes(types: readonly CopyType[], values: readonly CopyValue[
  * waiting for an event loop that is also busy with the next batch. Anything beyond is encoded as
  * Postgres reads, with backpressure.
  */
-const EAGER_BYTES = 16 * CHUNK;
+const EAGER_BYTES = 4 * CHUNK;
 
 /** Streams `rows` into `COPY table (columns) FROM STDIN (FORMAT binary)`; `columns` maps name to type. */
 export async function copyRows<T>(db: ClientBase, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toRow: (row: T) => CopyRow): Promise<void> {
