@@ -263,10 +263,12 @@ export class UrlBatchWriter {
     const peers = await this.loadPeers(db, site.id, outside.map((claim) => claim.hash));
     for (const row of peers) clusters.setStored(row.loc_hash.toString('hex'), row.alternates);
     const live = new Set(peers.map((row) => row.loc_hash.toString('hex')));
-    // Most sites have no pending links at all: one cheap question saves looking up every page.
-    // Only this write (it holds the site's lock) adds any, and only after both lookups below.
-    const anyPending = await this.hasPending(db, site.id);
-    const pending = await this.loadPending(db, site.id, [...unstored, ...outside.filter((claim) => !live.has(claim.hex))], clusters, anyPending);
+    // Most sites have no pending links at all: one cheap question, asked once and only if there
+    // is a page to look up, saves looking up every page. Only this write (it holds the site's
+    // lock) adds any, and only after both lookups below.
+    let anyPending: Promise<boolean> | undefined;
+    const hasPending = () => (anyPending ??= this.hasPending(db, site.id));
+    const pending = await this.loadPending(db, site.id, [...unstored, ...outside.filter((claim) => !live.has(claim.hex))], clusters, hasPending);
 
     const remainders = [...clusters.remainders().values()].filter((page) => !batch.has(page.hex));
     if (remainders.length > 0) {
@@ -276,7 +278,7 @@ export class UrlBatchWriter {
         live.add(row.loc_hash.toString('hex'));
         peers.push(row);
       }
-      for (const [hex, links] of await this.loadPending(db, site.id, remainders.filter((page) => !live.has(page.hex)), clusters, anyPending)) pending.set(hex, links);
+      for (const [hex, links] of await this.loadPending(db, site.id, remainders.filter((page) => !live.has(page.hex)), clusters, hasPending)) pending.set(hex, links);
     }
 
     // Pending links: pages of the site named by a cluster but not stored live.
@@ -309,10 +311,10 @@ export class UrlBatchWriter {
   }
 
   /** Pending links of pages not stored live; each becomes their stored links in `clusters`. */
-  private async loadPending(db: PoolClient, siteId: string, pages: { hash: Buffer; hex: string }[], clusters: ClusterChanges, anyPending: boolean): Promise<Map<string, Links>> {
+  private async loadPending(db: PoolClient, siteId: string, pages: { hash: Buffer; hex: string }[], clusters: ClusterChanges, hasPending: () => Promise<boolean>): Promise<Map<string, Links>> {
     const found = new Map<string, Links>();
     if (pages.length === 0) return found;
-    if (anyPending) {
+    if (await hasPending()) {
       const { rows } = await db.query<{ href_hash: Buffer; links: Links }>(
         `SELECT href_hash, links FROM pending_alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`,
         [siteId, packHashes(pages.map((page) => page.hash))],

@@ -24,9 +24,9 @@ export async function* readNdjson(input: AsyncIterable<Buffer | string>, maxLine
       line += 1;
       if (oversized) yield tooLong(line, maxLineBytes);
       else if (parts.length === 0) {
-        yield region && start >= region.from ? parseLine(line, chunk.toString(region.encoding, start, withoutCr(chunk, start, end))) : parseNdjsonLine(line, chunk.subarray(start, end));
-      }
-      else {
+        const checked = region !== undefined && start >= region.from;
+        yield checked ? parseLine(line, chunk.toString(region.encoding, start, withoutCr(chunk, start, end))) : parseNdjsonLine(line, chunk.subarray(start, end));
+      } else {
         parts.push(chunk.subarray(start, end));
         yield partBytes + end - start > maxLineBytes ? tooLong(line, maxLineBytes) : parseNdjsonLine(line, Buffer.concat(parts));
       }
