@@ -5,7 +5,7 @@ export * from './sitemap-xml.types';
 export { SitemapXmlError, type SitemapXmlErrorCode } from './sitemap-xml.errors';
 export * from './limits';
 export { escapeXml, findForbiddenChar } from './escape';
-export { normalizeW3cDatetime, formatUtc, type W3cDatetimeResult } from './w3c-datetime.rules';
+export { normalizeW3cDatetime, formatUtc, w3cInstant, type W3cDatetimeResult } from './w3c-datetime.rules';
 export { normalizeHttpUrl, originOf, type HttpUrlResult } from './url.rules';
 export {
   normalizeHreflang,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtc, generalW3cDatetime, normalizeW3cDatetime } from './w3c-datetime.rules';
+import { formatUtc, generalW3cDatetime, generalW3cInstant, normalizeW3cDatetime, w3cInstant } from './w3c-datetime.rules';
 
 describe('normalizeW3cDatetime', () => {
   it.each([
@@ -89,5 +89,19 @@ describe('normalizeW3cDatetime', () => {
       if (general.ok && general.value === input) fast += 1;
     }
     expect(fast).toBeGreaterThan(10_000);
+  });
+});
+
+describe('w3cInstant', () => {
+  it('reads canonical date-times as the general parser does, and leaves other forms to it', () => {
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const inputs = ['2024-02-29T23:59:59Z', '0050-06-01T12:00:00Z', '0099-12-31T23:59:59Z', '0100-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2024-05-01', '2024', '2024-05', '2024-05-01T10:30:00+02:00'];
+    for (let i = 0; i < 5_000; i++) inputs.push(formatUtc(new Date(next(2 ** 30) * 1e5 * (1 + next(300)))));
+    for (const input of inputs) expect(w3cInstant(input).getTime(), input).toBe(generalW3cInstant(input).getTime());
+    expect(w3cInstant('0050-06-01T12:00:00Z').getUTCFullYear()).toBe(50);
   });
 });

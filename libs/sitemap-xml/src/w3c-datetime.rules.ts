@@ -96,6 +96,32 @@ export function generalW3cDatetime(input: string): W3cDatetimeResult {
   return { ok: true, value: formatUtc(at), precision: 'datetime' };
 }
 
+/**
+ * A W3C datetime as an instant; a date means its midnight UTC. The canonical date-time (almost
+ * every stored lastmod) is read from its digits, not parsed: a bulk import stores one per URL.
+ * Date.UTC maps years below 100 to the 1900s, so those take the general path.
+ */
+export function w3cInstant(value: string): Date {
+  if (value.length === 20 && value.charCodeAt(10) === UPPER_T && value.charCodeAt(19) === UPPER_Z) {
+    const year = digits(value, 0, 4);
+    const month = digits(value, 5, 2);
+    const day = digits(value, 8, 2);
+    const hour = digits(value, 11, 2);
+    const minute = digits(value, 14, 2);
+    const second = digits(value, 17, 2);
+    if (year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0) return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  }
+  return generalW3cInstant(value);
+}
+
+/** w3cInstant for every form W3C Datetime allows. */
+export function generalW3cInstant(value: string): Date {
+  if (/^\d{4}$/.test(value)) return new Date(`${value}-01-01T00:00:00Z`);
+  if (/^\d{4}-\d{2}$/.test(value)) return new Date(`${value}-01T00:00:00Z`);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  return new Date(value);
+}
+
 /** `YYYY-MM-DDThh:mm:ssZ` for a Date, the same form `normalizeW3cDatetime` produces. */
 export function formatUtc(at: Date): string {
   return (

@@ -1,6 +1,7 @@
 // Truthful lastmod: a URL's content hash covers everything written for it except a lastmod the
 // platform set itself. Equal hash: nothing changed (no write, no dirty shard, no IndexNow).
 import { hash } from 'node:crypto';
+import { w3cInstant } from '@sitemaps/sitemap-xml';
 
 /**
  * One-shot hashing: a Hash object per call cost more than the digest itself in bulk ingest. The
@@ -132,36 +133,5 @@ export function platformLastmod(now: Date): string {
 
 /** A W3C datetime as an instant (a date means its midnight UTC), for "newest lastmod" math. */
 export function lastmodInstant(lastmod: string): Date {
-  // Stored for every URL of a bulk import, almost always in the canonical `YYYY-MM-DDThh:mm:ssZ`
-  // (w3c-datetime.rules.ts): read from its digits, not parsed. Date.UTC maps years below 100 to
-  // the 1900s, so those take the general path.
-  if (lastmod.length === 20 && lastmod.charCodeAt(10) === 0x54 && lastmod.charCodeAt(19) === 0x5a) {
-    const year = digitsAt(lastmod, 0, 4);
-    const month = digitsAt(lastmod, 5, 2);
-    const day = digitsAt(lastmod, 8, 2);
-    const hour = digitsAt(lastmod, 11, 2);
-    const minute = digitsAt(lastmod, 14, 2);
-    const second = digitsAt(lastmod, 17, 2);
-    if (year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0) return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  }
-  return generalLastmodInstant(lastmod);
-}
-
-/** The ASCII digits at [start, start + count) as a number, or -1 if one is not a digit. */
-function digitsAt(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let i = start; i < start + count; i++) {
-    const digit = text.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/** lastmodInstant for every form W3C Datetime allows. */
-export function generalLastmodInstant(lastmod: string): Date {
-  if (/^\d{4}$/.test(lastmod)) return new Date(`${lastmod}-01-01T00:00:00Z`);
-  if (/^\d{4}-\d{2}$/.test(lastmod)) return new Date(`${lastmod}-01T00:00:00Z`);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(lastmod)) return new Date(`${lastmod}T00:00:00Z`);
-  return new Date(lastmod);
+  return w3cInstant(lastmod);
 }
