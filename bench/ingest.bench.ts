@@ -296,7 +296,7 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
     api.sample();
     const meter = new CpuMeter(api.child.pid as number);
     const started = performance.now();
-    const result = await api.upload(`/v1/sites/${siteId}/urls/import`, key, createReadStream(body, { highWaterMark: 256 * 1024 }));
+    const result = await api.upload(`/v1/sites/${siteId}/urls/import`, key, createReadStream(body, { highWaterMark: 1024 * 1024 }));
     const seconds = (performance.now() - started) / 1000;
     const cpu = meter.stop();
     if (result.stored !== options.urls) throw new Error(`NDJSON import stored ${result.stored} of ${options.urls}: ${JSON.stringify(result)}`);
@@ -507,7 +507,7 @@ function report(results: PhaseResult[]): void {
   if (!ndjson || !copyRow || !model) return;
   const ratio = rate(ndjson) / rate(copyRow);
   console.log('');
-  console.log(`NDJSON / raw COPY: ${ratio.toFixed(2)}; target ≥ 0.33${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
+  console.log(`NDJSON / raw COPY: ${ratio.toFixed(3)}; target ≥ 0.333${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
   if (ndjson.cpu) {
     const perUrl = (seconds: number) => `${((seconds / ndjson.urls) * 1e6).toFixed(1)} µs`;
     const { api, postgres, bench } = ndjson.cpu;
