@@ -151,7 +151,7 @@ export class UrlBatchWriter {
     for (const entry of accepted) {
       const row = existing.get(entry.hex);
       let links = clusters.linksOf(entry.hex);
-      if (entry.staged && row === undefined && sameLinks(entry.staged.links, links)) {
+      if (entry.staged && row === undefined && sameLinks(entry.expected?.links, links)) {
         writes.push(stagedWrite(entry, entry.staged));
         continue;
       }
@@ -197,7 +197,7 @@ export class UrlBatchWriter {
     const hash = expected ? expected.contentHash : urlContentHash(entry.url, entry.section, entry.clientLastmod, undefined);
     const url = { ...entry.url, lastmod: entry.clientLastmod ?? platformLastmod(now), alternates: links };
     const row = rowWrite(entry.hash, url, expected?.linksJson, entry.section, hash, entry.clientLastmod !== undefined, undefined, now);
-    entry.staged = { links, fragmentSize: row.fragmentSize, fields: arena.encode(STAGED_TYPES, [siteId, row.hash, ...rowValues(row), now, now]) };
+    entry.staged = { fragmentSize: row.fragmentSize, fields: arena.encode(STAGED_TYPES, [siteId, row.hash, ...rowValues(row), now, now]) };
   }
 
   /**
@@ -267,7 +267,7 @@ export class UrlBatchWriter {
     // is a page to look up, saves looking up every page. Only this write (it holds the site's
     // lock) adds any, and only after both lookups below.
     let anyPending: Promise<boolean> | undefined;
-    const hasPending = () => (anyPending ??= this.hasPending(db, site.id));
+    const hasPending = () => (anyPending ??= this.siteHasPending(db, site.id));
     const pending = await this.loadPending(db, site.id, [...unstored, ...outside.filter((claim) => !live.has(claim.hex))], clusters, hasPending);
 
     const remainders = [...clusters.remainders().values()].filter((page) => !batch.has(page.hex));
@@ -305,7 +305,7 @@ export class UrlBatchWriter {
     return { clusters, peers };
   }
 
-  private async hasPending(db: PoolClient, siteId: string): Promise<boolean> {
+  private async siteHasPending(db: PoolClient, siteId: string): Promise<boolean> {
     const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pending_alternates WHERE site_id = $1) AS any', [siteId]);
     return rows[0]?.any === true;
   }

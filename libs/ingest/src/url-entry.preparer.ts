@@ -63,8 +63,7 @@ export interface PreparedEntry {
 
 /** A new URL's row, rendered and encoded before its batch is written (UrlBatchWriter.stage). */
 export interface StagedRow {
-  /** The links it was rendered with: the declared cluster's, or none. */
-  links: AlternateLink[] | undefined;
+  /** Rendered with the links the entry declares (`expected`), or none if it declares none. */
   fragmentSize: number;
   /** Every column of its insert but the last, shard_id. */
   fields: EncodedFields;

@@ -89,3 +89,21 @@ describe('validateHreflangCluster', () => {
     expect(violations.map((v) => v.field)).toEqual(['members[1].hreflang', 'members[1].href']);
   });
 });
+
+describe('validateHreflangCluster at every size', () => {
+  // Small clusters are compared pairwise, large ones through maps: both report the same.
+  const languages = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'el', 'bg', 'hr', 'sk', 'sl', 'et', 'lv', 'lt'];
+  for (const size of [3, 15, 16, 17, 23]) {
+    it(`${size} members: repeated codes and hrefs point at their first use; x-default may share an href`, () => {
+      const members = languages.slice(0, size).map((code) => ({ hreflang: code, href: `https://a.example.com/${code}` }));
+      members.push({ hreflang: 'x-default', href: 'https://a.example.com/en' });
+      members.push({ hreflang: 'DE', href: 'https://a.example.com/new' });
+      members.push({ hreflang: 'zz', href: 'https://a.example.com/fr' });
+      expect(validateHreflangCluster(members)).toEqual([
+        { field: `alternates[${size + 1}].hreflang`, code: 'DUPLICATE_HREFLANG', message: 'hreflang "de" is already used by alternates[1]' },
+        { field: `alternates[${size + 2}].hreflang`, code: 'INVALID_HREFLANG', message: expect.stringContaining('"zz"') },
+        { field: `alternates[${size + 2}].href`, code: 'DUPLICATE_ALTERNATE', message: 'href is already listed by alternates[2]' },
+      ]);
+    });
+  }
+});

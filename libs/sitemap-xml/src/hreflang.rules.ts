@@ -84,19 +84,20 @@ export function validateHreflangCluster(
 
 /**
  * As validateHreflangCluster, for members that keep their index in a larger input list and whose
- * hrefs are already normalized (where they could be). Runs for every URL of a bulk import, so
- * it compares pairwise (clusters are small) and builds field names only for what it reports.
+ * hrefs are already normalized (where they could be). Runs for every URL of a bulk import, so it
+ * builds field names only for what it reports, and compares a small cluster pairwise instead of
+ * filling maps (a large one gets maps: pairwise would be quadratic for every URL of it).
  */
 export function clusterViolations(
   members: readonly (HreflangMember & { index: number })[],
   fieldPrefix: string,
 ): RuleViolation[] {
   const violations: RuleViolation[] = [];
-  const codes: (string | undefined)[] = [];
+  const firstCode = firstPositions(members.length);
+  const firstHref = firstPositions(members.length);
   for (let i = 0; i < members.length; i++) {
     const member = members[i] as HreflangMember & { index: number };
     const code = normalizeHreflang(member.hreflang);
-    codes.push(code);
     if (code === undefined) {
       violations.push({
         field: `${fieldPrefix}[${member.index}].hreflang`,
@@ -104,7 +105,7 @@ export function clusterViolations(
         message: `"${member.hreflang}" is not x-default or an ISO 639-1 language with optional ISO 15924 script and ISO 3166-1 alpha-2 region`,
       });
     } else {
-      const first = codes.indexOf(code);
+      const first = firstCode(code, i);
       if (first < i) {
         violations.push({
           field: `${fieldPrefix}[${member.index}].hreflang`,
@@ -116,16 +117,39 @@ export function clusterViolations(
     // x-default may name a page that also has a language (Google's own examples do); any
     // other page listed under two codes is ambiguous.
     if (code === 'x-default') continue;
-    for (let j = 0; j < i; j++) {
-      const other = members[j] as HreflangMember & { index: number };
-      if (codes[j] === 'x-default' || other.href !== member.href) continue;
+    const first = firstHref(member.href, i);
+    if (first < i) {
       violations.push({
         field: `${fieldPrefix}[${member.index}].href`,
         code: 'DUPLICATE_ALTERNATE',
-        message: `href is already listed by ${fieldPrefix}[${other.index}]`,
+        message: `href is already listed by ${fieldPrefix}[${(members[first] as { index: number }).index}]`,
       });
-      break;
     }
   }
   return violations;
+}
+
+/**
+ * Records values in the order they come, each at its position, and answers where a value was
+ * first recorded (the position itself if it is new): a scan for a few values, a map for many.
+ */
+function firstPositions(count: number): (value: string, position: number) => number {
+  if (count > 16) {
+    const seen = new Map<string, number>();
+    return (value, position) => {
+      const first = seen.get(value);
+      if (first !== undefined) return first;
+      seen.set(value, position);
+      return position;
+    };
+  }
+  const values: string[] = [];
+  const positions: number[] = [];
+  return (value, position) => {
+    const at = values.indexOf(value);
+    if (at !== -1) return positions[at] as number;
+    values.push(value);
+    positions.push(position);
+    return position;
+  };
 }
