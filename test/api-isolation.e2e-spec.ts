@@ -151,7 +151,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     });
 
     it('lists every GraphQL query and mutation in the table', async () => {
-      const res = await graphqlClient(platform.apiUrl)('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
+      const res = await graphqlClient(platform.apiUrl, ownerKey)('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
       const schema = res.body.data.__schema;
       const fields = [...schema.queryType.fields, ...schema.mutationType.fields].map((f: { name: string }) => f.name);
       expect(fields.sort()).toEqual(GQL_OPERATIONS.map((op) => op.field).sort());
@@ -350,7 +350,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
 
     beforeAll(async () => {
       // A second API on the same database and Redis, with small limits.
-      limited = await createApiApp(platform.config, { rateLimit: { points: 3, durationSeconds: 60 }, bodyLimitBytes: 4_096 });
+      limited = await createApiApp(platform.config, { rateLimit: { points: 3, durationSeconds: 60 }, bulkBodyLimitBytes: 4_096 });
       await limited.listen(0, '127.0.0.1');
       limitedUrl = (await limited.getUrl()).replace('[::1]', '127.0.0.1');
     });

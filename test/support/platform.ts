@@ -31,6 +31,9 @@ export async function startPlatform(overrides: Record<string, string> = {}, opts
     BUILD_QUIET_MS: '100',
     // Tests never talk to the real IndexNow; the IndexNow tests point this at a local server.
     INDEXNOW_ENDPOINTS: 'off',
+    // Every request of a test file comes from 127.0.0.1, and access tests try many revoked keys;
+    // the failed-authentication limit has its own test with its own small limit.
+    API_AUTH_FAILURE_POINTS: '100000',
     ...overrides,
   };
   const config = parseConfig(env);

@@ -1,23 +1,61 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { nestLogLevels, type AppConfig } from '@sitemaps/config';
-import { apiLimits, type ApiLimitOverrides } from './api.limits';
+import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
+import { RequestAuthenticator } from './auth/request-authenticator';
 import { replyWithError } from './errors/http-error.filter';
+import { httpError, registerJsonBodyParser } from './http/json-body.parser';
 import { setupOpenApi } from './openapi/openapi.setup';
 
+const GRAPHQL_PATH = '/graphql';
+/** Routes that take up to 10,000 entries; every other route takes a small body. */
+const BULK_ROUTES = new Set(['PUT /v1/sites/:siteId/urls', 'DELETE /v1/sites/:siteId/urls', `POST ${GRAPHQL_PATH}`]);
+
 /**
- * Mercurius is registered while Nest initialises, which makes fastify build Nest's routes before
- * Nest installs its error handler, so they would keep fastify's default one. This adapter
- * installs the API's handler up front (same mapping as HttpErrorFilter) and keeps it: body errors
- * (malformed JSON, too large) stay in the one error shape.
+ * Fastify as the API wants it, set up before Nest or mercurius add a route:
+ * - the API's error handler (same mapping as HttpErrorFilter) installed up front and kept, since
+ *   mercurius makes fastify build Nest's routes before Nest would install it;
+ * - body limits per route, JSON bounded before it is parsed (json-body.parser);
+ * - a request that carries a body is authenticated before the body is read, and refused with
+ *   `Connection: close`: an unauthenticated client cannot make the API buffer or parse anything.
  */
 class ApiFastifyAdapter extends FastifyAdapter {
-  constructor(options: FastifyServerOptions) {
-    super(options);
-    this.getInstance().setErrorHandler((error, _request, reply) => replyWithError(reply, error));
+  private authenticator: RequestAuthenticator | undefined;
+  private parsersRegistered = false;
+
+  constructor(private readonly limits: ApiLimits) {
+    super({ bodyLimit: limits.bodyLimitBytes });
+    const fastify = this.getInstance();
+    fastify.setErrorHandler((error, _request, reply) => replyWithError(reply, error));
+    fastify.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.some((method) => BULK_ROUTES.has(`${method} ${route.url}`))) route.bodyLimit ??= limits.bulkBodyLimitBytes;
+      if (route.url === GRAPHQL_PATH) route.preValidation = [...[route.preValidation ?? []].flat(), boundGraphqlDocument(limits.graphql.maxQueryLength)];
+    });
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (!this.authenticator || !announcesBody(request)) return;
+      try {
+        await this.authenticator.principalOf(request, reply);
+      } catch (error) {
+        void reply.header('connection', 'close');
+        throw error;
+      }
+    });
+  }
+
+  /** Called once Nest has built the authenticator. */
+  authenticateBodiesWith(authenticator: RequestAuthenticator): void {
+    this.authenticator = authenticator;
+  }
+
+  /** Instead of Nest's parsers: bounded JSON only (no urlencoded forms: nothing takes them). */
+  override registerParserMiddleware(): void {
+    if (this.parsersRegistered) return;
+    registerJsonBodyParser(this.getInstance(), this.limits.jsonMaxValues);
+    this.parsersRegistered = true;
   }
 
   override setErrorHandler(): never {
@@ -25,12 +63,30 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 }
 
+function announcesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/** graphql-js allocates per token: a long document is refused before it is parsed (batches too). */
+function boundGraphqlDocument(maxLength: number) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const operations = [request.body ?? request.query].flat() as { query?: unknown }[];
+    for (const operation of operations) {
+      if (typeof operation?.query === 'string' && operation.query.length > maxLength) {
+        throw httpError(413, `the GraphQL document is longer than ${maxLength.toLocaleString('en-US')} characters (GRAPHQL_MAX_QUERY_LENGTH)`);
+      }
+    }
+  };
+}
+
 export async function createApiApp(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): Promise<NestFastifyApplication> {
-  // Bodies over the limit are refused before they are read: 413 PAYLOAD_TOO_LARGE.
-  const adapter = new ApiFastifyAdapter({ bodyLimit: apiLimits(config.api.limits, limitOverrides).bodyLimitBytes });
+  const limits = apiLimits(config.api.limits, limitOverrides);
+  const adapter = new ApiFastifyAdapter(limits);
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, limitOverrides), adapter, {
     logger: nestLogLevels(config.logLevel),
   });
+  adapter.authenticateBodiesWith(app.get(RequestAuthenticator));
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

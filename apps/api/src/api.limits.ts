@@ -1,4 +1,4 @@
-// Per-process limits of the admin API come from config (API_RATE_LIMIT_*, API_BODY_LIMIT_BYTES,
+// Per-process limits of the admin API come from config (API_RATE_LIMIT_*, API_*BODY_LIMIT_BYTES, API_JSON_MAX_VALUES,
 // GRAPHQL_MAX_*); tests may narrow them for one app instance.
 import type { ApiLimits } from '@sitemaps/config';
 
@@ -9,7 +9,10 @@ export type ApiLimitOverrides = { [K in keyof ApiLimits]?: ApiLimits[K] extends 
 export function apiLimits(base: ApiLimits, overrides: ApiLimitOverrides = {}): ApiLimits {
   return {
     rateLimit: { ...base.rateLimit, ...overrides.rateLimit },
+    authFailures: { ...base.authFailures, ...overrides.authFailures },
+    bulkBodyLimitBytes: overrides.bulkBodyLimitBytes ?? base.bulkBodyLimitBytes,
     bodyLimitBytes: overrides.bodyLimitBytes ?? base.bodyLimitBytes,
+    jsonMaxValues: overrides.jsonMaxValues ?? base.jsonMaxValues,
     graphql: { ...base.graphql, ...overrides.graphql },
   };
 }

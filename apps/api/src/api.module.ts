@@ -11,9 +11,10 @@ import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/d
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
-import { API_LIMITS, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
+import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
+import { RequestAuthenticator } from './auth/request-authenticator';
 import { BuildsController } from './builds/builds.controller';
 import { BuildsResolver } from './builds/builds.resolver';
 import { BuildsService } from './builds/builds.service';
@@ -36,6 +37,12 @@ import { UrlsService } from './urls/urls.service';
 import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
+
+/** Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests. */
+function sharedLimiter(redis: Redis, keyPrefix: string, window: { points: number; durationSeconds: number }): RateLimiterRedis {
+  const options = { points: window.points, duration: window.durationSeconds };
+  return new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
+}
 
 class ApiClients implements OnApplicationShutdown {
   constructor(
@@ -82,12 +89,14 @@ export class ApiModule {
         {
           provide: RATE_LIMITER,
           inject: [REDIS, API_LIMITS],
-          useFactory: (redis: Redis, { rateLimit }: ApiLimits) => {
-            const window = { points: rateLimit.points, duration: rateLimit.durationSeconds };
-            // Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests.
-            return new RateLimiterRedis({ ...window, storeClient: redis, keyPrefix: `${config.queuePrefix}:rate-limit`, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(window) });
-          },
+          useFactory: (redis: Redis, { rateLimit }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
         },
+        {
+          provide: AUTH_FAILURE_LIMITER,
+          inject: [REDIS, API_LIMITS],
+          useFactory: (redis: Redis, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
+        },
+        RequestAuthenticator,
         ApiKeysService,
         TenantsService,
         SitesService,

@@ -6,3 +6,4 @@ export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');
 export const URL_INGEST = Symbol('URL_INGEST');
 export const API_LIMITS = Symbol('API_LIMITS');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
+export const AUTH_FAILURE_LIMITER = Symbol('AUTH_FAILURE_LIMITER');

@@ -25,10 +25,21 @@ const envSchema = z.object({
   /** Requests one API key may make per window (RateLimiterRedis); a GraphQL request counts once. */
   API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   API_RATE_LIMIT_DURATION_S: z.coerce.number().int().min(1).default(1),
-  /** Largest request body: 10,000 URL entries with media reach tens of megabytes. */
-  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(64 * 1024 * 1024),
+  /** Largest body of the bulk routes (PUT/DELETE …/urls, POST /graphql): 10,000 URL entries with
+   *  alternates and media. Sized with the heap: `npm run bench:limits` sends the largest one. */
+  API_BULK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(32 * 1024 * 1024),
+  /** Largest body of every other route (a site with its robots.txt, a key, a build request). */
+  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(1024 * 1024),
+  /** JSON values one body may hold, counted before it is parsed: parsed objects cost far more
+   *  heap than their bytes (`[{},{},…]`), so bytes alone do not bound memory. */
+  API_JSON_MAX_VALUES: z.coerce.number().int().min(100).default(1_000_000),
+  /** Invalid or revoked keys one address may present per window before it gets 429. */
+  API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
+  API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  /** Characters of one GraphQL document (variables are bounded as JSON): parsing costs memory per token. */
+  GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(100).default(100_000),
   /** The platform's own key: may create tenants. Unset disables platform administration. */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -103,8 +114,13 @@ export interface ImportConfig {
 
 export interface ApiLimits {
   rateLimit: { points: number; durationSeconds: number };
+  /** Failed authentications per client address. */
+  authFailures: { points: number; durationSeconds: number };
+  /** Bulk routes; every other route; JSON values per body. */
+  bulkBodyLimitBytes: number;
   bodyLimitBytes: number;
-  graphql: { maxDepth: number; maxComplexity: number };
+  jsonMaxValues: number;
+  graphql: { maxDepth: number; maxComplexity: number; maxQueryLength: number };
 }
 
 export class ConfigError extends Error {
@@ -131,8 +147,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       adminApiKey: e.ADMIN_API_KEY,
       limits: {
         rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
+        authFailures: { points: e.API_AUTH_FAILURE_POINTS, durationSeconds: e.API_AUTH_FAILURE_DURATION_S },
+        bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
-        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST },
+        jsonMaxValues: e.API_JSON_MAX_VALUES,
+        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST, maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH },
       },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },

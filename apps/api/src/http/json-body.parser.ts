@@ -1,0 +1,54 @@
+// Request bodies are bounded before they become objects: bytes per route (fastify's bodyLimit),
+// then UTF-8 and the count of JSON values checked on the raw bytes. A 12 MiB `[{},{},…]` is four
+// million objects, several hundred MB of heap; refusing it costs one pass over its bytes.
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance } from 'fastify';
+
+/** An error fastify and mercurius both answer with its status (see the error mappers). */
+export function httpError(statusCode: number, message: string): Error & { statusCode: number } {
+  return Object.assign(new Error(message), { statusCode });
+}
+
+/**
+ * Values a JSON text holds, roughly (containers plus separators), counted outside strings
+ * without parsing; stops once past `max`.
+ */
+export function countJsonValues(bytes: Uint8Array, max: number): number {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x2c || byte === 0x7b || byte === 0x5b) {
+      if (++count > max) return count;
+    }
+  }
+  return count;
+}
+
+/** Checks a JSON body's bytes; throws the 400 or 413 to answer with. */
+export function checkJsonBody(body: Buffer, maxValues: number): void {
+  if (!isUtf8(body)) throw httpError(400, 'the body is not valid UTF-8');
+  if (countJsonValues(body, maxValues) > maxValues) {
+    throw httpError(413, `the body holds more than ${maxValues.toLocaleString('en-US')} JSON values (API_JSON_MAX_VALUES)`);
+  }
+}
+
+/** application/json through the checks above, then fastify's own parser (prototype poisoning refused). */
+export function registerJsonBodyParser(fastify: FastifyInstance, maxValues: number): void {
+  const parse = fastify.getDefaultJsonParser('error', 'error');
+  if (fastify.hasContentTypeParser('application/json')) fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      checkJsonBody(body as Buffer, maxValues);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parse(request, (body as Buffer).toString('utf8'), done);
+  });
+}

@@ -1,0 +1,121 @@
+// What an unauthenticated or hostile client can make the admin API do, against the API as
+// production runs it (its own process, production heap): bodies are refused before they are
+// read or parsed unless a key vouches for them, and every body is bounded by its route.
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Pool } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiApp } from '../apps/api/src/api.app';
+import { apiClient } from './support/api-client';
+import { sendRaw, spawnApi, type ApiProcess } from './support/api-process';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const SITE = 'hardening.example.com';
+/** 12 MiB of empty objects: four million of them once parsed, beyond the API's 256 MB heap. */
+const EMPTY_OBJECTS = `[${'{},'.repeat(4 * 1024 * 1024)}{}]`;
+
+describe('admin API under hostile bodies', () => {
+  let platform: Platform;
+  let api: ApiProcess;
+  let key: string;
+  let siteId: string;
+  let db: Pool;
+
+  beforeAll(async () => {
+    platform = await startPlatform({}, { worker: false });
+    db = new Pool({ connectionString: platform.db.url, max: 1 });
+    api = await spawnApi(platform.env);
+    const admin = apiClient(api.url, ADMIN_KEY);
+    key = (await admin.post('/v1/tenants', { name: 'Hardening' })).body.apiKey;
+    siteId = (await apiClient(api.url, key).post('/v1/sites', { hostname: SITE })).body.id;
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await db?.end();
+    await platform?.close();
+  });
+
+  const stored = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n;
+
+  it('refuses an unauthenticated 12 MiB body before reading it, and closes the connection', async () => {
+    for (const [method, path] of [['PUT', `/v1/sites/${randomUUID()}/urls`], ['POST', '/graphql']] as const) {
+      const res = await sendRaw(`${api.url}${path}`, method, { 'content-type': 'application/json' }, EMPTY_OBJECTS);
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.headers.connection).toBe('close');
+      expect(res.text).toContain('UNAUTHENTICATED');
+    }
+    expect((await fetch(`${api.url}/health`)).status).toBe(200);
+    expect(api.child.exitCode).toBeNull();
+  });
+
+  it('refuses an authenticated body of too many JSON values with 413 naming the limit, and stores nothing', async () => {
+    const res = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', { 'content-type': 'application/json', authorization: `Bearer ${key}` }, EMPTY_OBJECTS);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.text)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('API_JSON_MAX_VALUES'), details: [] } });
+    expect((await fetch(`${api.url}/health`)).status).toBe(200);
+    expect(await stored()).toBe(0);
+  });
+
+  it('bounds each route by its own body limit: small routes take 1 MiB, bulk routes 32 MiB', async () => {
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+    const robots = await sendRaw(`${api.url}/v1/sites/${siteId}`, 'PATCH', headers, JSON.stringify({ robotsTxt: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(robots.status).toBe(413);
+    const bulk = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', headers, JSON.stringify([{ loc: `https://${SITE}/a`, section: 'x'.repeat(40 * 1024 * 1024) }]));
+    expect(bulk.status).toBe(413);
+    // A bulk body over the small limit is fine.
+    const entries = Array.from({ length: 10_000 }, (_, i) => ({ loc: `https://${SITE}/page/${i}/${'p'.repeat(150)}`, lastmod: '2026-11-24', changefreq: 'daily', priority: 0.5 }));
+    const put = await apiClient(api.url, key).put(`/v1/sites/${siteId}/urls`, entries);
+    expect(put.status).toBe(200);
+    expect(put.body.upserted).toBe(10_000);
+    expect(await stored()).toBe(10_000);
+  });
+
+  it('answers 400 to a body that is not UTF-8, storing nothing from it', async () => {
+    const body = Buffer.concat([Buffer.from(`[{"loc":"https://${SITE}/caf`), Buffer.from([0xe9]), Buffer.from('"}]')]);
+    const res = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).error).toEqual({ code: 'MALFORMED_BODY', message: 'the body is not valid UTF-8', details: [] });
+    const found = await db.query('SELECT 1 FROM urls WHERE site_id = $1 AND loc LIKE $2', [siteId, '%/caf%']);
+    expect(found.rowCount).toBe(0);
+  });
+
+  it('refuses a GraphQL document over its length limit before parsing it', async () => {
+    const query = `{ ${Array.from({ length: 20_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+    const res = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors.map((e) => e.extensions.code)).toEqual(['PAYLOAD_TOO_LARGE']);
+  });
+
+  it('accepts the bearer scheme in any case', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const res = await fetch(`${api.url}/v1/sites`, { headers: { authorization: `${scheme} ${key}` } });
+      expect(res.status, scheme).toBe(200);
+    }
+  });
+
+  describe('failed authentication', () => {
+    let limited: NestFastifyApplication;
+    let limitedUrl: string;
+
+    beforeAll(async () => {
+      limited = await createApiApp(platform.config, { authFailures: { points: 3, durationSeconds: 60 } });
+      await limited.listen(0, '127.0.0.1');
+      limitedUrl = (await limited.getUrl()).replace('[::1]', '127.0.0.1');
+    });
+    afterAll(() => limited?.close());
+
+    it('is rate limited per address: 429 with Retry-After once its invalid keys are spent', async () => {
+      for (let i = 0; i < 3; i++) expect((await apiClient(limitedUrl, `smk_guess_${i}`).get('/v1/sites')).status).toBe(401);
+      const refused = await apiClient(limitedUrl, 'smk_guess_4').get('/v1/sites');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // A request without any key is no guess and still gets 401.
+      expect((await apiClient(limitedUrl).get('/v1/sites')).status).toBe(401);
+    });
+  });
+});
