@@ -60,6 +60,7 @@ async function main() {
   );
   // Files the code reads beside itself at run time.
   await cp(path.join(ROOT, 'prisma'), path.join(OUT, 'prisma'), { recursive: true });
+  await cp(path.join(ROOT, 'libs/sitemap-xml/schemas'), path.join(OUT, 'libs/sitemap-xml/schemas'), { recursive: true });
   console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
 }
 

@@ -63,7 +63,7 @@ describe('foundation: REST to crawler', () => {
       }
     }
     expect(seen).toEqual(expected);
-    const validation = validateSitemaps([{ name: 'sitemap.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))]);
+    const validation = await validateSitemaps([{ name: 'sitemap.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))]);
     expect(validation.output).not.toMatch(/fail|error/i);
     expect(validation.status).toBe(0);
 
@@ -97,7 +97,7 @@ describe('foundation: REST to crawler', () => {
     expect(after.shards[0]?.etag).not.toBe(before.shards[0]?.etag);
     expect(after.shards.slice(1).map((s) => s.etag)).toEqual(before.shards.slice(1).map((s) => s.etag));
     expect(after.shards[1]?.body.equals(before.shards[1]?.body ?? Buffer.alloc(0))).toBe(true);
-    expect(validateSitemaps(after.shards.map((s) => ({ name: s.path, data: s.body }))).status).toBe(0);
+    expect((await validateSitemaps(after.shards.map((s) => ({ name: s.path, data: s.body })))).status).toBe(0);
   });
 
   it('keeps other sites and unknown hosts apart at the public server', async () => {

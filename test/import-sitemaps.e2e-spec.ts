@@ -159,7 +159,7 @@ describe('import existing sitemaps', () => {
       return urls.length === entries.length ? { result, urls } : undefined;
     });
     expect(crawled.urls.sort(byLoc)).toEqual([...entries].sort(byLoc));
-    const validation = validateSitemaps([{ name: 'sitemap.xml', data: crawled.result.index.xml }, ...crawled.result.shards.map((s) => ({ name: s.path, data: s.body }))]);
+    const validation = await validateSitemaps([{ name: 'sitemap.xml', data: crawled.result.index.xml }, ...crawled.result.shards.map((s) => ({ name: s.path, data: s.body }))]);
     expect(validation.status, validation.output).toBe(0);
 
     // Importing the same sitemaps again changes nothing.

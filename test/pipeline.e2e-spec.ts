@@ -49,7 +49,7 @@ describe('pipeline: incremental builds', () => {
     const { index, shards } = await crawl(platform.publicUrl, HOST);
     expect(locsOf(index.xml)).toEqual([url('/sitemaps/blog-1.xml.gz'), url('/sitemaps/products-1.xml.gz'), url('/sitemaps/sitemap-1.xml.gz')]);
     expect(shards.map((s) => locsOf(s.xml).length)).toEqual([100, 100, 100]);
-    expect(validateSitemaps([{ name: 'index.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))]).status).toBe(0);
+    expect((await validateSitemaps([{ name: 'index.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))])).status).toBe(0);
   });
 
   it('re-renders only the shard a change touches', async () => {
@@ -98,6 +98,6 @@ describe('pipeline: incremental builds', () => {
     expect(locsOf(index.xml)).toContain(url('/sitemaps/news-1.xml.gz'));
     const newsShard = shards.find((s) => s.path.endsWith('news-1.xml.gz'));
     expect(newsShard?.xml).toContain('<news:title>Rates &lt;rise&gt; &amp; &quot;fall&quot;</news:title>');
-    expect(validateSitemaps([{ name: 'news.xml', data: newsShard?.body ?? '' }]).status).toBe(0);
+    expect((await validateSitemaps([{ name: 'news.xml', data: newsShard?.body ?? '' }])).status).toBe(0);
   });
 });

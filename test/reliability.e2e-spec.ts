@@ -123,7 +123,7 @@ describe('reliability', () => {
     const { shards } = await crawl(platform.publicUrl, HOST);
     expect(shards.flatMap((s) => locsOf(s.xml))).toHaveLength(150_000);
     for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.3</priority>');
-    expect(validateSitemaps([...seen.files.entries()].map(([name, data], i) => ({ name: `${i}-${path.basename(name.split(' ')[0] ?? 'f')}`, data }))).status).toBe(0);
+    expect((await validateSitemaps([...seen.files.entries()].map(([name, data], i) => ({ name: `${i}-${path.basename(name.split(' ')[0] ?? 'f')}`, data })))).status).toBe(0);
   }, FAULT_TEST_MS);
 
   it('loses and duplicates nothing with two workers and concurrent writers, and matches a full rebuild', async () => {

@@ -146,7 +146,7 @@ describe('npm start', () => {
       { timeout: 60_000, interval: 200 },
     );
     expect(index.xml).toContain('<sitemapindex');
-    const validation = validateSitemaps([index, ...shards].map((file) => ({ name: file.path, data: file.body })));
+    const validation = await validateSitemaps([index, ...shards].map((file) => ({ name: file.path, data: file.body })));
     expect(validation.status, validation.output).toBe(0);
 
     const urlLocs = shards.flatMap((file) => locsOf(file.xml));

@@ -1,10 +1,5 @@
 // The public server as crawlers meet it: real Postgres, real Redis, the app listening on a port.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
@@ -13,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
+import { formatProblem, validateSitemapFile } from '@sitemaps/sitemap-xml';
 import { createBlobStore, ManifestReader, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { createTestDatabase, rawRequest, testRedisUrl, type RawResponse, type TestDatabase } from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { createSite, publishSite, sitemapIndexXml, storeXml, switchManifest } from './testing/public.factory';
 
-const VALIDATE = path.resolve(__dirname, '../../../../shared/tools/validate-sitemap');
 const PLATFORM_HOST = '127.0.0.1';
 
 describe('public server', () => {
@@ -30,7 +25,6 @@ describe('public server', () => {
   let app: NestFastifyApplication;
   let base: string;
   let port: number;
-  let tmp: string;
   let site: Awaited<ReturnType<typeof publishSite>>;
   const host = 'www.example.com';
 
@@ -46,7 +40,6 @@ describe('public server', () => {
     pool = createPgPool(config.databaseUrl);
     store = createBlobStore(config.storage, prisma, pool);
     redis = new Redis(config.redisUrl);
-    tmp = await mkdtemp(path.join(tmpdir(), 'public-'));
     site = await publishSite(prisma, store, host);
     app = await createPublicApp(config);
     await app.listen(0, '127.0.0.1');
@@ -59,7 +52,6 @@ describe('public server', () => {
     await prisma?.$disconnect();
     await pool?.end();
     await db?.drop();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
   /** Raw HTTP (not fetch: fetch cannot set Host, normalises `..` away and decompresses bodies). */
@@ -67,11 +59,10 @@ describe('public server', () => {
     return rawRequest(`http://127.0.0.1:${port}`, rawPath, { ...opts, host: opts.host ?? host });
   }
 
+  /** `valid <root element>`, or the problems the project's validator finds. */
   async function validate(name: string, body: Buffer): Promise<string> {
-    const file = path.join(tmp, name);
-    await writeFile(file, body);
-    const { stdout } = await promisify(execFile)(VALIDATE, [file]);
-    return stdout;
+    const report = await validateSitemapFile(name, body);
+    return report.problems.length === 0 ? `valid ${report.kind}` : report.problems.map(formatProblem).join('\n');
   }
 
   describe('sitemap index', () => {

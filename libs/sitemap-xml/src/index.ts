@@ -1,5 +1,5 @@
 // @sitemaps/sitemap-xml: the one place that knows sitemap XML and the protocol's rules.
-// Pure functions; no I/O beyond zlib.
+// Pure functions; no I/O beyond zlib, and reading its own schemas to validate against them.
 
 export * from './sitemap-xml.types';
 export { SitemapXmlError, type SitemapXmlErrorCode } from './sitemap-xml.errors';
@@ -45,3 +45,15 @@ export { gzipFile, DEFAULT_GZIP_LEVEL, type GzipOptions } from './gzip';
 export { renderSitemapIndex, type SitemapIndexEntry } from './sitemap-index.writer';
 export { renderTextSitemap } from './text-sitemap.writer';
 export * from './urlset-stream.writer';
+export {
+  validateSitemapFile,
+  validateSitemapSet,
+  formatProblem,
+  VALIDATION_RULES,
+  type ValidationRule,
+  type ValidationProblem,
+  type FileReport,
+  type SitemapSource,
+  type ValidateOptions,
+  type ValidateSetOptions,
+} from './validate/sitemap.validator';

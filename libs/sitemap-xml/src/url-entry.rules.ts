@@ -30,7 +30,7 @@ import { normalizeHttpUrl } from './url.rules';
 import { normalizeW3cDatetime } from './w3c-datetime.rules';
 
 // Raw entry (camelCase JSON from the API or an import) → SitemapUrl, applying the
-// protocol's and Google's rules (../shared/notes/protocol.md). All violations are collected,
+// protocol's and Google's rules (sitemaps.org 0.9, Google's extensions). All violations are collected,
 // not just the first, so a client can fix an entry in one round trip.
 //
 // Normalization choices, all so that equal content gives byte-equal fragments:

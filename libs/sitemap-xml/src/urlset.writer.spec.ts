@@ -136,12 +136,12 @@ describe('packFragments', () => {
 });
 
 describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
-  it('writes exactly 50,000 URLs as one valid file', () => {
+  it('writes exactly 50,000 URLs as one valid file', async () => {
     const files = renderUrlsetFiles(plainUrls(50_000));
     expect(files).toHaveLength(1);
     expect(files[0]!.urls).toBe(50_000);
     expect(countUrls(files[0]!.xml)).toBe(50_000);
-    const result = validateSitemaps({ 'fifty-thousand.xml': files[0]!.xml });
+    const result = await validateSitemaps({ 'fifty-thousand.xml': files[0]!.xml });
     expect(result.ok, result.output).toBe(true);
   });
 
@@ -151,7 +151,7 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
     expect(files[1]!.xml.toString()).toBe(`${urlsetOpen(0)}<url><loc>${ORIGIN}/p/50000</loc></url>${URLSET_CLOSE}`);
   });
 
-  it('splits long URLs with many alternates on bytes, each file at most 52,428,800 bytes and full', () => {
+  it('splits long URLs with many alternates on bytes, each file at most 52,428,800 bytes and full', async () => {
     const total = 2_600;
     const fragmentBytes = Buffer.byteLength(toUrlFragment(hugeUrls(1).next().value!).xml as string);
     const files = renderUrlsetFiles(hugeUrls(total));
@@ -166,7 +166,7 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
     expect(files[0]!.urls).toBeLessThan(MAX_URLS_PER_FILE);
     // Order is kept across files.
     expect(files[1]!.xml.toString('latin1', 0, 4000)).toContain(`<loc>${ORIGIN}/${files[0]!.urls}/`);
-    const result = validateSitemaps({ 'huge.xml': files[0]!.xml });
+    const result = await validateSitemaps({ 'huge.xml': files[0]!.xml });
     expect(result.ok, result.output).toBe(true);
   });
 

@@ -1,0 +1,103 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { renderSitemapIndex } from '../sitemap-index.writer';
+import { normalizeUrlEntry } from '../url-entry.rules';
+import { renderUrlsetFiles } from '../urlset.writer';
+import { validateSitemapFile, validateSitemapSet, formatProblem, type FileReport } from './sitemap.validator';
+
+const ORIGIN = 'https://shop.example.com';
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+
+function shard(count: number): Buffer {
+  const urls = Array.from({ length: count }, (_, i) => {
+    const result = normalizeUrlEntry(
+      { loc: `${ORIGIN}/p/${i}`, lastmod: '2026-11-24', alternates: [{ hreflang: 'en', href: `${ORIGIN}/p/${i}` }, { hreflang: 'de', href: `https://shop.example.de/p/${i}` }], images: [{ loc: `${ORIGIN}/i/${i}.jpg` }] },
+      { origin: ORIGIN },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.url;
+  });
+  const files = renderUrlsetFiles(urls);
+  expect(files).toHaveLength(1);
+  return files[0]!.xml;
+}
+
+const rules = (report: FileReport) => report.problems.map((p) => [p.rule, p.line]);
+
+describe('validateSitemapFile', () => {
+  it('passes a rendered shard of 50,000 URLs with alternates and images, plain and gzipped', async () => {
+    const xml = shard(50_000);
+    const plain = await validateSitemapFile('shard.xml', xml);
+    expect(plain.problems.map(formatProblem)).toEqual([]);
+    expect(plain).toMatchObject({ kind: 'urlset', entries: 50_000, bytes: xml.length });
+    const zipped = await validateSitemapFile('shard.xml.gz', gzipSync(xml));
+    expect(zipped.problems).toEqual([]);
+    expect(zipped.bytes).toBe(xml.length);
+  }, 120_000);
+
+  it('names the line of a schema error and of a document that is not well-formed', async () => {
+    const invalid = await validateSitemapFile('a.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc>\n<priority>1.5</priority></url>\n</urlset>`));
+    expect(rules(invalid)).toEqual([['xsd', 4]]);
+    expect(invalid.problems[0]!.message).toContain('priority');
+    const broken = await validateSitemapFile('b.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/a&b</loc></url>\n</urlset>`));
+    expect(broken.problems[0]).toMatchObject({ rule: 'xsd', line: 3 });
+    expect(formatProblem(broken.problems[0]!)).toMatch(/^b\.xml:3: \[xsd\] /);
+  });
+
+  it('refuses more than 50,000 URLs and more than 50 MiB, naming the rule', async () => {
+    const many = `${HEAD}${`<url><loc>${ORIGIN}/x</loc></url>\n`.repeat(50_001)}</urlset>`;
+    const report = await validateSitemapFile('many.xml', Buffer.from(many));
+    expect(rules(report)).toEqual([['max-urls', 50_003]]);
+    const big = `${HEAD}<url><loc>${ORIGIN}/</loc></url>\n${`<!--${'x'.repeat(1_000)}-->\n`.repeat(52_500)}</urlset>`;
+    expect(rules(await validateSitemapFile('big.xml', gzipSync(big)))).toEqual([['max-bytes', undefined]]);
+  }, 120_000);
+
+  it('refuses a <loc> that is too long, relative or on another host, with its line', async () => {
+    const long = `${ORIGIN}/${'a'.repeat(2_100)}`;
+    const xml = `${HEAD}<url><loc>${ORIGIN}/</loc></url>\n<url><loc>${long}</loc></url>\n<url><loc>/relative/page</loc></url>\n<url><loc>https://other.example.org/</loc></url>\n</urlset>`;
+    const report = await validateSitemapFile('locs.xml', Buffer.from(xml));
+    // The XSD agrees on the length (maxLength 2048) and says so too; the relative <loc> is also too short for it.
+    expect(report.problems.filter((p) => p.rule !== 'xsd').map((p) => [p.rule, p.line])).toEqual([
+      ['loc-length', 4],
+      ['loc-absolute', 5],
+      ['one-host', 6],
+    ]);
+  });
+
+  it('checks the host it is given, and says what is not a sitemap', async () => {
+    const report = await validateSitemapFile('a.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc></url>\n</urlset>`), { host: 'www.example.com' });
+    expect(rules(report)).toEqual([['one-host', 3]]);
+    expect(rules(await validateSitemapFile('page.html', Buffer.from('<html><body>hi</body></html>')))).toEqual([['not-a-sitemap', undefined]]);
+    expect(rules(await validateSitemapFile('bad.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3])))).toEqual([['gzip', undefined]]);
+  });
+});
+
+describe('validateSitemapSet', () => {
+  it('follows an index to every sitemap it lists and refuses a nested index, naming the index line', async () => {
+    const files: Record<string, Buffer> = {
+      [`${ORIGIN}/sitemaps/a.xml`]: shard(3),
+      [`${ORIGIN}/sitemaps/nested.xml`]: Buffer.from(renderSitemapIndex([{ loc: `${ORIGIN}/sitemaps/a.xml` }])),
+    };
+    const index = renderSitemapIndex([{ loc: `${ORIGIN}/sitemaps/a.xml` }, { loc: `${ORIGIN}/sitemaps/nested.xml` }, { loc: `${ORIGIN}/sitemaps/missing.xml` }]);
+    const reports = await validateSitemapSet(
+      { name: 'index.xml', content: Buffer.from(index) },
+      {
+        follow: true,
+        concurrency: 1,
+        load: async (loc) => {
+          const content = files[loc];
+          if (!content) throw new Error('404 Not Found');
+          return { name: loc, content };
+        },
+      },
+    );
+    expect(reports.map((r) => [r.file, r.kind])).toEqual([
+      ['index.xml', 'sitemapindex'],
+      [`${ORIGIN}/sitemaps/a.xml`, 'urlset'],
+      [`${ORIGIN}/sitemaps/nested.xml`, 'sitemapindex'],
+    ]);
+    const problems = reports.flatMap((r) => r.problems).map((p) => [p.file, p.rule]);
+    expect(problems).toEqual(expect.arrayContaining([['index.xml', 'index-nested'], ['index.xml', 'fetch']]));
+    expect(problems).toHaveLength(2);
+  });
+});
