@@ -67,7 +67,9 @@ export interface RawResponse {
  */
 export function sendRaw(url: string, method: string, headers: Record<string, string>, body: Buffer | string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const request = http.request(url, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (response) => {
+      answered = true;
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
@@ -76,7 +78,9 @@ export function sendRaw(url: string, method: string, headers: Record<string, str
     });
     // Writing into a connection the server closed after answering: the answer is what counts.
     request.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') return reject(error);
+      // The answer may still be in the socket's buffer; if none comes, the reset is the answer.
+      setTimeout(() => answered || reject(new Error(`${method} ${url}: ${error.code} with no answer`)), 2_000).unref();
     });
     request.end(body);
   });

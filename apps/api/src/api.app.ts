@@ -8,6 +8,7 @@ import { ApiModule } from './api.module';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { replyWithError } from './errors/http-error.filter';
 import { httpError, registerJsonBodyParser } from './http/json-body.parser';
+import { lingerOnClose } from './http/lingering-close';
 import { setupOpenApi } from './openapi/openapi.setup';
 
 const GRAPHQL_PATH = '/graphql';
@@ -41,6 +42,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
         await this.authenticator.principalOf(request, reply);
       } catch (error) {
         void reply.header('connection', 'close');
+        lingerOnClose(request.raw.socket);
         throw error;
       }
     });

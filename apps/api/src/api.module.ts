@@ -35,6 +35,9 @@ import { UrlsController } from './urls/urls.controller';
 import { UrlsResolver } from './urls/urls.resolver';
 import { UrlsService } from './urls/urls.service';
 import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
+import { StreamedBodyParser } from './http/streamed-body.parser';
+import { ValidateController } from './validate/validate.controller';
+import { ValidateService } from './validate/validate.service';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
@@ -68,7 +71,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql))],
-      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ...IMPORT_CONTROLLERS],
+      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
@@ -103,6 +106,8 @@ export class ApiModule {
         UrlsService,
         BuildsService,
         ShardsService,
+        ValidateService,
+        StreamedBodyParser,
         TenantsResolver,
         SitesResolver,
         UrlsResolver,

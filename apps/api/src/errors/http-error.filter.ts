@@ -4,6 +4,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DomainError, type ErrorDetail, type ErrorKind } from '@sitemaps/domain';
+import { lingerOnClose } from '../http/lingering-close';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -46,6 +47,11 @@ export class HttpErrorFilter implements ExceptionFilter {
 export function replyWithError(reply: FastifyReply, exception: unknown): void {
   const [status, body] = errorResponse(exception);
   if (status >= 500) logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+  // The rest of a refused body is not read: the connection cannot carry another request.
+  if (status === 413) {
+    void reply.header('connection', 'close');
+    lingerOnClose(reply.request.raw.socket);
+  }
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
 }
 

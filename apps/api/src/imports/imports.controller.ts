@@ -8,7 +8,7 @@ import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
-import { formatOfContentType } from './import-body.parser';
+import { formatOfContentType } from '../http/streamed-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView } from './import.schemas';
 import { ImportsService } from './imports.service';
 

@@ -8,7 +8,6 @@ import type { AppConfig } from '@sitemaps/config';
 import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
 import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer } from '@sitemaps/jobs';
 import { BUILD_PRODUCER, CONFIG, PG_POOL, REDIS, URL_INGEST } from '../api.tokens';
-import { ImportBodyParser } from './import-body.parser';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
 import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
@@ -35,6 +34,5 @@ export const IMPORT_PROVIDERS: Provider[] = [
     useFactory: (redis: Redis, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
   },
   ImportQueueCloser,
-  ImportBodyParser,
   ImportsService,
 ];

@@ -1,0 +1,167 @@
+// The validator as users meet it: `npm run validate` on files and URLs, and POST /v1/validate,
+// on what the platform itself serves and on files broken in each way the protocol forbids.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '@sitemaps/config';
+import { createApiApp } from '../apps/api/src/api.app';
+import { apiClient } from './support/api-client';
+import { crawl, type FetchedFile } from './support/crawler';
+import { sendRaw } from './support/api-process';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const ROOT = path.resolve(__dirname, '..');
+const HOST = 'validate.example.com';
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+
+function runValidate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/validate.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('validating sitemaps', () => {
+  let platform: Platform;
+  let key: string;
+  let served: { index: FetchedFile; shards: FetchedFile[] };
+  let dir: string;
+  /** A plain HTTP server for files the tests make up: path → body. */
+  let files: Map<string, Buffer>;
+  let server: http.Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true' });
+    key = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Validators' })).body.apiKey;
+    const tenant = apiClient(platform.apiUrl, key);
+    const siteId = (await tenant.post('/v1/sites', { hostname: HOST })).body.id;
+    const entries = Array.from({ length: 2_000 }, (_, i) => ({
+      loc: `https://${HOST}/p/${i}?a=1&b=${i}`,
+      lastmod: '2026-11-24',
+      alternates: [{ hreflang: 'en', href: `https://${HOST}/p/${i}?a=1&b=${i}` }, { hreflang: 'de', href: `https://de.${HOST}/p/${i}` }],
+      images: [{ loc: `https://cdn.example.com/${i}.jpg` }],
+    }));
+    expect((await tenant.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
+    const build = await tenant.post(`/v1/sites/${siteId}/builds`, { full: true });
+    expect(await tenant.waitForBuild(siteId, build.body.buildId)).toMatchObject({ status: 'published' });
+    served = await crawl(platform.publicUrl, HOST);
+    dir = mkdtempSync(path.join(tmpdir(), 'validate-e2e-'));
+    files = new Map();
+    server = http.createServer((request, response) => {
+      const body = files.get(request.url ?? '');
+      response.writeHead(body ? 200 : 404, { 'content-type': 'application/xml' }).end(body ?? 'not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 180_000);
+  afterAll(async () => {
+    server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await platform?.close();
+  });
+
+  describe('npm run validate', () => {
+    it('passes the index and the gzipped shards the platform serves', async () => {
+      writeFileSync(path.join(dir, 'sitemap.xml'), served.index.body);
+      const shardFiles = served.shards.map((shard, i) => {
+        const file = path.join(dir, `shard-${i}.xml.gz`);
+        writeFileSync(file, shard.body);
+        return file;
+      });
+      expect(served.shards[0]!.body[0]).toBe(0x1f);
+      const result = await runValidate([path.join(dir, 'sitemap.xml'), ...shardFiles]);
+      expect(result.stdout).toContain('valid sitemapindex');
+      expect(result.stdout).toContain('valid urlset (2,000 entries');
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+    });
+
+    it('names the file, line and rule of each problem and exits 1', async () => {
+      const broken = path.join(dir, 'broken.xml');
+      writeFileSync(broken, `${HEAD}<url><loc>https://${HOST}/</loc><changefreq>sometimes</changefreq></url>\n<url><loc>https://elsewhere.example.org/</loc></url>\n<url><loc>https://${HOST}/${'x'.repeat(2_100)}</loc></url>\n</urlset>\n`);
+      const result = await runValidate([broken]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`${broken}:3: [xsd]`);
+      expect(result.stdout).toContain(`${broken}:4: [one-host] <loc> on elsewhere.example.org, not ${HOST}`);
+      expect(result.stdout).toContain(`${broken}:5: [loc-length]`);
+    });
+
+    it('follows an index over HTTP and refuses a nested index', async () => {
+      const shard = `${HEAD}<url><loc>${origin}/page</loc></url>\n</urlset>\n`;
+      const index = (locs: string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((loc) => `<sitemap><loc>${origin}${loc}</loc></sitemap>\n`).join('')}</sitemapindex>\n`;
+      files.set('/a.xml.gz', gzipSync(shard));
+      files.set('/inner.xml', Buffer.from(index(['/a.xml.gz'])));
+      files.set('/index.xml', Buffer.from(index(['/a.xml.gz', '/inner.xml'])));
+      const result = await runValidate(['--follow', `${origin}/index.xml`]);
+      expect(result.stdout).toContain(`${origin}/a.xml.gz: valid urlset`);
+      expect(result.stdout).toContain(`${origin}/index.xml:4: [index-nested] ${origin}/inner.xml is itself a sitemap index`);
+      expect(result.code).toBe(1);
+    });
+
+    it('exits 2 with its usage when given nothing to check', async () => {
+      const result = await runValidate([]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('usage: npm run validate');
+    });
+  });
+
+  describe('POST /v1/validate', () => {
+    const post = (body: Buffer | string, contentType: string, auth = true) =>
+      sendRaw(`${platform.apiUrl}/v1/validate`, 'POST', { 'content-type': contentType, ...(auth ? { authorization: `Bearer ${key}` } : {}) }, body);
+
+    it('checks an uploaded shard, plain or gzipped', async () => {
+      for (const [body, type] of [[served.shards[0]!.body, 'application/gzip'], [Buffer.from(served.shards[0]!.xml), 'application/xml']] as const) {
+        const res = await post(body, type);
+        expect(res.status, res.text).toBe(200);
+        expect(JSON.parse(res.text)).toEqual({ valid: true, files: [{ file: 'upload', kind: 'urlset', entries: 2_000, bytes: Buffer.byteLength(served.shards[0]!.xml), problems: [] }] });
+      }
+    });
+
+    it('lists the problems of a broken upload with line and rule', async () => {
+      const res = await post(`${HEAD}<url><loc>https://${HOST}/</loc><priority>7</priority></url>\n<url><loc>/relative</loc></url>\n</urlset>\n`, 'text/xml');
+      expect(res.status).toBe(200);
+      const body = JSON.parse(res.text);
+      expect(body.valid).toBe(false);
+      expect(body.files[0].problems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ file: 'upload', line: 3, rule: 'xsd' }),
+          expect.objectContaining({ file: 'upload', line: 4, rule: 'loc-absolute' }),
+        ]),
+      );
+    });
+
+    it('fetches a URL, following an index', async () => {
+      const res = await apiClient(platform.apiUrl, key).post('/v1/validate', { url: `${origin}/index.xml`, follow: true });
+      expect(res.status).toBe(200);
+      expect(res.body.valid).toBe(false);
+      expect(res.body.files.map((f: { file: string }) => f.file).sort()).toEqual([`${origin}/a.xml.gz`, `${origin}/index.xml`, `${origin}/inner.xml`]);
+      expect(res.body.files.flatMap((f: { problems: { rule: string }[] }) => f.problems.map((p) => p.rule))).toEqual(['index-nested']);
+    });
+
+    it('refuses private addresses as the import does, unauthenticated callers, and documents over 50 MiB', async () => {
+      const strict = await createApiApp(parseConfig({ ...platform.env, IMPORT_ALLOW_PRIVATE_ADDRESSES: 'false' }));
+      await strict.listen(0, '127.0.0.1');
+      try {
+        const refused = await apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), key).post('/v1/validate', { url: `${origin}/index.xml` });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.code).toBe('ADDRESS_REFUSED');
+      } finally {
+        await strict.close();
+      }
+      expect((await post(served.shards[0]!.body, 'application/gzip', false)).status).toBe(401);
+      const huge = await post(Buffer.alloc(52_428_800 + 1_024, 0x20), 'application/xml');
+      expect(huge.status).toBe(413);
+      expect(JSON.parse(huge.text).error.code).toBe('DOCUMENT_TOO_LARGE');
+      expect((await apiClient(platform.apiUrl, key).post('/v1/validate', { url: 'ftp://x.example.com/a.xml' })).status).toBe(400);
+    });
+  });
+});
