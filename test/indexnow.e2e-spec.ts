@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '@sitemaps/testing';
+import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { JOB, jobId, QUEUE } from '@sitemaps/jobs';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -96,17 +96,19 @@ describe('IndexNow submissions after publish', () => {
    * The build's IndexNow record once its drain has run, every submission has settled (done, or
    * failed for good) and `expected` requests are recorded. A deadline, never a sleep.
    */
-  async function settled(buildId: string, expected: number, deadlineMs = 60_000): Promise<IndexNowResult[]> {
-    const deadline = Date.now() + deadlineMs;
-    for (;;) {
-      const { rows } = await db.query<{ indexnow: IndexNowResult[] | null }>('SELECT indexnow FROM builds WHERE id = $1', [buildId]);
-      const results = rows[0]?.indexnow;
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
-      const busy = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      if (results && busy === 0 && results.length >= expected) return results;
-      if (Date.now() > deadline) throw new Error(`IndexNow of build ${buildId}: ${JSON.stringify(results)}, queue ${JSON.stringify(counts)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  function settled(buildId: string, expected: number, timeoutMs = 60_000): Promise<IndexNowResult[]> {
+    return waitUntil(
+      `IndexNow of build ${buildId} to settle with ${expected} requests`,
+      async (seen) => {
+        const { rows } = await db.query<{ indexnow: IndexNowResult[] | null }>('SELECT indexnow FROM builds WHERE id = $1', [buildId]);
+        const results = rows[0]?.indexnow;
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+        seen({ results, counts });
+        const busy = Object.values(counts).reduce((sum, count) => sum + count, 0);
+        return results && busy === 0 && results.length >= expected ? results : undefined;
+      },
+      { timeoutMs },
+    );
   }
 
   const putUrls = async (entries: { loc: string; priority?: number }[]) => {
@@ -152,11 +154,7 @@ describe('IndexNow submissions after publish', () => {
     const drained = await queue.getJob(jobId.drainIndexNow(firstBuildId));
     expect(drained?.data).toMatchObject({ siteId, buildId: firstBuildId, from: null });
     const again = await queue.add(JOB.drainIndexNow, drained?.data, { jobId: `${jobId.drainIndexNow(firstBuildId)}-again` });
-    const deadline = Date.now() + 30_000;
-    while ((await again.getState()) !== 'completed') {
-      if (Date.now() > deadline) throw new Error(`second drain still ${await again.getState()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil('the second drain to complete', async (seen) => seen(await again.getState()) === 'completed', { timeoutMs: 30_000 });
     expect(await settled(firstBuildId, 3)).toHaveLength(3);
     expect(endpoint.received.length).toBe(before);
   });

@@ -1,6 +1,7 @@
 // Incremental builds through the real workers: coalesced change builds, sections, dirty
 // tracking (one change, one shard), full rebuilds, schedules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -14,15 +15,11 @@ describe('pipeline: incremental builds', () => {
   let siteId: string;
 
   const builds = async () => (await api.get(`/v1/sites/${siteId}/builds?limit=100`)).body.items as { id: string; status: string; trigger: string; shardsRendered: number; shardsSkipped: number }[];
-  const waitForBuilds = async (count: number) => {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const items = await builds();
-      if (items.length >= count && items.every((b) => b.status === 'published' || b.status === 'failed')) return items;
-      if (Date.now() > deadline) throw new Error(`expected ${count} finished builds, have ${JSON.stringify(items)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const waitForBuilds = (count: number) =>
+    waitUntil(`${count} finished builds`, async (seen) => {
+      const items = seen(await builds());
+      return items.length >= count && items.every((b) => b.status === 'published' || b.status === 'failed') ? items : undefined;
+    });
 
   beforeAll(async () => {
     // A quiet period long enough that a burst of requests always lands inside one window.

@@ -1,16 +1,17 @@
 // `npm start` as a newcomer runs it: no DATABASE_URL (so the embedded PostgreSQL path), free
 // ports, and the test's Redis. The demo sitemap is fetched through the public server as a
-// crawler would and every file validated; Ctrl-C then stops everything with exit code 0 and
+// crawler would and every file validated. Killed outright, its apps stop by themselves and the
+// next start takes over the database it left; Ctrl-C then stops everything with exit code 0 and
 // leaves no PostgreSQL (and no app) behind.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
-import { freePort } from '@sitemaps/local-services';
-import { rawRequest, testRedisUrl, uniqueQueuePrefix } from '@sitemaps/testing';
+import { freePort, isProcessAlive as isAlive } from '@sitemaps/local-services';
+import { rawRequest, testRedisUrl, uniqueQueuePrefix, waitUntil } from '@sitemaps/testing';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -18,15 +19,6 @@ const DEMO_HOST = 'demo.localhost';
 const BANNER_TITLE = 'The sitemap platform is running.';
 /** Embedded PostgreSQL's first start (initdb), migrations, three app boots and the demo build. */
 const START_TIMEOUT_MS = 240_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 describe('npm start', () => {
   let dataDir: string;
@@ -75,6 +67,11 @@ describe('npm start', () => {
     // `npm start` is `npm run build && start.ts`: the apps run from dist/.
     const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, encoding: 'utf8' });
     expect(build.status, build.stderr).toBe(0);
+    startNpm();
+  });
+
+  function startNpm(): void {
+    output = '';
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/start.ts'], {
       cwd: ROOT,
       env: childProcessEnv({
@@ -93,7 +90,9 @@ describe('npm start', () => {
     exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  });
+  }
+
+  const postmasterPid = async () => Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 
   afterAll(async () => {
     // Only when a test failed before the SIGINT test stopped it: never leave a database running.
@@ -135,15 +134,14 @@ describe('npm start', () => {
   it('serves the demo sitemap through the public server, every file valid', async () => {
     expectRunning();
     const publicUrl = `http://127.0.0.1:${publicPort}`;
-    const { index, shards } = await vi.waitFor(
-      async () => {
-        const crawled = await crawl(publicUrl, DEMO_HOST);
-        for (const file of [crawled.index, ...crawled.shards]) {
-          if (file.status !== 200) throw new Error(`GET ${file.path} answered ${file.status}`);
-        }
-        return crawled;
+    const { index, shards } = await waitUntil(
+      'the demo sitemap to be served',
+      async (seen) => {
+        const crawled = await crawl(publicUrl, DEMO_HOST).catch((error: unknown) => seen(String(error)) && undefined);
+        const statuses = crawled ? seen([crawled.index, ...crawled.shards].map((file) => `${file.path} ${file.status}`)) : [];
+        return crawled && statuses.every((status) => status.endsWith(' 200')) ? crawled : undefined;
       },
-      { timeout: 60_000, interval: 200 },
+      { intervalMs: 200 },
     );
     expect(index.xml).toContain('<sitemapindex');
     const validation = await validateSitemaps([index, ...shards].map((file) => ({ name: file.path, data: file.body })));
@@ -163,6 +161,26 @@ describe('npm start', () => {
     expect(robots.status).toBe(200);
     expect(robots.body.toString('utf8')).toMatch(/^sitemap:\s*http:\/\/demo\.localhost\/sitemap\.xml\s*$/im);
   });
+
+  it(
+    'killed outright, leaves no app running, and the next start takes over the database it left',
+    async () => {
+      expectRunning();
+      const orphan = await postmasterPid();
+      child.kill('SIGKILL');
+      await exited;
+      // The apps notice their parent is gone and stop: their ports are free again.
+      await waitUntil('the apps to stop after npm start was killed', async (seen) => seen([await freePort(apiPort), await freePort(publicPort)]).join() === `${apiPort},${publicPort}`, { timeoutMs: 30_000 });
+      expect(isAlive(orphan)).toBe(true);
+
+      startNpm();
+      await outputContaining(BANNER_TITLE);
+      expect(output).toContain(`stopping the PostgreSQL (pid ${orphan}) that an earlier npm start left running`);
+      expect(isAlive(orphan)).toBe(false);
+      expect(isAlive(await postmasterPid())).toBe(true);
+    },
+    START_TIMEOUT_MS,
+  );
 
   it(
     'stops everything on Ctrl-C and exits 0',

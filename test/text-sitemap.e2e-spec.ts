@@ -2,7 +2,7 @@
 // live URLs in shard order, capped at one file's 50,000 URLs, never listed in the XML index.
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '@sitemaps/testing';
+import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -66,11 +66,7 @@ describe('text sitemap', () => {
   it('stops serving it as soon as the site turns it off, and the next publish drops the file', async () => {
     expect((await api.patch(`/v1/sites/${siteId}`, { textSitemap: false })).status).toBe(200);
     // The API announces the change; public servers drop their cached settings at once.
-    const deadline = Date.now() + 10_000;
-    while ((await fetchText()).status !== 404) {
-      if (Date.now() > deadline) throw new Error('sitemap.txt still served after the site turned it off');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil('sitemap.txt to be gone after the site turned it off', async (seen) => seen((await fetchText()).status) === 404, { timeoutMs: 10_000, intervalMs: 50 });
     await publish();
     const { rows } = await db.query<{ files: Record<string, unknown> }>('SELECT files FROM manifests WHERE site_id = $1', [siteId]);
     expect(Object.keys(rows[0]?.files ?? {})).not.toContain('sitemap.txt');
@@ -102,13 +98,10 @@ describe('text sitemap, turned on for a published site', () => {
     expect((await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST })).status).toBe(404);
 
     expect((await api.patch(`/v1/sites/${site}`, { textSitemap: true })).status).toBe(200);
-    const deadline = Date.now() + 15_000;
-    let response = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
-    while (response.status !== 200 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      response = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
-    }
-    expect(response.status).toBe(200);
+    const response = await waitUntil('sitemap.txt to be served again', async (seen) => {
+      const answer = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
+      return seen(answer.status) === 200 ? answer : undefined;
+    }, { timeoutMs: 15_000 });
     expect(response.body.toString('utf8')).toBe(`${url('/x')}\n${url('/y')}\n`);
   });
 });

@@ -1,4 +1,6 @@
 // A thin REST client for tests: what a customer's system would send.
+import { waitUntil } from '@sitemaps/testing';
+
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -27,14 +29,12 @@ export function apiClient(baseUrl: string, key?: string) {
     patch: <T = any>(path: string, body?: unknown) => call<T>('PATCH', path, body),
     delete: <T = any>(path: string, body?: unknown) => call<T>('DELETE', path, body),
     /** Polls a build until it leaves queued/running; the deadline fails the test instead of hanging. */
-    async waitForBuild(siteId: string, buildId: string, deadlineMs = 120_000): Promise<any> {
-      const deadline = Date.now() + deadlineMs;
-      for (;;) {
+    waitForBuild(siteId: string, buildId: string, timeoutMs = 120_000): Promise<any> {
+      return waitUntil(`build ${buildId} to publish or fail`, async (seen) => {
         const { body } = await call('GET', `/v1/sites/${siteId}/builds/${buildId}`);
-        if (body.status === 'published' || body.status === 'failed') return body;
-        if (Date.now() > deadline) throw new Error(`build ${buildId} still ${body.status} after ${deadlineMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        seen(body.status);
+        return body.status === 'published' || body.status === 'failed' ? body : undefined;
+      }, { timeoutMs });
     },
   };
 }

@@ -2,12 +2,14 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { ConfigError, describeConfig, loadConfig, type AppConfig } from '@sitemaps/config';
+import { ConfigError, describeConfig, exitWithParent, loadConfig, type AppConfig } from '@sitemaps/config';
 import { createPublicApp } from './public.app';
 import { superviseWorkers } from './public.cluster';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Cluster workers are the primary's children, and end with it.
+  if (cluster.isPrimary) exitWithParent();
   if (cluster.isPrimary && config.public.workers > 1) {
     const logger = pino({ level: config.logLevel, base: { app: 'public', pid: process.pid, role: 'primary' } });
     process.exit(await superviseWorkers(config.public.workers, logger, () => describeConfig(config)));

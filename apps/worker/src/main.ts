@@ -1,8 +1,9 @@
-import { loadConfig } from '@sitemaps/config';
+import { exitWithParent, loadConfig } from '@sitemaps/config';
 import { createWorkerApp } from './worker.app';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  exitWithParent();
   const app = await createWorkerApp(config);
   const stop = async () => {
     await app.close();

@@ -22,3 +22,22 @@ export const APP_NODE_FLAGS: Readonly<Record<AppName, readonly string[]>> = {
 export function appArgs(app: AppName): string[] {
   return [...APP_NODE_FLAGS[app], `dist/apps/${app}/src/main.js`];
 }
+
+/** Set by `npm start` for the apps it spawns: the process they must not outlive. */
+export const PARENT_PID_ENV = 'SITEMAPS_PARENT_PID';
+
+/**
+ * When `npm start` is killed outright (SIGKILL: no chance to stop its children), its apps would
+ * run on, holding their ports. Started by it, an app checks once a second that it still is its
+ * parent's child and otherwise stops itself as SIGTERM would (its usual graceful shutdown).
+ */
+export function exitWithParent(intervalMs = 1_000): void {
+  const parent = Number(process.env[PARENT_PID_ENV]);
+  if (!parent || process.ppid !== parent) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, intervalMs);
+  timer.unref();
+}

