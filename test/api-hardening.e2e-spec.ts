@@ -90,6 +90,25 @@ describe('admin API under hostile bodies', () => {
     expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors.map((e) => e.extensions.code)).toEqual(['PAYLOAD_TOO_LARGE']);
   });
 
+  it('refuses a hreflang cluster over 256 members by entry, storing the rest, and takes one of 256', async () => {
+    const client = apiClient(api.url, key);
+    // 1,000 pages, the first naming all 1,000 as its cluster: the probe that exhausted the heap.
+    const pages = Array.from({ length: 1_000 }, (_, i) => `https://${SITE}/cluster/${i}`);
+    const huge = pages.map((loc, i) => (i === 0 ? { loc, alternates: pages.map((href, k) => ({ hreflang: `x${k}`, href })) } : { loc }));
+    const refused = await client.put(`/v1/sites/${siteId}/urls`, huge);
+    expect(refused.status).toBe(200);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ index: 0, field: 'alternates', code: 'CLUSTER_TOO_LARGE' })]);
+    expect(refused.body.upserted).toBe(999);
+    // 256 pages each naming all 256 (8 languages in 32 regions): stored whole.
+    const regions = 'US GB DE FR ES IT NL PT PL SE NO DK FI IE AT CH BE LU CZ SK HU RO BG GR TR UA JP KR CN TW HK CA'.split(' ');
+    const codes = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'].flatMap((lang) => regions.map((region) => `${lang}-${region}`));
+    const members = codes.map((hreflang, i) => ({ hreflang, href: `https://${SITE}/full/${i}` }));
+    const full = await client.put(`/v1/sites/${siteId}/urls`, members.map(({ href }) => ({ loc: href, alternates: members })));
+    expect(full.body.errors).toEqual([]);
+    expect(full.body.upserted).toBe(256);
+    expect((await fetch(`${api.url}/health`)).status).toBe(200);
+  });
+
   it('accepts the bearer scheme in any case', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
       const res = await fetch(`${api.url}/v1/sites`, { headers: { authorization: `${scheme} ${key}` } });

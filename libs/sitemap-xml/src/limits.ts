@@ -11,6 +11,12 @@ export const MAX_INDEX_ENTRIES = 50_000;
 export const MAX_URL_LENGTH = 2_047;
 /** sitemap.xsd gives `<loc>` a minLength of 12 (`http://a.bc/`). */
 export const MIN_LOC_LENGTH = 12;
+/**
+ * Members of one hreflang cluster (ours, not Google's: it sets none). Every member's <url> lists
+ * every member, so a cluster of n writes n² links: 256 languages and regions is more than any
+ * site publishes, and 65,536 links; 1,000 members would be a million.
+ */
+export const MAX_CLUSTER_SIZE = 256;
 /** `<image:image>` per `<url>` (Google). */
 export const MAX_IMAGES_PER_URL = 1_000;
 /** video:title maxLength in sitemap-video.xsd. */

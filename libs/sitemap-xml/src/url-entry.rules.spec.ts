@@ -99,6 +99,12 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
       'URL_TOO_LONG',
     ],
     [
+      'a cluster of 257',
+      { loc: LOC, alternates: Array.from({ length: 257 }, (_, i) => ({ hreflang: 'en', href: `https://shop.example.com/${i}` })) },
+      'alternates',
+      'CLUSTER_TOO_LARGE',
+    ],
+    [
       '1,001 images',
       { loc: LOC, images: Array.from({ length: 1001 }, (_, i) => ({ loc: `https://cdn.example.com/${i}.jpg` })) },
       'images',

@@ -1,6 +1,7 @@
 import { describeChar, findForbiddenChar } from './escape';
 import { clusterViolations, normalizeCountryCode, normalizeHreflang, normalizeNewsLanguage } from './hreflang.rules';
 import {
+  MAX_CLUSTER_SIZE,
   MAX_IMAGES_PER_URL,
   MAX_URL_LENGTH,
   MAX_VIDEO_DESCRIPTION_LENGTH,
@@ -286,6 +287,10 @@ class EntryCheck {
     const out: SitemapAlternate[] = [];
     const members: (SitemapAlternate & { index: number })[] = [];
     const items = this.array(value, 'alternates');
+    if (items.length > MAX_CLUSTER_SIZE) {
+      this.error('alternates', 'CLUSTER_TOO_LARGE', `at most ${MAX_CLUSTER_SIZE} members per hreflang cluster (got ${items.length})`);
+      return out;
+    }
     for (let index = 0; index < items.length; index++) {
       const field = alternateFields(index);
       const obj = this.record(items[index], field.item);
