@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { nestLogLevels, type AppConfig } from '@sitemaps/config';
+import { clientErrorHandler, hasDuplicateHost, nestLogLevels, type AppConfig } from '@sitemaps/config';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
 import { RequestAuthenticator } from './auth/request-authenticator';
@@ -28,7 +28,13 @@ class ApiFastifyAdapter extends FastifyAdapter {
   private parsersRegistered = false;
 
   constructor(private readonly limits: ApiLimits) {
-    super({ bodyLimit: limits.bodyLimitBytes });
+    super({
+      bodyLimit: limits.bodyLimitBytes,
+      clientErrorHandler: clientErrorHandler({
+        contentType: 'application/json; charset=utf-8',
+        body: (_status, code, message) => JSON.stringify({ error: { code, message, details: [] } }),
+      }),
+    });
     const fastify = this.getInstance();
     fastify.setErrorHandler((error, _request, reply) => replyWithError(reply, error));
     fastify.addHook('onRoute', (route) => {
@@ -37,6 +43,10 @@ class ApiFastifyAdapter extends FastifyAdapter {
       if (route.url === GRAPHQL_PATH) route.preValidation = [...[route.preValidation ?? []].flat(), boundGraphqlDocument(limits.graphql.maxQueryLength)];
     });
     fastify.addHook('onRequest', async (request, reply) => {
+      if (hasDuplicateHost(request.raw.rawHeaders)) {
+        void reply.header('connection', 'close');
+        throw httpError(400, 'more than one Host header', 'MALFORMED_REQUEST');
+      }
       if (!this.authenticator || !announcesBody(request)) return;
       try {
         await this.authenticator.principalOf(request, reply);

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
-import type { AppConfig } from '@sitemaps/config';
+import { clientErrorHandler, type AppConfig } from '@sitemaps/config';
 import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
 import { PublicServer } from './public.server';
@@ -20,6 +20,7 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
     loggerInstance: logger,
     logController: new AccessLogController(accessLog),
     serverFactory: server.factory,
+    clientErrorHandler: clientErrorHandler({ contentType: 'text/plain; charset=utf-8', body: (status) => `${STATUS_CODES[status] ?? 'Error'}\n` }),
     // No Nest middleware here: middie's per-request hook would be pure overhead.
     skipMiddie: true,
     // Crawlers keep connections open; on close, idle ones are dropped so shutdown is prompt.

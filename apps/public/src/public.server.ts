@@ -5,6 +5,7 @@
 // Fastify itself refuses — goes to Fastify, and the route there answers through the same service.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { hasDuplicateHost } from '@sitemaps/config';
 import type { AccessLog } from './public.logger';
 import type { PublicResponse, PublicService } from './public.service';
 
@@ -44,7 +45,9 @@ export class PublicServer {
     const started = performance.now();
     let answer: PublicResponse | undefined;
     try {
-      answer = this.service?.respondFromMemory({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+      answer = hasDuplicateHost(request.rawHeaders)
+        ? { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': '12', connection: 'close' }, body: 'Bad Request\n' }
+        : this.service?.respondFromMemory({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
     } catch {
       // Fastify's route asks the service again and answers a failure as it answers any: logged, 500.
       answer = undefined;

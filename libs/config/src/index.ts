@@ -1,2 +1,3 @@
 export * from './config';
 export * from './app-processes';
+export * from './client-errors';

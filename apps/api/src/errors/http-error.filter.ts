@@ -66,9 +66,9 @@ function errorResponse(exception: unknown): [number, ErrorBody] {
     return [status, { error: { code, message: exception.message, details: [] } }];
   }
   // Fastify's own client errors (bad JSON, wrong content type, body limit) carry a statusCode.
-  const fastify = exception as { statusCode?: number; code?: string; message?: string };
+  const fastify = exception as { statusCode?: number; apiCode?: string; message?: string };
   if (typeof fastify.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-    const code = FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
+    const code = fastify.apiCode ?? FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
     return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
   }
   return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];

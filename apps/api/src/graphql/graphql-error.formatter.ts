@@ -29,7 +29,7 @@ export function formatGraphqlErrors(execution: ExecutionResult & { errors: reado
 
 function formatError(error: GraphQLError): Formatted[] {
   const located = { ...(error.locations ? { locations: error.locations } : {}), ...(error.path ? { path: error.path } : {}) };
-  const original = error.originalError as (Error & { errors?: unknown; statusCode?: number }) | undefined;
+  const original = error.originalError as (Error & { errors?: unknown; statusCode?: number; apiCode?: string }) | undefined;
   if (original instanceof DomainError) {
     return [{ error: { message: original.message, ...located, extensions: { code: original.code, details: original.details } }, status: REQUEST_STATUS[original.kind] }];
   }
@@ -39,7 +39,7 @@ function formatError(error: GraphQLError): Formatted[] {
   if (!original) return [invalidQuery(error, undefined)];
   // Fastify's own refusals of the HTTP request: body too large, malformed JSON, wrong method.
   if (typeof original.statusCode === 'number' && original.statusCode >= 400 && original.statusCode < 500) {
-    return [{ error: { message: original.message, extensions: { code: FRAMEWORK_CODES[original.statusCode] ?? `HTTP_${original.statusCode}`, details: [] } }, status: original.statusCode }];
+    return [{ error: { message: original.message, extensions: { code: original.apiCode ?? FRAMEWORK_CODES[original.statusCode] ?? `HTTP_${original.statusCode}`, details: [] } }, status: original.statusCode }];
   }
   logger.error(`${error.path?.join('.') ?? 'request'}: ${original.stack ?? original.message}`);
   return [{ error: { message: 'internal error', ...located, extensions: { code: 'INTERNAL', details: [] } }, status: undefined }];

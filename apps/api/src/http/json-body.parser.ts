@@ -4,9 +4,12 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 
-/** An error fastify and mercurius both answer with its status (see the error mappers). */
-export function httpError(statusCode: number, message: string): Error & { statusCode: number } {
-  return Object.assign(new Error(message), { statusCode });
+/**
+ * An error raised before a handler runs, which fastify and mercurius both answer with its status;
+ * `code` (else the status's framework code) is what the client reads (see the error mappers).
+ */
+export function httpError(statusCode: number, message: string, code?: string): Error & { statusCode: number; apiCode?: string } {
+  return Object.assign(new Error(message), { statusCode, ...(code ? { apiCode: code } : {}) });
 }
 
 /**
