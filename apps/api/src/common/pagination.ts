@@ -52,11 +52,21 @@ export function restPage<T>(page: Page<T>): { items: T[]; nextCursor: string | n
 }
 
 /** Sort keys: a bigint id, a uuid, or a creation instant with a uuid to break ties. */
-export const bigintKey = z.string().regex(/^\d{1,19}$/);
+/** Postgres' bigint: a 19-digit string may still be beyond it. */
+export const bigintKey = z
+  .string()
+  .regex(/^\d{1,19}$/)
+  .refine((value) => /^\d{1,19}$/.test(value) && BigInt(value) <= 9_223_372_036_854_775_807n);
 export const uuidKey = z.uuid();
 export const createdKey = z
   .string()
   .regex(/^[^|]+\|[^|]+$/)
   .transform((value) => value.split('|') as [string, string])
-  .pipe(z.tuple([z.iso.datetime().transform((iso) => new Date(iso)), z.uuid()]));
+  .pipe(
+    z.tuple([
+      // Only instants this API wrote: Postgres has no year 0, and JavaScript's dates run past its range.
+      z.iso.datetime().transform((iso) => new Date(iso)).refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999),
+      z.uuid(),
+    ]),
+  );
 export const createdKeyOf = (row: { createdAt: Date; id: string }) => `${row.createdAt.toISOString()}|${row.id}`;

@@ -10,7 +10,12 @@ export const createTenantInput = z.object({
 });
 export const createApiKeyInput = z.object({
   name: z.string().trim().min(1).max(200),
-  scopes: z.array(scopeEnum).min(1).default(['read', 'write']).describe('admin implies write and read; write implies read'),
+  scopes: z
+    .array(scopeEnum)
+    .min(1)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'name each scope once')
+    .default(['read', 'write'])
+    .describe('admin implies write and read; write implies read'),
 });
 
 export const createdTenantView = z.object({ id: z.uuid(), name: z.string(), apiKey: z.string().describe('its first key (admin scope); shown only here') });
