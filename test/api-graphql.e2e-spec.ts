@@ -284,6 +284,18 @@ describe('GraphQL API', () => {
       expect(res.body.data.__schema.types.map((t: { name: string }) => t.name)).toContain('Site');
     });
 
+    it('answers aliased by-id lookups together, and refuses more than 30 aliases before running any', async () => {
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      const ids = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? unknown : siteId));
+      const res = await gql(`{ ${ids.map((id, i) => `a${i}: site(id: "${id}") { id }`).join(' ')} }`);
+      expect(res.status).toBe(200);
+      for (const [i, id] of ids.entries()) expect(res.body.data[`a${i}`], `a${i}`).toEqual(id === siteId ? { id: siteId } : null);
+      expect(res.body.errors?.map((e) => e.extensions.code)).toEqual(Array(10).fill('SITE_NOT_FOUND'));
+      const tooMany = await gql(`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: site(id: "${siteId}") { id }`).join(' ')} }`);
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
+    });
+
     it('refuses a query whose cost (items times fields) exceeds the limit, counting variables', async () => {
       const nested = 'query($n: Int) { sites(first: $n) { nodes { id urls(first: $n) { nodes { loc lastmod } } } } }';
       const costly = await gql(nested, { n: 1000 });

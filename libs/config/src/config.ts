@@ -38,6 +38,8 @@ const envSchema = z.object({
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
+  /** Aliased fields per GraphQL operation: each alias runs its field again. */
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   /** Characters of one GraphQL document (variables are bounded as JSON): parsing costs memory per token. */
   GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(100).default(100_000),
   /** The platform's own key: may create tenants. Unset disables platform administration. */
@@ -120,7 +122,7 @@ export interface ApiLimits {
   bulkBodyLimitBytes: number;
   bodyLimitBytes: number;
   jsonMaxValues: number;
-  graphql: { maxDepth: number; maxComplexity: number; maxQueryLength: number };
+  graphql: { maxDepth: number; maxComplexity: number; maxAliases: number; maxQueryLength: number };
 }
 
 export class ConfigError extends Error {
@@ -151,7 +153,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
         jsonMaxValues: e.API_JSON_MAX_VALUES,
-        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST, maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH },
+        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES, maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH },
       },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },

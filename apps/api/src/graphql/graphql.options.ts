@@ -1,10 +1,10 @@
 import { MercuriusDriver, type MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { ApiLimits } from '../api.limits';
 import { formatGraphqlErrors } from './graphql-error.formatter';
-import { costLimitRule, depthLimitRule } from './query-limits.rules';
+import { aliasLimitRule, costLimitRule, depthLimitRule } from './query-limits.rules';
 
 /**
- * GraphQL at /graphql over the same services as REST. Depth and cost are checked before anything
+ * GraphQL at /graphql over the same services as REST. Depth, aliases and cost are checked before anything
  * runs; the cost rule needs the request's variables (`first: $n`), so the rules are built per
  * request and mercurius's query cache, which would skip them, is off.
  */
@@ -16,7 +16,7 @@ export function graphqlOptions(limits: ApiLimits['graphql']): MercuriusDriverCon
     sortSchema: true,
     graphiql: false,
     cache: false,
-    validationRules: ({ variables, operationName }) => [depthLimitRule(limits.maxDepth), costLimitRule(limits.maxComplexity, variables, operationName)],
+    validationRules: ({ variables, operationName }) => [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), costLimitRule(limits.maxComplexity, variables, operationName)],
     errorFormatter: (execution) => formatGraphqlErrors(execution),
   };
 }

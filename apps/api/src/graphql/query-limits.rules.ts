@@ -42,6 +42,47 @@ function depthOf(set: SelectionSetNode | undefined, fragments: Map<string, Fragm
   return max;
 }
 
+/**
+ * Aliases let one request run the same field many times (`a1: site(id:…) a2: site(id:…) …`),
+ * each a query of its own, for one rate-limit point. Counted through fragment spreads.
+ */
+export function aliasLimitRule(maxAliases: number): ValidationRule {
+  return (context) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    }
+    return {
+      OperationDefinition(operation) {
+        const aliases = aliasesOf(operation.selectionSet, fragments, new Set(), maxAliases + 1);
+        if (aliases > maxAliases) {
+          context.reportError(new GraphQLError(`more than ${maxAliases} aliased fields: each runs on its own; send fewer, or several requests`, { nodes: [operation], extensions: { code: QUERY_TOO_COMPLEX } }));
+        }
+      },
+    };
+  };
+}
+
+function aliasesOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>, stopAt: number): number {
+  let count = 0;
+  for (const selection of set?.selections ?? []) {
+    if (count >= stopAt) break;
+    if (selection.kind === Kind.FIELD) {
+      if (selection.alias) count++;
+      count += aliasesOf(selection.selectionSet, fragments, visiting, stopAt - count);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += aliasesOf(selection.selectionSet, fragments, visiting, stopAt - count);
+    } else {
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || visiting.has(fragment.name.value)) continue;
+      visiting.add(fragment.name.value);
+      count += aliasesOf(fragment.selectionSet, fragments, visiting, stopAt - count);
+      visiting.delete(fragment.name.value);
+    }
+  }
+  return count;
+}
+
 /** Each field costs 1; connection fields multiply what each item asks for by `first` (see connectionComplexity). */
 export function costLimitRule(maxCost: number, variables: Record<string, unknown> | undefined, operationName: string | undefined): ValidationRule {
   return createComplexityRule({

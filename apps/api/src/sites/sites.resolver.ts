@@ -1,4 +1,4 @@
-import { Args, GraphQLISODateTime, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, GraphQLISODateTime, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { BuildConnection } from '../builds/build.model';
@@ -6,13 +6,14 @@ import { BuildsService } from '../builds/builds.service';
 import { connectionArgs } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
+import { requestLoader } from '../graphql/request-loaders';
 import { ShardConnection } from '../shards/shard.model';
 import { ShardsService } from '../shards/shards.service';
 import { UrlConnection, UrlFilterArgs } from '../urls/url.model';
 import { urlFilterOf } from '../urls/urls.resolver';
 import { UrlsService } from '../urls/urls.service';
 import { CreateSiteInput, SiteConnection, SiteModel, UpdateSiteInput } from './site.model';
-import { createSiteInput, updateSiteInput } from './site.schemas';
+import { createSiteInput, updateSiteInput, type SiteView } from './site.schemas';
 import { SitesService } from './sites.service';
 
 @Resolver(() => SiteModel)
@@ -30,8 +31,8 @@ export class SitesResolver {
   }
 
   @Query(() => SiteModel, { nullable: true })
-  site(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
-    return this.sitesService.view(tenantId, id);
+  site(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string, @Context('req') request: object) {
+    return requestLoader<string, SiteView>(request, `site:${tenantId}`, (ids) => this.sitesService.viewMany(tenantId, ids)).load(id);
   }
 
   @Mutation(() => SiteModel, { nullable: true })

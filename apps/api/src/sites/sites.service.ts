@@ -48,6 +48,17 @@ export class SitesService {
     return this.present(await this.get(tenantId, siteId));
   }
 
+  /** Several of a tenant's sites in one query, each a view or its 404, in the order asked. */
+  async viewMany(tenantId: string, siteIds: readonly string[]): Promise<(SiteView | DomainError)[]> {
+    const ids = siteIds.filter((id) => uuidKey.safeParse(id).success);
+    const rows = ids.length ? await this.prisma.site.findMany({ where: { id: { in: ids }, tenantId } }) : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return siteIds.map((id) => {
+      const row = byId.get(id);
+      return row ? this.present(row) : notFound('site', id);
+    });
+  }
+
   async list(tenantId: string, page: PageRequest): Promise<Page<SiteView>> {
     const after = decodeCursor(page.after, uuidKey);
     const rows = await this.prisma.site.findMany({
