@@ -184,6 +184,23 @@ describe('bulk import (in-process platform)', () => {
     expect(imports.map((i: { status: string }) => i.status)).toEqual(['failed', 'completed']);
   });
 
+  it('refuses an upload that expands too far while it expands, after each layer, and takes two honest layers', async () => {
+    const siteId = await newSite('bomb.example.com');
+    // 64 MiB of newlines is about 64 KiB of gzip: a thousandfold, where NDJSON compresses 25 times.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x0a));
+    for (const headers of [{ 'content-encoding': 'gzip' }, {}, { 'content-encoding': 'gzip', wrapped: 'yes' }] as Record<string, string>[]) {
+      const { wrapped, ...sent } = headers;
+      const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', ...sent }, [wrapped ? gzipSync(bomb) : bomb]);
+      expect(res.status, JSON.stringify(headers)).toBe(413);
+      expect(res.body.error).toMatchObject({ code: 'COMPRESSION_RATIO_TOO_HIGH', message: expect.stringContaining('IMPORT_MAX_COMPRESSION_RATIO') });
+    }
+    // A gzip file sent with Content-Encoding: gzip is two layers, both undone.
+    const lines = Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ loc: `https://bomb.example.com/g/${i}` })).join('\n');
+    const twice = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, [gzipSync(gzipSync(lines))]);
+    expect(twice.body).toMatchObject({ status: 'completed', linesRead: 3_000, stored: 3_000, rejected: 0 });
+    expect((await api.get(`/v1/sites/${siteId}/imports`)).body.items.map((i: { status: string }) => i.status)).toEqual(['completed', 'failed', 'failed', 'failed']);
+  });
+
   it('imports CSV with a header, alternates columns and line numbers counting the header', async () => {
     const siteId = await newSite('csv.example.com');
     const csv = [

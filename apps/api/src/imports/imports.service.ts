@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Readable } from 'node:stream';
+import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
 import { notFound } from '@sitemaps/domain';
 import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
 import { importSitemapsPayload, JOB, jobId } from '@sitemaps/jobs';
-import { PRISMA } from '../api.tokens';
+import { CONFIG, PRISMA } from '../api.tokens';
 import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { ImportView, RejectionView } from './import.schemas';
@@ -22,6 +23,7 @@ export class ImportsService implements OnApplicationBootstrap {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(IMPORT_QUEUE) private readonly queue: Queue,
+    @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -39,7 +41,7 @@ export class ImportsService implements OnApplicationBootstrap {
   /** Streams the body through the import; answers when the whole upload is stored. */
   async upload(tenantId: string, siteId: string, upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined }) {
     const site = await this.sites.get(tenantId, siteId);
-    const result = await importUpload(this.imports, site, upload);
+    const result = await importUpload(this.imports, site, upload, { maxBytes: this.config.import.maxTotalBytes, maxRatio: this.config.import.maxCompressionRatio });
     const { id, error: _error, ...counters } = result;
     return { importId: id, ...counters };
   }

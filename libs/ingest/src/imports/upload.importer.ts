@@ -12,18 +12,51 @@ import type { ImportSession, UrlImportService } from './url-import.service';
 const YIELD_EVERY = 25;
 const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
 
-/** The body as sent, undone: Content-Encoding if declared, else gzip recognised by its magic bytes. */
-export function decodeBody(body: Readable, contentEncoding: string | undefined): AsyncIterable<Buffer> {
+/** What an upload may expand to: uncompressed bytes, and decompressed bytes per byte received. */
+export interface UploadLimits {
+  maxBytes: number;
+  maxRatio: number;
+}
+
+/** The ratio is judged only past this much output: a small, very repetitive file is no bomb. */
+const RATIO_FLOOR_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The body as sent, undone: Content-Encoding if declared, then gzip recognised by its magic bytes
+ * (a .gz file sent with Content-Encoding: gzip is two layers). The bytes after each layer are
+ * counted against the limits, so a small bomb is refused while it expands, not after.
+ */
+export function decodeBody(body: Readable, contentEncoding: string | undefined, limits: UploadLimits): AsyncIterable<Buffer> {
   const encoding = contentEncoding?.trim().toLowerCase() || 'identity';
-  if (encoding !== 'identity') {
-    const decoder = DECODERS[encoding];
-    if (!decoder) throw new DomainError('invalid', 'UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding ${encoding} is not supported: send gzip, deflate, br or none`);
-    // Piped only once read: a decoder erroring before anyone listens would be an uncaught error.
-    return (async function* () {
-      yield* guard(pipeline(body, decoder(), ignore));
-    })();
+  const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
+  if (encoding !== 'identity' && !decoder) throw new DomainError('invalid', 'UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding ${encoding} is not supported: send gzip, deflate, br or none`);
+  let received = 0;
+  const counted = (async function* () {
+    for await (const chunk of body) {
+      received += (chunk as Buffer).length;
+      yield chunk as Buffer;
+    }
+  })();
+  const bounded = (layer: AsyncIterable<Buffer>) => bound(layer, limits, () => received);
+  // Piped only once read: a decoder erroring before anyone listens would be an uncaught error.
+  return (async function* () {
+    const first: AsyncIterable<Buffer> = decoder ? bounded(guard(pipeline(Readable.from(counted), decoder(), ignore))) : counted;
+    yield* bounded(sniffGzip(Readable.from(first)));
+  })();
+}
+
+async function* bound(layer: AsyncIterable<Buffer>, limits: UploadLimits, received: () => number): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of layer) {
+    bytes += chunk.length;
+    if (bytes > limits.maxBytes) {
+      throw new DomainError('too_large', 'UPLOAD_TOO_LARGE', `the upload is larger than ${limits.maxBytes.toLocaleString('en-US')} bytes uncompressed (IMPORT_MAX_TOTAL_BYTES)`);
+    }
+    if (bytes > RATIO_FLOOR_BYTES && bytes > received() * limits.maxRatio) {
+      throw new DomainError('too_large', 'COMPRESSION_RATIO_TOO_HIGH', `the upload expands more than ${limits.maxRatio} times when decompressed (IMPORT_MAX_COMPRESSION_RATIO)`);
+    }
+    yield chunk;
   }
-  return sniffGzip(body);
 }
 
 async function* sniffGzip(body: Readable): AsyncGenerator<Buffer> {
@@ -91,9 +124,10 @@ export async function importUpload(
   imports: UrlImportService,
   site: IngestSite,
   upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined },
+  limits: UploadLimits,
 ): Promise<ImportProgress> {
   // Refuses an unknown encoding or format before an import exists.
-  const items = readerFor(upload.format, decodeBody(upload.body, upload.contentEncoding));
+  const items = readerFor(upload.format, decodeBody(upload.body, upload.contentEncoding, limits));
   const session = await imports.start(site, { source: 'upload', format: upload.format, mode: upload.mode });
   return drainInto(session, items);
 }
