@@ -47,7 +47,13 @@ class ApiFastifyAdapter extends FastifyAdapter {
         void reply.header('connection', 'close');
         throw httpError(400, 'more than one Host header', 'MALFORMED_REQUEST');
       }
-      if (!this.authenticator || !announcesBody(request)) return;
+      if (!announcesBody(request)) return;
+      // A body that stops arriving is cut off: Node destroys a socket idle this long. Disarmed once
+      // the body is in; Node arms its own keep-alive timeout after the answer.
+      const socket = request.raw.socket;
+      socket.setTimeout(limits.bodyIdleTimeoutMs);
+      request.raw.once('end', () => socket.setTimeout(0));
+      if (!this.authenticator) return;
       try {
         await this.authenticator.principalOf(request, reply);
       } catch (error) {

@@ -13,6 +13,7 @@ export function apiLimits(base: ApiLimits, overrides: ApiLimitOverrides = {}): A
     bulkBodyLimitBytes: overrides.bulkBodyLimitBytes ?? base.bulkBodyLimitBytes,
     bodyLimitBytes: overrides.bodyLimitBytes ?? base.bodyLimitBytes,
     jsonMaxValues: overrides.jsonMaxValues ?? base.jsonMaxValues,
+    bodyIdleTimeoutMs: overrides.bodyIdleTimeoutMs ?? base.bodyIdleTimeoutMs,
     graphql: { ...base.graphql, ...overrides.graphql },
   };
 }

@@ -33,6 +33,11 @@ const envSchema = z.object({
   /** JSON values one body may hold, counted before it is parsed: parsed objects cost far more
    *  heap than their bytes (`[{},{},…]`), so bytes alone do not bound memory. */
   API_JSON_MAX_VALUES: z.coerce.number().int().min(100).default(1_000_000),
+  /** A request body that sends nothing for this long is cut off (slow uploads hold their import). */
+  API_BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Connections of the API's own pool for uploads, apart from the pool that serves every other
+   *  request: an upload holds one for its whole life, at the pace of its client. */
+  IMPORT_DB_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
   /** Invalid or revoked keys one address may present per window before it gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
@@ -112,6 +117,7 @@ export interface ImportConfig {
   maxTotalBytes: number;
   maxFiles: number;
   maxCompressionRatio: number;
+  dbConnections: number;
   maxDepth: number;
   maxRedirects: number;
   timeoutMs: number;
@@ -126,6 +132,7 @@ export interface ApiLimits {
   bulkBodyLimitBytes: number;
   bodyLimitBytes: number;
   jsonMaxValues: number;
+  bodyIdleTimeoutMs: number;
   graphql: { maxDepth: number; maxComplexity: number; maxAliases: number; maxQueryLength: number };
 }
 
@@ -157,6 +164,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
         jsonMaxValues: e.API_JSON_MAX_VALUES,
+        bodyIdleTimeoutMs: e.API_BODY_IDLE_TIMEOUT_MS,
         graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES, maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH },
       },
     },
@@ -173,6 +181,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       maxTotalBytes: e.IMPORT_MAX_TOTAL_BYTES,
       maxFiles: e.IMPORT_MAX_FILES,
       maxCompressionRatio: e.IMPORT_MAX_COMPRESSION_RATIO,
+      dbConnections: e.IMPORT_DB_CONNECTIONS,
       maxDepth: e.IMPORT_MAX_DEPTH,
       maxRedirects: e.IMPORT_MAX_REDIRECTS,
       timeoutMs: e.IMPORT_TIMEOUT_MS,

@@ -7,25 +7,33 @@ import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
 import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER, CONFIG, PG_POOL, REDIS, URL_INGEST } from '../api.tokens';
+import { createPgPool } from '@sitemaps/data';
+import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
-import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
+import { IMPORT_PG_POOL, IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
 
-class ImportQueueCloser implements OnApplicationShutdown {
-  constructor(@Inject(IMPORT_QUEUE) private readonly queue: Queue) {}
+class ImportClients implements OnApplicationShutdown {
+  constructor(
+    @Inject(IMPORT_QUEUE) private readonly queue: Queue,
+    @Inject(IMPORT_PG_POOL) private readonly pool: Pool,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
+    await this.pool.end();
   }
 }
 
 export const IMPORT_CONTROLLERS = [ImportsController];
 
 export const IMPORT_PROVIDERS: Provider[] = [
+  // An upload holds a connection for its whole life, at its client's pace: from a pool of its own,
+  // so slow uploads can never take the connections every other request needs.
+  { provide: IMPORT_PG_POOL, inject: [CONFIG], useFactory: (config: AppConfig) => createPgPool(config.databaseUrl, { max: config.import.dbConnections }) },
   {
     provide: URL_IMPORTS,
-    inject: [PG_POOL, URL_INGEST, BUILD_PRODUCER],
+    inject: [IMPORT_PG_POOL, URL_INGEST, BUILD_PRODUCER],
     useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) => new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
   },
   {
@@ -33,6 +41,6 @@ export const IMPORT_PROVIDERS: Provider[] = [
     inject: [REDIS, CONFIG],
     useFactory: (redis: Redis, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
   },
-  ImportQueueCloser,
+  ImportClients,
   ImportsService,
 ];

@@ -108,8 +108,10 @@ export async function drainInto(session: ImportSession, items: AsyncIterable<Imp
     }
     return await session.complete();
   } catch (error) {
-    const reason = clientGone(error) ? new DomainError('invalid', 'UPLOAD_ABORTED', 'the upload stopped before its end; what was read before is stored') : error;
-    await session.fail(reason);
+    const gone = clientGone(error);
+    const reason = gone ? new DomainError('invalid', 'UPLOAD_ABORTED', 'the upload stopped before its end; what was read before is stored') : error;
+    // A client that went away (or went quiet past the idle timeout) keeps every line it sent.
+    await session.fail(reason, { keepPending: gone });
     throw reason;
   }
 }

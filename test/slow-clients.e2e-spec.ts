@@ -1,0 +1,103 @@
+// One tenant's slow clients cannot stall the others (issue 13.3): uploads hold connections of
+// their own pool, never the ones every other request needs, and a body that stops arriving is
+// cut off after API_BODY_IDLE_TIMEOUT_MS, its import failed with what was read kept.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '@sitemaps/testing';
+import { apiClient } from './support/api-client';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+interface SlowUpload {
+  response: Promise<{ status: number; body: any }>;
+  /** Stops the trickle and ends the body. */
+  finish(): void;
+  /** Stops sending without ending the body. */
+  stall(): void;
+}
+
+/** An NDJSON upload that sends one line every `everyMs`, as a slow client would. */
+function slowUpload(baseUrl: string, key: string, siteId: string, host: string, everyMs: number): SlowUpload {
+  const request = http.request(new URL(`/v1/sites/${siteId}/urls/import`, baseUrl), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' },
+  });
+  const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    request.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+    });
+    request.on('error', reject);
+  });
+  let line = 0;
+  const timer = setInterval(() => request.write(`${JSON.stringify({ loc: `https://${host}/slow/${line++}` })}\n`), everyMs);
+  request.write(`${JSON.stringify({ loc: `https://${host}/slow/first` })}\n`);
+  return {
+    response,
+    finish: () => {
+      clearInterval(timer);
+      request.end();
+    },
+    stall: () => clearInterval(timer),
+  };
+}
+
+describe('slow clients', () => {
+  let platform: Platform;
+  let admin: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ API_BODY_IDLE_TIMEOUT_MS: '2000' }, { worker: false });
+    admin = apiClient(platform.apiUrl, ADMIN_KEY);
+  });
+  afterAll(() => platform?.close());
+
+  async function tenantWithSites(name: string, count: number) {
+    const key = (await admin.post('/v1/tenants', { name })).body.apiKey as string;
+    const client = apiClient(platform.apiUrl, key);
+    const sites: { id: string; host: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      const host = `${name.toLowerCase()}-${i}.example.com`;
+      sites.push({ id: (await client.post('/v1/sites', { hostname: host })).body.id, host });
+    }
+    return { key, client, sites };
+  }
+
+  it("leaves another tenant's writes going while ten uploads trickle in", async () => {
+    const attacker = await tenantWithSites('Trickle', 10);
+    const victim = await tenantWithSites('Victim', 1);
+    const uploads = attacker.sites.map((site) => slowUpload(platform.apiUrl, attacker.key, site.id, site.host, 500));
+    try {
+      // Let every upload open its import (those beyond the import pool wait for a connection of it).
+      await waitUntil('the uploads to be running', async (seen) => {
+        const running = (await Promise.all(attacker.sites.map(async (site) => (await attacker.client.get(`/v1/sites/${site.id}/imports`)).body.items.length))).filter(Boolean).length;
+        return seen(running) >= 6;
+      });
+      const entries = Array.from({ length: 1_000 }, (_, i) => ({ loc: `https://${victim.sites[0]!.host}/p/${i}` }));
+      const put = await victim.client.put(`/v1/sites/${victim.sites[0]!.id}/urls`, entries);
+      expect(put.status).toBe(200);
+      expect(put.body.upserted).toBe(1_000);
+      expect((await victim.client.get(`/v1/sites/${victim.sites[0]!.id}/urls?limit=1`)).status).toBe(200);
+    } finally {
+      for (const upload of uploads) upload.finish();
+    }
+    const results = await Promise.all(uploads.map((upload) => upload.response));
+    for (const result of results) expect(result).toMatchObject({ status: 201, body: { status: 'completed', rejected: 0 } });
+  });
+
+  it('cuts off a body that stops arriving, failing its import and keeping what was read', async () => {
+    const { key, client, sites } = await tenantWithSites('Stalled', 1);
+    const upload = slowUpload(platform.apiUrl, key, sites[0]!.id, sites[0]!.host, 100);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    upload.stall();
+    await expect(upload.response).rejects.toThrow(/socket hang up|ECONNRESET/);
+    const imported = await waitUntil('the stalled import to fail', async (seen) => {
+      const [item] = (await client.get(`/v1/sites/${sites[0]!.id}/imports`)).body.items;
+      return seen(item?.status) === 'failed' ? item : undefined;
+    });
+    expect(imported.error).toMatch(/upload stopped before its end/);
+    expect(imported.stored).toBeGreaterThan(0);
+    const stored = await client.get(`/v1/sites/${sites[0]!.id}/urls?limit=1000`);
+    expect(stored.body.items.length).toBe(imported.stored);
+  });
+});
