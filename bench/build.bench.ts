@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     PUBLIC_PORT: String(publicPort),
     API_HOST: '127.0.0.1',
     PUBLIC_HOST: '127.0.0.1',
+    WORKER_HTTP_PORT: '0',
     BUILD_QUIET_MS: '0',
     BUILD_MAX_WAIT_MS: '0',
     LOG_LEVEL: 'warn',

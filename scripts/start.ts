@@ -103,12 +103,14 @@ class Platform {
 
   async start(): Promise<void> {
     const serviceEnv = loadServiceEnv();
-    const { apiPort, publicPort, adminApiKey: configuredAdminKey } = loadStartEnv();
+    const { apiPort, publicPort, workerHttpPort, adminApiKey: configuredAdminKey } = loadStartEnv();
     const dataDir = path.resolve(serviceEnv.dataDir);
     await mkdir(dataDir, { recursive: true });
     await assertPortFree('API_PORT', apiPort);
     await assertPortFree('PUBLIC_PORT', publicPort);
     if (apiPort === publicPort) throw new Error(`API_PORT and PUBLIC_PORT are both ${apiPort}`);
+    // 0: the worker picks a free port (and logs it); nothing here waits on its probe then.
+    if (workerHttpPort) await assertPortFree('WORKER_HTTP_PORT', workerHttpPort);
 
     await claimDataDir(dataDir);
     if (!serviceEnv.databaseUrl) {
@@ -149,11 +151,11 @@ class Platform {
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const publicUrl = `http://127.0.0.1:${publicPort}`;
     await Promise.all([
-      waitForHttp(`${apiUrl}/health`, (status) => status === 200, this.stopController.signal),
-      // Any answer means it is listening: robots.txt of an unknown host may well be a 404.
-      waitForHttp(`${publicUrl}/robots.txt`, () => true, this.stopController.signal),
+      waitForHttp(`${apiUrl}/health/ready`, (status) => status === 200, this.stopController.signal),
+      waitForHttp(`${publicUrl}/health/ready`, (status) => status === 200, this.stopController.signal),
+      workerHttpPort && waitForHttp(`http://127.0.0.1:${workerHttpPort}/health/ready`, (status) => status === 200, this.stopController.signal),
     ]);
-    log('api and public answer; seeding the demo site');
+    log('api, worker and public are ready; seeding the demo site');
 
     const demo = await seedDemo({ apiUrl, adminApiKey: adminKey.key, dataDir, log, signal: this.stopController.signal });
     printBanner({ apiUrl, publicPort, postgres, redis, adminKey, demo });

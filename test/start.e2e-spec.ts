@@ -83,6 +83,7 @@ describe('npm start', () => {
         SITEMAPS_DATA_DIR: dataDir,
         API_PORT: String(apiPort),
         PUBLIC_PORT: String(publicPort),
+        WORKER_HTTP_PORT: '0',
         QUEUE_PREFIX: queuePrefix,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -34,6 +34,8 @@ export async function startPlatform(overrides: Record<string, string> = {}, opts
     // Every request of a test file comes from 127.0.0.1, and access tests try many revoked keys;
     // the failed-authentication limit has its own test with its own small limit.
     API_AUTH_FAILURE_POINTS: '100000',
+    // Test files run in parallel: each worker's HTTP listener on a port of its own.
+    WORKER_HTTP_PORT: '0',
     ...overrides,
   };
   const config = parseConfig(env);

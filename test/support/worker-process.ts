@@ -8,6 +8,8 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export interface WorkerProcess {
   child: ChildProcess;
+  /** Its HTTP listener (health probes), on 127.0.0.1. */
+  httpUrl: string;
   output(): string;
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -16,7 +18,7 @@ export interface WorkerProcess {
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
     cwd: ROOT,
-    env: childProcessEnv(env),
+    env: childProcessEnv({ WORKER_HTTP_PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -24,8 +26,10 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(async () => output.includes('worker serving queues') || child.exitCode !== null, 60_000, 'worker did not start');
   if (child.exitCode !== null) throw new Error(`worker exited at start:\n${output}`);
+  const port = /worker serving queues: .*http:\/\/[^ ]+:(\d+)\//.exec(output)?.[1];
   return {
     child,
+    httpUrl: `http://127.0.0.1:${port}`,
     output: () => output,
     kill: () => stopChild(child, 'SIGKILL'),
     stop: () => stopChild(child),

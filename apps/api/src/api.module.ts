@@ -1,4 +1,4 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { MercuriusDriverConfig } from '@nestjs/mercurius';
@@ -8,6 +8,7 @@ import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
@@ -98,6 +99,17 @@ export class ApiModule {
           provide: AUTH_FAILURE_LIMITER,
           inject: [REDIS, API_LIMITS],
           useFactory: (redis: Redis, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
+        },
+        {
+          provide: Readiness,
+          inject: [PG_POOL, REDIS],
+          useFactory: (pool: Pool, redis: Redis) => {
+            const logger = new Logger('health');
+            return new Readiness(
+              { postgres: postgresCheck(pool), redis: redisCheck(redis) },
+              { onChange: (report) => logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`) },
+            );
+          },
         },
         RequestAuthenticator,
         ApiKeysService,

@@ -1,16 +1,30 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import type { PrismaClient } from '@sitemaps/data';
-import { PRISMA } from './api.tokens';
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { answerHealth, Readiness, type HealthProbe } from '@sitemaps/health';
 import { Public } from './auth/api-key.guard';
 
-@Controller()
+/** Probes for orchestrators (libs/health); not part of the API's contract, so not in its OpenAPI document. */
+@ApiExcludeController()
+@Controller('health')
 export class HealthController {
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+  constructor(private readonly readiness: Readiness) {}
 
-  @Get('health')
+  @Get('live')
   @Public()
-  async health() {
-    await this.prisma.$queryRaw`SELECT 1`;
-    return { status: 'ok' };
+  live(@Res() reply: FastifyReply) {
+    return this.answer('live', reply);
+  }
+
+  /** `/health` is the older name of `/health/ready`. */
+  @Get(['ready', ''])
+  @Public()
+  ready(@Res() reply: FastifyReply) {
+    return this.answer('ready', reply);
+  }
+
+  private async answer(probe: HealthProbe, reply: FastifyReply): Promise<void> {
+    const answer = await answerHealth(probe, this.readiness);
+    await reply.code(answer.status).headers(answer.headers).send(answer.body);
   }
 }

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { clientErrorHandler, type AppConfig } from '@sitemaps/config';
+import { Readiness } from '@sitemaps/health';
 import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
 import { PublicServer } from './public.server';
@@ -43,6 +44,6 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
     bodyParser: false,
   });
   await app.init();
-  server.attach(app.get(PublicService));
+  server.attach(app.get(PublicService), app.get(Readiness));
   return app;
 }

@@ -1,9 +1,10 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
 import { createPgPool, createPrismaClient, PrismaClient } from '@sitemaps/data';
+import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createBlobStore, ManifestReader } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
@@ -53,6 +54,18 @@ export class PublicModule {
             });
             await reader.listen(subscriber);
             return reader;
+          },
+        },
+        {
+          // Ready: Postgres answers, and Redis, which announces new manifests to this process.
+          provide: Readiness,
+          inject: [BLOB_POOL, MANIFEST_SUBSCRIBER],
+          useFactory: (pool: Pool, subscriber: Redis) => {
+            const logger = new Logger('health');
+            return new Readiness(
+              { postgres: postgresCheck(pool), redis: redisCheck(subscriber) },
+              { onChange: (report) => logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`) },
+            );
           },
         },
         PublicService,

@@ -6,6 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { hasDuplicateHost } from '@sitemaps/config';
+import { answerHealth, healthProbeOf, type HealthProbe, type Readiness } from '@sitemaps/health';
 import type { AccessLog } from './public.logger';
 import type { PublicResponse, PublicService } from './public.service';
 
@@ -22,6 +23,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
 export class PublicServer {
   private service: PublicService | undefined;
+  private readiness: Readiness | undefined;
 
   constructor(
     private readonly accessLog: AccessLog,
@@ -37,11 +39,16 @@ export class PublicServer {
   };
 
   /** The lane opens once the app is initialised; until then Fastify answers everything. */
-  attach(service: PublicService): void {
+  attach(service: PublicService, readiness: Readiness): void {
     this.service = service;
+    this.readiness = readiness;
   }
 
   private handle(request: IncomingMessage, response: ServerResponse, fastify: Handler): void {
+    // Probes, on any Host: no site serves a path under /health. One prefix test per request.
+    const url = request.url ?? '';
+    const probe = url.startsWith('/health') && (request.method === 'GET' || request.method === 'HEAD') ? healthProbeOf(url) : undefined;
+    if (probe && this.readiness) return void this.answerProbe(probe, this.readiness, response);
     const started = performance.now();
     let answer: PublicResponse | undefined;
     try {
@@ -68,5 +75,12 @@ export class PublicServer {
       userAgent: request.headers['user-agent'],
       ip: request.socket.remoteAddress,
     });
+  }
+
+  /** Not in the access log: an orchestrator probes every few seconds. */
+  private async answerProbe(probe: HealthProbe, readiness: Readiness, response: ServerResponse): Promise<void> {
+    const answer = await answerHealth(probe, readiness);
+    response.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
+    response.end(answer.body);
   }
 }

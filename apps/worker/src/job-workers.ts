@@ -22,11 +22,17 @@ export interface ServeOptions {
 export class JobWorkers implements OnModuleDestroy {
   private readonly logger = new Logger('jobs');
   private readonly workers: Worker[] = [];
+  private closing = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
+
+  /** Taking jobs: true from the start until shutdown begins. */
+  get running(): boolean {
+    return !this.closing;
+  }
 
   serves(queue: QueueName): boolean {
     return this.config.worker.queues.includes(queue);
@@ -67,6 +73,7 @@ export class JobWorkers implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 }

@@ -1,4 +1,5 @@
 import { exitWithParent, loadConfig } from '@sitemaps/config';
+import { WorkerHttpServer } from './http/worker-http.server';
 import { createWorkerApp } from './worker.app';
 
 async function main(): Promise<void> {
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  console.log(`worker serving queues: ${config.worker.queues.join(', ')}`);
+  const http = app.get(WorkerHttpServer).address();
+  console.log(`worker serving queues: ${config.worker.queues.join(', ')}; health on http://${http?.address}:${http?.port}/health/ready`);
 }
 
 main().catch((error: unknown) => {

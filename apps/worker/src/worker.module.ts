@@ -10,6 +10,8 @@ import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler } from './builds/build-reconciler';
 import { JobWorkers } from './job-workers';
+import { WorkerHealth } from './http/worker-health';
+import { WorkerHttpServer } from './http/worker-http.server';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
@@ -82,6 +84,8 @@ export class WorkerModule {
         ...IMPORT_PROVIDERS,
         IndexNowProcessors,
         WorkerClients,
+        WorkerHttpServer,
+        WorkerHealth,
       ],
     };
   }

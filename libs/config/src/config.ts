@@ -58,6 +58,10 @@ const envSchema = z.object({
   /** Shard renders in parallel per process: each streams a file of up to 50 MiB through gzip, so
    * memory grows with it; run more worker processes to render more shards at once. */
   WORKER_SHARD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** The worker's own small HTTP listener (health probes, and what else operators scrape);
+   *  0 picks a free port, which the worker logs. */
+  WORKER_HTTP_PORT: port(9464),
+  WORKER_HTTP_HOST: z.string().default('0.0.0.0'),
   /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
   BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000),
   BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
@@ -104,7 +108,7 @@ export interface AppConfig {
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
   queuePrefix: string;
-  worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number };
+  worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number; http: { host: string; port: number } };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
   storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
   indexNow: { endpoints: string[] };
@@ -171,7 +175,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     logLevel: e.LOG_LEVEL,
     queuePrefix: e.QUEUE_PREFIX,
-    worker: { queues: e.WORKER_QUEUES, concurrency: e.WORKER_CONCURRENCY, shardConcurrency: e.WORKER_SHARD_CONCURRENCY, lockMs: e.WORKER_LOCK_MS },
+    worker: {
+      queues: e.WORKER_QUEUES,
+      concurrency: e.WORKER_CONCURRENCY,
+      shardConcurrency: e.WORKER_SHARD_CONCURRENCY,
+      lockMs: e.WORKER_LOCK_MS,
+      http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
+    },
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
     storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
     indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },
@@ -235,15 +245,16 @@ function emptyToUndefined(env: Record<string, string | undefined>): Record<strin
  * What `npm start` reads before any database exists: the ports it waits on and the admin key
  * it hands the apps (it generates one when unset). DATABASE_URL is not needed here.
  */
-export function loadStartEnv(): { apiPort: number; publicPort: number; adminApiKey: string | undefined } {
+export function loadStartEnv(): { apiPort: number; publicPort: number; workerHttpPort: number; adminApiKey: string | undefined } {
   const result = envSchema
-    .pick({ API_PORT: true, PUBLIC_PORT: true, ADMIN_API_KEY: true })
+    .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true })
     .safeParse(emptyToUndefined(process.env));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
   }
-  return { apiPort: result.data.API_PORT, publicPort: result.data.PUBLIC_PORT, adminApiKey: result.data.ADMIN_API_KEY };
+  const data = result.data;
+  return { apiPort: data.API_PORT, publicPort: data.PUBLIC_PORT, workerHttpPort: data.WORKER_HTTP_PORT, adminApiKey: data.ADMIN_API_KEY };
 }
 
 /**
