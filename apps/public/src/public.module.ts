@@ -35,6 +35,7 @@ export class PublicModule {
   static forRoot(config: AppConfig): DynamicModule {
     const options: PublicOptions = {
       platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
+      blobBaseUrl: config.storage.publicBaseUrl ?? null,
     };
     return {
       module: PublicModule,

@@ -4,7 +4,7 @@
 // memory without a tick (`respondFromMemory`): no await, no Postgres, no Redis.
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ManifestReader, type FileVariant, type ManifestFile, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
+import { blobPath, ManifestReader, type FileVariant, type ManifestFile, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
 import { acceptsGzip, isNotModified } from './http-conditions';
 import { resolveTarget, type RequestTarget } from './request-target';
 
@@ -13,6 +13,9 @@ export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
 export interface PublicOptions {
   /** Lowercase host of PUBLIC_BASE_URL, where sites are served under `/s/<hostname>/`; null: off. */
   platformHost: string | null;
+  /** Where a CDN serves the blob store (STORAGE_PUBLIC_BASE_URL, no trailing slash): a GET of a
+   *  shard as stored (`.xml.gz`) is redirected there instead of read; null: served from here. */
+  blobBaseUrl: string | null;
 }
 
 export interface PublicRequest {
@@ -63,6 +66,7 @@ export class PublicService {
   /** Per snapshot: its files' representations and its robots.txt, built on first use. */
   private readonly files = new WeakMap<PublishedFile, Partial<Record<FileForm, Representation>>>();
   private readonly texts = new WeakMap<SiteSnapshot, { robots?: TextFile; indexNowKey?: TextFile }>();
+  private readonly redirects = new WeakMap<PublishedFile, PublicResponse>();
 
   constructor(
     private readonly reader: ManifestReader,
@@ -120,7 +124,22 @@ export class PublicService {
     const representation = this.representation(snapshot, file, form);
     if (isNotModified(request.headers, representation.etag, representation.lastModified)) return { response: { status: 304, headers: representation.notModified } };
     if (request.method === 'HEAD') return { response: { status: 200, headers: representation.head } };
+    if (form === 'stored' && file.kind === 'shard' && this.options.blobBaseUrl !== null) {
+      return { response: this.redirect(snapshot, file, this.options.blobBaseUrl) };
+    }
     return { response: { status: 200, headers: representation.ok }, read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' } };
+  }
+
+  /** Shards are the bulk of the bytes; the index and robots.txt stay on the site's host, as crawlers require. */
+  private redirect(snapshot: SiteSnapshot, file: PublishedFile, baseUrl: string): PublicResponse {
+    let response = this.redirects.get(file);
+    if (!response) {
+      // 302, not 301: the path's file changes with each publish, so the redirect is cached only as the file is.
+      const location = `${baseUrl}/${blobPath(snapshot.site.id, file.sha256)}`;
+      response = { status: 302, headers: { location, 'cache-control': cacheControl(snapshot), 'content-length': '0' } };
+      this.redirects.set(file, response);
+    }
+    return response;
   }
 
   private representation(snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): Representation {

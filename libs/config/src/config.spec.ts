@@ -13,4 +13,31 @@ describe('config', () => {
     }
     expect(() => parseConfig({ ...base, PUBLIC_WORKERS: '0' })).toThrow(/PUBLIC_WORKERS/);
   });
+
+  it('reads the settings of the s3 driver, and refuses it without a bucket or with half a key pair', () => {
+    const s3 = { ...base, STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'sitemaps', STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000' };
+    expect(parseConfig({ ...s3, STORAGE_S3_FORCE_PATH_STYLE: 'true', STORAGE_S3_PREFIX: 'prod/blobs/' }).storage.s3).toEqual({
+      bucket: 'sitemaps',
+      prefix: 'prod/blobs/',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: undefined,
+    });
+    expect(parseConfig({ ...s3, STORAGE_S3_ACCESS_KEY_ID: 'id', STORAGE_S3_SECRET_ACCESS_KEY: 'secret' }).storage.s3?.credentials).toEqual({
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+    });
+    expect(() => parseConfig({ ...base, STORAGE_DRIVER: 's3' })).toThrow(/STORAGE_S3_BUCKET/);
+    expect(() => parseConfig({ ...s3, STORAGE_S3_ACCESS_KEY_ID: 'id' })).toThrow(/STORAGE_S3_SECRET_ACCESS_KEY/);
+    expect(() => parseConfig({ ...s3, STORAGE_S3_PREFIX: 'no-slash' })).toThrow(/STORAGE_S3_PREFIX/);
+    expect(() => parseConfig({ ...s3, STORAGE_S3_BUCKET: 'Bad_Bucket' })).toThrow(/STORAGE_S3_BUCKET/);
+    expect(parseConfig(base).storage.s3).toBeUndefined();
+  });
+
+  it('takes a CDN base URL for stored files only where files live outside Postgres', () => {
+    const cdn = { STORAGE_PUBLIC_BASE_URL: 'https://cdn.example.com/blobs/' };
+    expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe('https://cdn.example.com/blobs');
+    expect(() => parseConfig({ ...base, ...cdn })).toThrow(/STORAGE_PUBLIC_BASE_URL/);
+  });
 });

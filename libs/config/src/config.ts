@@ -69,8 +69,22 @@ const envSchema = z.object({
   WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** A build queued or running this long with no job left in Redis is re-queued. */
   BUILD_STALE_MS: z.coerce.number().int().min(1_000).default(5 * 60_000),
-  STORAGE_DRIVER: z.enum(['postgres', 'fs']).default('postgres'),
+  STORAGE_DRIVER: z.enum(['postgres', 'fs', 's3']).default('postgres'),
   STORAGE_DIR: z.string().default('.data/files'),
+  /** The `s3` driver: any S3-compatible object store. Required with it: the bucket. */
+  STORAGE_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+  /** Prepended to every object key; ends with `/` unless empty. */
+  STORAGE_S3_PREFIX: z.string().regex(/^([\w.-]+\/)*$/, 'must be empty or path segments ending with /').default(''),
+  /** Unset: AWS S3 in STORAGE_S3_REGION. */
+  STORAGE_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
+  STORAGE_S3_FORCE_PATH_STYLE: flag.default(false),
+  /** Both or neither; neither: the SDK's default chain (instance role, web identity, shared config). */
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Where a CDN serves the store's files (`<url>/<site id>/<2 hex>/<sha256>.gz`): the public server
+   *  then answers a stored shard with a redirect there once it is not in its memory. */
+  STORAGE_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
   BLOB_GRACE_MS: z.coerce.number().int().min(0).default(10 * 60_000),
   /** Where changed URLs are submitted after each publish; `off` submits nowhere. */
@@ -110,9 +124,29 @@ export interface AppConfig {
   queuePrefix: string;
   worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number; http: { host: string; port: number } };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
-  storage: { driver: 'postgres' | 'fs'; dir: string; graceMs: number };
+  storage: StorageConfig;
   indexNow: { endpoints: string[] };
   import: ImportConfig;
+}
+
+export interface StorageConfig {
+  driver: 'postgres' | 'fs' | 's3';
+  dir: string;
+  graceMs: number;
+  /** Set when the driver is `s3`. */
+  s3?: S3StorageConfig;
+  /** A CDN's URL for the store's files (no trailing slash), or undefined: the public server sends the bytes itself. */
+  publicBaseUrl?: string;
+}
+
+export interface S3StorageConfig {
+  bucket: string;
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  /** `endpoint/bucket/key` rather than `bucket.endpoint/key`: most S3-compatible stores want it. */
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
 export interface ImportConfig {
@@ -183,7 +217,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     },
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
-    storage: { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS },
+    storage: storageConfig(e),
     indexNow: { endpoints: e.INDEXNOW_ENDPOINTS },
     import: {
       allowPrivateAddresses: e.IMPORT_ALLOW_PRIVATE_ADDRESSES,
@@ -198,6 +232,30 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       requestTimeoutMs: e.IMPORT_REQUEST_TIMEOUT_MS,
     },
   };
+}
+
+function storageConfig(e: z.output<typeof envSchema>): StorageConfig {
+  const storage: StorageConfig = { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS };
+  if (e.STORAGE_PUBLIC_BASE_URL) {
+    if (e.STORAGE_DRIVER === 'postgres') throw new ConfigError('invalid configuration: STORAGE_PUBLIC_BASE_URL: needs STORAGE_DRIVER fs or s3');
+    storage.publicBaseUrl = e.STORAGE_PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+  if (e.STORAGE_DRIVER !== 's3') return storage;
+  if (!e.STORAGE_S3_BUCKET) throw new ConfigError('invalid configuration: STORAGE_S3_BUCKET: required when STORAGE_DRIVER is s3');
+  const keyId = e.STORAGE_S3_ACCESS_KEY_ID;
+  const secret = e.STORAGE_S3_SECRET_ACCESS_KEY;
+  if (!keyId !== !secret) {
+    throw new ConfigError('invalid configuration: STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  storage.s3 = {
+    bucket: e.STORAGE_S3_BUCKET,
+    prefix: e.STORAGE_S3_PREFIX,
+    endpoint: e.STORAGE_S3_ENDPOINT,
+    region: e.STORAGE_S3_REGION,
+    forcePathStyle: e.STORAGE_S3_FORCE_PATH_STYLE,
+    credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : undefined,
+  };
+  return storage;
 }
 
 /** Reads process.env once; the apps call this at boot. */
@@ -228,6 +286,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     databaseUrl: maskUrl(config.databaseUrl),
     redisUrl: maskUrl(config.redisUrl),
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
+    storage: {
+      ...config.storage,
+      s3: config.storage.s3 && { ...config.storage.s3, credentials: config.storage.s3.credentials ? '***' : undefined },
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import type { PrismaClient } from '@sitemaps/data';
 import type { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob.store';
 import { PostgresBlobStore } from './postgres-blob.store';
+import { connectS3, S3BlobStore } from './s3-blob.store';
 
 export function createBlobStore(config: AppConfig['storage'], prisma: PrismaClient, pool: Pool): BlobStore {
   switch (config.driver) {
@@ -11,5 +12,9 @@ export function createBlobStore(config: AppConfig['storage'], prisma: PrismaClie
       return new PostgresBlobStore(prisma, pool);
     case 'fs':
       return new FsBlobStore(prisma, config.dir);
+    case 's3':
+      if (!config.s3) throw new Error('the s3 storage driver needs its settings (STORAGE_S3_*)');
+      const settings = config.s3;
+      return new S3BlobStore(prisma, () => connectS3(settings), settings);
   }
 }

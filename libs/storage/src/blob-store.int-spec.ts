@@ -1,30 +1,37 @@
-// One suite, both drivers: they must be interchangeable behind BlobStore.
+// One suite, every driver: they must be interchangeable behind BlobStore. The s3 driver runs against
+// s3rver, a local S3-compatible server the suite starts on 127.0.0.1.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
-import { createTestDatabase, type TestDatabase } from '@sitemaps/testing';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { createTestDatabase, startS3Server, type S3TestServer, type TestDatabase } from '@sitemaps/testing';
 import { BlobKeyError, blobKey, type BlobStore } from './blob-store';
 import { createBlobStore } from './blob-store.factory';
+import { connectS3 } from './s3-blob.store';
 import { createSite, storeFile, switchManifest } from './testing/storage.factory';
 
-describe.each(['postgres', 'fs'] as const)('%s blob store', (driver) => {
+describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
   let db: TestDatabase;
   let prisma: PrismaClient;
   let pool: Pool;
   let dir: string;
   let store: BlobStore;
+  let s3: S3TestServer | undefined;
+  const prefix = 'platform/blobs/';
 
   beforeAll(async () => {
     db = await createTestDatabase();
     prisma = createPrismaClient(db.url);
     dir = await mkdtemp(path.join(tmpdir(), 'blobs-'));
     pool = createPgPool(db.url);
-    store = createBlobStore({ driver, dir, graceMs: 600_000 }, prisma, pool);
+    if (driver === 's3') s3 = await startS3Server();
+    store = createBlobStore({ driver, dir, graceMs: 600_000, s3: s3?.config(prefix) }, prisma, pool);
   });
   afterAll(async () => {
+    await s3?.stop();
     await prisma?.$disconnect();
     await pool?.end();
     await db?.drop();
@@ -106,11 +113,22 @@ describe.each(['postgres', 'fs'] as const)('%s blob store', (driver) => {
     }
   });
 
-  it('writes whole files named by their key under its directory (fs), or nothing there (postgres)', async () => {
+  it('writes whole files named by their key under its root (fs: directory, s3: bucket and prefix), or nothing there (postgres)', async () => {
     const site = await createSite(prisma);
     const files = await Promise.all(['a', 'b', 'a'].map((text) => storeFile(store, site.id, text)));
+    const expected = driver === 'postgres' ? [] : [...new Set(files.map((file) => `${site.id}/${file.sha256.slice(0, 2)}/${file.sha256}.gz`))].sort();
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    const names = entries.filter((entry) => entry.isFile() && entry.parentPath.includes(site.id)).map((entry) => entry.name).sort();
-    expect(names).toEqual(driver === 'fs' ? [...new Set(files.map((file) => `${file.sha256}.gz`))].sort() : []);
+    const onDisk = entries
+      .filter((entry) => entry.isFile() && entry.parentPath.includes(site.id))
+      .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+      .sort();
+    expect(onDisk).toEqual(driver === 'fs' ? expected : []);
+    if (!s3) return;
+    const settings = s3.config(prefix);
+    const { client } = await connectS3(settings);
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: settings.bucket, Prefix: `${prefix}${site.id}/` }));
+    expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(expected.map((key) => prefix + key));
+    const bytes = await store.get(site.id, files[0]!.sha256);
+    expect(bytes?.length).toBe(files[0]!.gzipSize);
   });
 });

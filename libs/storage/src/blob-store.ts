@@ -50,6 +50,15 @@ export function assertBlobRef(siteId: string, sha256: string): void {
   if (!BLOB_KEY.test(sha256)) throw new BlobKeyError('key');
 }
 
+/**
+ * A blob's path below the store's root, the same for the fs and s3 drivers (and so for a CDN in
+ * front of either): `<site id>/<2 hex>/<sha256>.gz`.
+ */
+export function blobPath(siteId: string, sha256: string): string {
+  assertBlobRef(siteId, sha256);
+  return `${siteId}/${sha256.slice(0, 2)}/${sha256}.gz`;
+}
+
 /** Written by the publish step, read by the public server: validated on read, as stored JSON can drift. */
 export const manifestFileSchema = z.object({
   sha256: z.string().regex(BLOB_KEY),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { PrismaClient } from '@sitemaps/data';
-import { assertBlobRef, blobKey, type BlobStore } from './blob-store';
+import { blobKey, blobPath, type BlobStore } from './blob-store';
 import { deleteCollectibleRows, GC_BATCH, upsertBlobRow, type BlobRef } from './blob.repository';
 
 /**
@@ -55,8 +55,7 @@ export class FsBlobStore implements BlobStore {
   }
 
   private pathOf({ siteId, sha256 }: BlobRef): string {
-    assertBlobRef(siteId, sha256);
-    return path.join(this.root, siteId, sha256.slice(0, 2), `${sha256}.gz`);
+    return path.join(this.root, blobPath(siteId, sha256));
   }
 }
 

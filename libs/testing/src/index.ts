@@ -2,3 +2,4 @@ export * from './test-database';
 export * from './factories';
 export * from './raw-http';
 export * from './wait-until';
+export * from './s3-server';
