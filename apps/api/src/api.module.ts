@@ -15,6 +15,7 @@ import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits'
 import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
+import { DATA_PROVIDERS } from './data.providers';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { BuildsController } from './builds/builds.controller';
 import { BuildsResolver } from './builds/builds.resolver';
@@ -111,6 +112,7 @@ export class ApiModule {
             );
           },
         },
+        ...DATA_PROVIDERS,
         RequestAuthenticator,
         ApiKeysService,
         TenantsService,

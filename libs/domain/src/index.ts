@@ -8,3 +8,4 @@ export * from './sites/cron.rules';
 export * from './sites/robots.rules';
 export * from './urls/news.rules';
 export * from './alternates/cluster-changes';
+export * from './tenants/quota.rules';

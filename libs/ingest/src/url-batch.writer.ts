@@ -23,9 +23,11 @@ import {
   sameLinks,
   type Links,
   type ShardFill,
+  type QuotaMode,
   type ShardLimits,
   urlContentHash,
 } from '@sitemaps/domain';
+import { QuotaService } from '@sitemaps/data';
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
 import { copyRows, hashList, packHashes, type CopyType, type EncodedFields, type FieldArena } from './pg-copy';
 import { siteOrigin, type IngestSite, type PreparedEntry, type StagedRow } from './url-entry.preparer';
@@ -103,8 +105,11 @@ export interface DepartedUrl {
 
 export interface WriteOptions {
   departed?: DepartedUrl[];
-  /** Live URLs the tenant may still add; decremented as the batch adds some. */
-  quota?: { remaining: number };
+  /**
+   * Entries past the tenant's URL quota: `refuse` the whole write (QUOTA_URLS, the default) or
+   * `reject` only them (returned as `overQuota`).
+   */
+  quota?: QuotaMode;
 }
 
 export interface WriteResult {
@@ -134,16 +139,26 @@ const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS, shard_id: 'int8' } as const
 const STAGED_TYPES = Object.values(INSERT_COLUMNS).slice(0, -1);
 
 export class UrlBatchWriter {
-  constructor(private readonly limits: ShardLimits) {}
+  constructor(
+    private readonly limits: ShardLimits,
+    private readonly quota: QuotaService = new QuotaService(),
+  ) {}
 
   /**
    * Writes the entries (one per loc) and re-renders the other pages of every cluster they
-   * change, or that `departed` URLs (deleted by the caller) leave. With a `quota`, entries that
-   * would add a live URL past it are left out and returned. Returns how many URLs changed.
+   * change, or that `departed` URLs (deleted by the caller) leave. Entries that would add a live
+   * URL past the tenant's quota refuse the write, or are left out and returned (`opts.quota`).
+   * Returns how many URLs changed.
    */
   async write(db: PoolClient, site: IngestSite, entries: PreparedEntry[], now: Date, opts: WriteOptions = {}): Promise<WriteResult> {
     const existing = await this.loadExisting(db, site.id, entries);
-    const { accepted, overQuota } = withinQuota(entries, existing, opts.quota);
+    const { accepted, over: overQuota, added } = await this.quota.admitUrls(db, {
+      siteId: site.id,
+      entries,
+      adds: (entry) => addsUrl(existing.get(entry.hex)),
+      indexOf: (entry) => entry.index,
+      mode: opts.quota ?? 'refuse',
+    });
     const { clusters, peers } = await this.resolveClusters(db, site, accepted, existing, opts.departed ?? []);
     const nowLastmod = platformLastmod(now);
     const writes: Write[] = [];
@@ -179,6 +194,7 @@ export class UrlBatchWriter {
     if (writes.length === 0) return { changed: 0, inserted: 0, overQuota };
     const deltas = await this.assignShards(db, site.id, writes);
     const inserted = await this.persist(db, site.id, writes, now);
+    await this.quota.countUrls(db, site.id, added);
     await this.applyShardDeltas(db, deltas);
     await this.splitOversized(db, site.id, [...deltas.keys()]);
     return { changed: writes.length, inserted, overQuota };
@@ -217,6 +233,7 @@ export class UrlBatchWriter {
     );
     const count = rowCount ?? 0;
     if (count === 0) return { deleted: [], count: 0, changed: 0 };
+    await this.quota.countUrls(db, site.id, -count);
     const sums = await db.query<{ shard_id: string; n: number; bytes: number }>(
       `SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM ingest_deleted WHERE shard_id IS NOT NULL GROUP BY shard_id`,
     );
@@ -519,20 +536,9 @@ export function storedUrl(row: Pick<PeerRow, 'loc' | 'changefreq' | 'priority' |
   };
 }
 
-function withinQuota(entries: PreparedEntry[], existing: Map<string, ExistingRow>, quota: WriteOptions['quota']) {
-  if (!quota) return { accepted: entries, overQuota: [] as PreparedEntry[] };
-  const accepted: PreparedEntry[] = [];
-  const overQuota: PreparedEntry[] = [];
-  for (const entry of entries) {
-    const row = existing.get(entry.hex);
-    const adds = !row || row.deleted;
-    if (adds && quota.remaining <= 0) overQuota.push(entry);
-    else {
-      if (adds) quota.remaining -= 1;
-      accepted.push(entry);
-    }
-  }
-  return { accepted, overQuota };
+/** Whether writing an entry adds a live URL: it is new, or revives a deleted one. */
+function addsUrl(row: ExistingRow | undefined): boolean {
+  return !row || row.deleted;
 }
 
 function withoutNews(url: SitemapUrl): SitemapUrl {

@@ -38,6 +38,25 @@ describe('UrlIngestService (real Postgres)', () => {
     expect(changes).toEqual([site.id]);
   });
 
+  it('keeps sites.url_count equal to the live URLs through adds, updates, deletes and revivals', async () => {
+    const counted = async () => {
+      const { rows } = await pool.query<{ counter: number; live: number }>(
+        `SELECT s.url_count AS counter, (SELECT count(*)::int FROM urls u WHERE u.site_id = s.id AND u.deleted_at IS NULL) AS live
+           FROM sites s WHERE s.id = $1`,
+        [site.id],
+      );
+      return rows[0];
+    };
+    await ingest.upsert(site, ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })));
+    expect(await counted()).toEqual({ counter: 4, live: 4 });
+    await ingest.upsert(site, [{ loc: loc('/1'), priority: 0.5 }, { loc: loc('/5') }, { loc: loc('/5') }]);
+    expect(await counted()).toEqual({ counter: 5, live: 5 });
+    await ingest.delete(site, [loc('/1'), loc('/2'), loc('/nope')]);
+    expect(await counted()).toEqual({ counter: 3, live: 3 });
+    await ingest.upsert(site, [{ loc: loc('/1') }, { loc: loc('/6') }]);
+    expect(await counted()).toEqual({ counter: 5, live: 5 });
+  });
+
   it('changes nothing for an identical upsert: no write, no dirty shard, no build', async () => {
     await ingest.upsert(site, [{ loc: loc('/a'), changefreq: 'daily' }], new Date('2026-01-01T00:00:00Z'));
     await markClean();

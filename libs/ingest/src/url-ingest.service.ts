@@ -2,7 +2,8 @@
 // clusters reciprocal, render changed URLs' fragments (render at ingest), assign new URLs to
 // shards and mark exactly the touched shards dirty, all in one transaction per batch. The bulk
 // import (UrlImportService) runs the same preparer and batch writer on its own connection.
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import { UrlRepository } from '@sitemaps/data';
 import { DEFAULT_SHARD_LIMITS, locHash, type ShardLimits } from '@sitemaps/domain';
 import { hashList, packHashes } from './pg-copy';
 import { UrlBatchWriter, storedUrl } from './url-batch.writer';
@@ -21,6 +22,7 @@ export interface UpsertResult {
 
 export class UrlIngestService {
   readonly writer: UrlBatchWriter;
+  private readonly urls: UrlRepository;
 
   constructor(
     private readonly pool: Pool,
@@ -28,6 +30,7 @@ export class UrlIngestService {
     limits: ShardLimits = DEFAULT_SHARD_LIMITS,
   ) {
     this.writer = new UrlBatchWriter(limits);
+    this.urls = new UrlRepository(pool);
   }
 
   /**
@@ -52,7 +55,7 @@ export class UrlIngestService {
     const upserted = entries.length - new Set(errors.map((error) => error.index)).size;
     if (byLoc.size === 0) return { upserted, changed: 0, errors, warnings };
 
-    const { changed } = await this.inTransaction(site.id, (db) => this.writer.write(db, site, [...byLoc.values()], now ?? new Date()));
+    const { changed } = await this.urls.transaction(site.id, (db) => this.writer.write(db, site, [...byLoc.values()], now ?? new Date()));
     if (changed > 0) await this.onChange(site.id);
     return { upserted, changed, errors, warnings };
   }
@@ -60,7 +63,7 @@ export class UrlIngestService {
   /** Soft-deletes URLs by loc; their shards become dirty and their cluster peers drop them. */
   async delete(site: IngestSite, locs: readonly string[], now?: Date): Promise<{ deleted: number; notFound: string[] }> {
     const unique = [...new Set(locs)];
-    const result = await this.inTransaction(site.id, (db) =>
+    const result = await this.urls.transaction(site.id, (db) =>
       this.writer.softDelete(db, site, `loc_hash = ANY(${hashList(3)})`, [packHashes(unique.map(locHash))], now ?? new Date()),
     );
     if (result.changed > 0) await this.onChange(site.id);
@@ -73,7 +76,7 @@ export class UrlIngestService {
    * without their news block. Run on a schedule; returns how many URLs changed.
    */
   async expireNews(site: IngestSite, now = new Date()): Promise<number> {
-    const changed = await this.inTransaction(site.id, async (db) => {
+    const changed = await this.urls.transaction(site.id, async (db) => {
       const { rows } = await db.query<{ loc_hash: Buffer; loc: string; lastmod: string | null; lastmod_given: boolean; changefreq: string | null; priority: number | null; images: never; videos: never; news: never }>(
         `SELECT loc_hash, loc, lastmod, lastmod_given, changefreq, priority, images, videos, news FROM urls
           WHERE site_id = $1 AND news_until <= $2 AND deleted_at IS NULL`,
@@ -103,26 +106,4 @@ export class UrlIngestService {
     );
     return rows.map((row) => ({ id: row.id, scheme: row.scheme, hostname: row.hostname, defaultChangefreq: row.default_changefreq, defaultPriority: row.default_priority }));
   }
-
-  /** One writer per site at a time: shard planning reads then extends the last shard. */
-  private async inTransaction<T>(siteId: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
-    const db = await this.pool.connect();
-    try {
-      await db.query('BEGIN');
-      await lockSite(db, siteId);
-      const result = await work(db);
-      await db.query('COMMIT');
-      return result;
-    } catch (error) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      db.release();
-    }
-  }
-}
-
-/** The per-site write lock every batch takes, for the length of its transaction. */
-export async function lockSite(db: PoolClient, siteId: string): Promise<void> {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`site-urls:${siteId}`]);
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
-import { Prisma } from '@sitemaps/data';
+import { SiteRepository, type Site, type SiteSettings } from '@sitemaps/data';
 import { DomainError, normalizeHostname, notFound, validateRebuildCron, validateRobotsTxt } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
 import type { Redis } from 'ioredis';
 import { publishManifestChanged } from '@sitemaps/storage';
-import { BUILD_PRODUCER, CONFIG, PRISMA, REDIS } from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG, REDIS } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
 
@@ -23,12 +22,12 @@ export interface SiteInput {
   textSitemap?: boolean;
 }
 
-export type SiteRow = Awaited<ReturnType<PrismaClient['site']['findFirstOrThrow']>>;
+export type SiteRow = Site;
 
 @Injectable()
 export class SitesService {
   constructor(
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly sites: SiteRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -39,7 +38,7 @@ export class SitesService {
    * indistinguishable from none. Every site-scoped operation starts here.
    */
   async get(tenantId: string, siteId: string): Promise<SiteRow> {
-    const site = uuidKey.safeParse(siteId).success ? await this.prisma.site.findFirst({ where: { id: siteId, tenantId } }) : null;
+    const site = uuidKey.safeParse(siteId).success ? await this.sites.findForTenant(tenantId, siteId) : null;
     if (!site) throw notFound('site', siteId);
     return site;
   }
@@ -51,7 +50,7 @@ export class SitesService {
   /** Several of a tenant's sites in one query, each a view or its 404, in the order asked. */
   async viewMany(tenantId: string, siteIds: readonly string[]): Promise<(SiteView | DomainError)[]> {
     const ids = siteIds.filter((id) => uuidKey.safeParse(id).success);
-    const rows = ids.length ? await this.prisma.site.findMany({ where: { id: { in: ids }, tenantId } }) : [];
+    const rows = await this.sites.findManyForTenant(tenantId, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return siteIds.map((id) => {
       const row = byId.get(id);
@@ -61,21 +60,14 @@ export class SitesService {
 
   async list(tenantId: string, page: PageRequest): Promise<Page<SiteView>> {
     const after = decodeCursor(page.after, uuidKey);
-    const rows = await this.prisma.site.findMany({
-      where: { tenantId, ...(after ? { id: { gt: after } } : {}) },
-      orderBy: { id: 'asc' },
-      take: page.first + 1,
-    });
+    const rows = await this.sites.listForTenant(tenantId, { afterId: after, limit: page.first + 1 });
     return pageOf(rows, page.first, (site) => site.id, (site) => this.present(site));
   }
 
   async create(tenantId: string, input: SiteInput & { hostname: string }): Promise<SiteView> {
     const hostname = normalizeHostname(input.hostname);
-    const tenant = await this.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-    if (tenant.maxSites !== null && (await this.prisma.site.count({ where: { tenantId } })) >= tenant.maxSites) {
-      throw new DomainError('forbidden', 'QUOTA_SITES', `tenant quota of ${tenant.maxSites} sites reached`);
-    }
-    const site = await this.prisma.site.create({ data: { tenantId, scheme: 'https', ...settings(input), hostname } }).catch(hostnameTaken(hostname));
+    // QUOTA_SITES is checked in the creating transaction, so concurrent creates cannot pass it together.
+    const site = await this.sites.create(tenantId, { ...settings(input), hostname });
     if (site.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     return this.present(site);
   }
@@ -83,9 +75,7 @@ export class SitesService {
   async update(tenantId: string, siteId: string, input: SiteInput): Promise<SiteView> {
     const before = await this.get(tenantId, siteId);
     const hostname = input.hostname === undefined ? undefined : normalizeHostname(input.hostname);
-    const site = await this.prisma.site
-      .update({ where: { id: before.id }, data: { ...settings(input), ...(hostname ? { hostname } : {}) } })
-      .catch(hostnameTaken(hostname ?? before.hostname));
+    const site = await this.sites.update(before.id, { ...settings(input), ...(hostname ? { hostname } : {}) }, before.hostname);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
     await publishManifestChanged(this.redis, site.id);
@@ -97,12 +87,7 @@ export class SitesService {
   async remove(tenantId: string, siteId: string): Promise<void> {
     const site = await this.get(tenantId, siteId);
     await this.builds.scheduleRebuilds(site.id, null);
-    // urls and pending_alternates carry no foreign keys (see prisma/schema.prisma): their rows go with the site here.
-    await this.prisma.$transaction([
-      this.prisma.$executeRaw`DELETE FROM pending_alternates WHERE site_id = ${site.id}::uuid`,
-      this.prisma.$executeRaw`DELETE FROM urls WHERE site_id = ${site.id}::uuid`,
-      this.prisma.site.delete({ where: { id: site.id } }),
-    ]);
+    await this.sites.remove(site.id);
     await publishManifestChanged(this.redis, site.id);
   }
 
@@ -118,7 +103,7 @@ export class SitesService {
 }
 
 /** The settable columns, validated; undefined leaves a column as it is. */
-function settings(input: SiteInput) {
+function settings(input: SiteInput): SiteSettings {
   return {
     ...(input.scheme !== undefined ? { scheme: input.scheme } : {}),
     ...(input.defaultChangefreq !== undefined ? { defaultChangefreq: input.defaultChangefreq } : {}),
@@ -129,15 +114,6 @@ function settings(input: SiteInput) {
       : {}),
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
-  };
-}
-
-function hostnameTaken(hostname: string) {
-  return (error: unknown): never => {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw new DomainError('conflict', 'HOSTNAME_TAKEN', `a site with hostname ${hostname} already exists`, [{ field: 'hostname', message: 'already registered' }]);
-    }
-    throw error;
   };
 }
 

@@ -7,6 +7,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { isAnnounceableHost } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
+import { awaitSiteUrlWrites } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type DrainIndexNowPayload, type SubmitIndexNowPayload } from '@sitemaps/jobs';
 import {
   endpointHash,
@@ -66,8 +67,7 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
     try {
       // Wait out URL writes in flight for this site (ingest holds this lock per transaction), so
       // the read below sees every change stamped up to `until` that is going to commit.
-      const urlsLock = `site-urls:${payload.siteId}`;
-      await db.query('SELECT pg_advisory_lock(hashtextextended($1, 0)), pg_advisory_unlock(hashtextextended($1, 0))', [urlsLock]);
+      await awaitSiteUrlWrites(db, payload.siteId);
       return await inTransaction(db, async () => {
         // One drain per site at a time, so two publishes in a row never submit one window twice.
         await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`site-indexnow:${payload.siteId}`]);

@@ -3,6 +3,7 @@
 // under half full. The emptied shard stays as a row with no URLs: its next render publishes no
 // file, so the manifest drops it. Both shards become dirty; everything else keeps its file.
 import type { Pool } from 'pg';
+import { lockSiteUrls } from '@sitemaps/data';
 import { DEFAULT_SHARD_LIMITS, MAX_NEWS_URLS_PER_FILE, NEWS_SECTION, type ShardLimits } from '@sitemaps/domain';
 
 interface ShardSize {
@@ -25,7 +26,7 @@ export class ShardCompactor {
     try {
       await db.query('BEGIN');
       // The same lock as ingest: shard planning must not append to a shard being merged away.
-      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`site-urls:${siteId}`]);
+      await lockSiteUrls(db, siteId);
       const { rows } = await db.query<ShardSize>(
         'SELECT id, section, ordinal, url_count, byte_size FROM shards WHERE site_id = $1 AND url_count > 0 ORDER BY section, ordinal',
         [siteId],

@@ -9,11 +9,11 @@
 // seen that lives and dies with that session: an interrupted replace deletes nothing.
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { DomainError } from '@sitemaps/domain';
+import { lockSiteUrls } from '@sitemaps/data';
+import { DomainError, URL_QUOTA_ISSUE } from '@sitemaps/domain';
 import { copyRows, FieldArena } from '../pg-copy';
 import type { UrlBatchWriter } from '../url-batch.writer';
 import { prepareEntry, siteOrigin, type IngestSite, type PreparedEntry, type PrepareResult } from '../url-entry.preparer';
-import { lockSite } from '../url-ingest.service';
 import type { ImportFormat, ImportIssue, ImportItem, ImportMode, ImportProgress, ImportSource } from './import.types';
 
 export interface ImportLimits {
@@ -134,13 +134,12 @@ export class UrlImportService {
         throw new DomainError('conflict', 'IMPORT_RUNNING', `import ${running.rows[0].id} is still running for this site; wait for it to finish`);
       }
       await register(db);
-      const quota = await urlQuota(db, site.id);
       await db.query('COMMIT');
       if (mode === 'replace') {
         await db.query('DROP TABLE IF EXISTS import_seen');
         await db.query('CREATE TEMP TABLE import_seen (loc_hash bytea)');
       }
-      return new ImportSession(id, db, site, mode, this.writer, this.limits, this.onChange, this.pool, quota);
+      return new ImportSession(id, db, site, mode, this.writer, this.limits, this.onChange, this.pool);
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       if (locked) await db.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(id)]).catch(() => undefined);
@@ -148,21 +147,6 @@ export class UrlImportService {
       throw error;
     }
   }
-}
-
-/** Room left under the tenant's URL quota (tenants.max_urls counts live URLs of all its sites). */
-async function urlQuota(db: PoolClient, siteId: string): Promise<{ remaining: number } | undefined> {
-  const { rows } = await db.query<{ tenant_id: string; max_urls: number | null }>(
-    `SELECT t.id AS tenant_id, t.max_urls FROM sites s JOIN tenants t ON t.id = s.tenant_id WHERE s.id = $1`,
-    [siteId],
-  );
-  const tenant = rows[0];
-  if (!tenant || tenant.max_urls === null) return undefined;
-  const live = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM urls u JOIN sites s ON s.id = u.site_id WHERE s.tenant_id = $1 AND u.deleted_at IS NULL`,
-    [tenant.tenant_id],
-  );
-  return { remaining: tenant.max_urls - Number(live.rows[0]?.n ?? 0) };
 }
 
 /**
@@ -257,8 +241,6 @@ export class ImportSession {
     private readonly limits: ImportLimits,
     private readonly onChange: (siteId: string) => Promise<void>,
     private readonly pool: Pool,
-    /** Room under the tenant's URL quota; lines past it are rejected with QUOTA_URLS. */
-    private readonly quota?: { remaining: number },
   ) {
     this.origin = siteOrigin(site);
     // A checked-out client has no pool listener: a dropped connection would be an uncaught error.
@@ -302,7 +284,7 @@ export class ImportSession {
     const { db } = this;
     await db.query('BEGIN');
     try {
-      await lockSite(db, this.site.id);
+      await lockSiteUrls(db, this.site.id);
       if (this.mode === 'replace') {
         await db.query('ANALYZE import_seen');
         await db.query(`SET LOCAL work_mem = '256MB'`);
@@ -403,15 +385,16 @@ export class ImportSession {
       // before it; a batch lost to a server crash leaves the import failed, not completed.
       await db.query('SET LOCAL synchronous_commit = off');
       if (batch.entries.length > 0) {
-        await lockSite(db, this.site.id);
-        const written = await this.writer.write(db, this.site, batch.entries, batch.now, this.quota ? { quota: this.quota } : {});
+        await lockSiteUrls(db, this.site.id);
+        // Lines past the tenant's URL quota are rejected one by one; the rest of the batch is stored.
+        const written = await this.writer.write(db, this.site, batch.entries, batch.now, { quota: 'reject' });
         this.counters.changed += written.changed;
         this.staging = written.inserted * 2 >= batch.entries.length;
         for (const entry of written.overQuota) {
           this.counters.stored -= 1;
           batch.totals.stored -= 1;
           batch.totals.rejected += 1;
-          this.reject(entry.index, [{ code: 'QUOTA_URLS', field: 'loc', message: 'the tenant URL quota is reached; this URL was not added' }], undefined, batch.rejections);
+          this.reject(entry.index, [URL_QUOTA_ISSUE], undefined, batch.rejections);
         }
       }
       const room = Math.max(0, this.limits.maxStoredRejections - this.storedRejections);

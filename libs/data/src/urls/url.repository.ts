@@ -1,0 +1,90 @@
+// The urls aggregate (a site's URLs, with `pending_alternates`): the site's write lock and the
+// transactions that hold it, and the reads of stored URLs. The bulk write path (COPY, staged rows,
+// shard placement) is the ingest lib's UrlBatchWriter, which runs inside `transaction`.
+import type { Pool, PoolClient } from 'pg';
+
+/** What runs queries: a pool, or a client checked out of it (a transaction). */
+export type Queryable = Pick<PoolClient, 'query'>;
+
+/**
+ * One writer per site at a time: shard planning reads, then extends, the last shard, and the
+ * site's URL counter (the tenant quota) is read and written by the same transaction.
+ */
+const siteUrlsLockKey = (siteId: string) => `site-urls:${siteId}`;
+
+/** Takes the site's URL write lock for the rest of the caller's transaction. */
+export async function lockSiteUrls(db: Queryable, siteId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [siteUrlsLockKey(siteId)]);
+}
+
+/**
+ * Waits until no transaction holds the site's URL lock, without holding it: every write that
+ * had begun before the call has then committed (or rolled back). Takes a session lock, so `db`
+ * must be a checked-out client.
+ */
+export async function awaitSiteUrlWrites(db: Queryable, siteId: string): Promise<void> {
+  await db.query('SELECT pg_advisory_lock(hashtextextended($1, 0)), pg_advisory_unlock(hashtextextended($1, 0))', [
+    siteUrlsLockKey(siteId),
+  ]);
+}
+
+/** Runs `work` in a transaction on one connection: COMMIT if it resolves, ROLLBACK if it throws. */
+export async function inTransaction<T>(pool: Pool, work: (db: PoolClient) => Promise<T>): Promise<T> {
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN');
+    const result = await work(db);
+    await db.query('COMMIT');
+    return result;
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    db.release();
+  }
+}
+
+export interface UrlListFilter {
+  prefix?: string | undefined;
+  section?: string | undefined;
+  changedSince?: Date | undefined;
+}
+
+export interface StoredUrlRow {
+  id: string;
+  loc: string;
+  section: string;
+  lastmod: string | null;
+  changefreq: string | null;
+  priority: number | null;
+  images: unknown;
+  videos: unknown;
+  news: unknown;
+  alternates: { hreflang: string; href: string }[] | null;
+  updatedAt: Date;
+}
+
+export class UrlRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /** A transaction that holds the site's URL write lock from its start. */
+  transaction<T>(siteId: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, async (db) => {
+      await lockSiteUrls(db, siteId);
+      return work(db);
+    });
+  }
+
+  /** Live URLs in id order (the order they were first stored), after `afterId`, at most `limit`. */
+  async list(siteId: string, filter: UrlListFilter, page: { afterId: string | undefined; limit: number }): Promise<StoredUrlRow[]> {
+    const { rows } = await this.pool.query<StoredUrlRow>(
+      `SELECT id, loc, section, lastmod, changefreq, priority, images, videos, news, alternates, updated_at AS "updatedAt" FROM urls
+        WHERE site_id = $1 AND deleted_at IS NULL AND id > $2
+          AND ($3::text IS NULL OR starts_with(loc, $3)) AND ($4::text IS NULL OR section = $4)
+          AND ($5::timestamptz IS NULL OR updated_at >= $5)
+        ORDER BY id LIMIT $6`,
+      [siteId, page.afterId ?? '0', filter.prefix ?? null, filter.section ?? null, filter.changedSince ?? null, page.limit],
+    );
+    return rows;
+  }
+}
