@@ -47,7 +47,9 @@ describe('slow clients', () => {
   let admin: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
-    platform = await startPlatform({ API_BODY_IDLE_TIMEOUT_MS: '2000' }, { worker: false });
+    // Ten uploads as ten tenants could hold them: the per-tenant share (hostile-load e2e) is
+    // lifted so that one tenant can fill the import pool here.
+    platform = await startPlatform({ API_BODY_IDLE_TIMEOUT_MS: '2000', IMPORT_UPLOADS_PER_TENANT: '10' }, { worker: false });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
   });
   afterAll(() => platform?.close());

@@ -38,6 +38,8 @@ const envSchema = z.object({
   /** Connections of the API's own pool for uploads, apart from the pool that serves every other
    *  request: an upload holds one for its whole life, at the pace of its client. */
   IMPORT_DB_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
+  /** Uploads one tenant may have open in one API process: its share of the import pool. */
+  IMPORT_UPLOADS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
   /** Invalid or revoked keys one address may present per window before it gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
@@ -156,6 +158,7 @@ export interface ImportConfig {
   maxFiles: number;
   maxCompressionRatio: number;
   dbConnections: number;
+  uploadsPerTenant: number;
   maxDepth: number;
   maxRedirects: number;
   timeoutMs: number;
@@ -226,6 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       maxFiles: e.IMPORT_MAX_FILES,
       maxCompressionRatio: e.IMPORT_MAX_COMPRESSION_RATIO,
       dbConnections: e.IMPORT_DB_CONNECTIONS,
+      uploadsPerTenant: e.IMPORT_UPLOADS_PER_TENANT,
       maxDepth: e.IMPORT_MAX_DEPTH,
       maxRedirects: e.IMPORT_MAX_REDIRECTS,
       timeoutMs: e.IMPORT_TIMEOUT_MS,

@@ -47,8 +47,9 @@ export class HttpErrorFilter implements ExceptionFilter {
 export function replyWithError(reply: FastifyReply, exception: unknown): void {
   const [status, body] = errorResponse(exception);
   if (status >= 500) logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-  // The rest of a refused body is not read: the connection cannot carry another request.
-  if (status === 413) {
+  // The rest of a refused body is not read (too large, or refused before it was wanted): the
+  // connection cannot carry another request.
+  if (status === 413 || !reply.request.raw.complete) {
     void reply.header('connection', 'close');
     lingerOnClose(reply.request.raw.socket);
   }

@@ -11,6 +11,7 @@ import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../open
 import { formatOfContentType } from '../http/streamed-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView } from './import.schemas';
 import { ImportsService } from './imports.service';
+import { UploadSlots } from './upload-slots';
 
 const UPLOAD_FORMATS = [
   'Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it.',
@@ -21,13 +22,17 @@ const UPLOAD_FORMATS = [
   'leaves its cluster) and `images` (image URLs separated by spaces). An empty cell is an absent field.',
   'Lines are numbered from 1, a CSV header being line 1. Invalid lines are rejected one by one (GET …/imports/{importId}/rejections);',
   'the valid ones are stored. `mode=replace` deletes the site\'s URLs absent from the upload, in one transaction,',
-  'when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING).',
+  'when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING), and a tenant',
+  'has at most IMPORT_UPLOADS_PER_TENANT uploads open at once (429 UPLOADS_BUSY).',
 ].join(' ');
 
 @ApiTags('imports')
 @Controller('v1/sites/:siteId')
 export class ImportsController {
-  constructor(private readonly imports: ImportsService) {}
+  constructor(
+    private readonly imports: ImportsService,
+    private readonly slots: UploadSlots,
+  ) {}
 
   /** Lines are validated and stored in batches while the body streams in; the answer comes when all of it is stored. */
   @Post('urls/import')
@@ -46,7 +51,7 @@ export class ImportsController {
       throw new DomainError('invalid', 'UNSUPPORTED_MEDIA_TYPE', 'send the upload as application/x-ndjson or text/csv (Content-Encoding: gzip allowed)');
     }
     const contentEncoding = request.headers['content-encoding'];
-    return this.imports.upload(tenantId, siteId, { format: resolved, mode, body, contentEncoding });
+    return this.slots.run(tenantId, () => this.imports.upload(tenantId, siteId, { format: resolved, mode, body, contentEncoding }));
   }
 
   @Post('imports/sitemaps')

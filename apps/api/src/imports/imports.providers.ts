@@ -11,6 +11,7 @@ import { createPgPool } from '@sitemaps/data';
 import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
+import { UploadSlots } from './upload-slots';
 import { IMPORT_PG_POOL, IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
 
 class ImportClients implements OnApplicationShutdown {
@@ -41,6 +42,7 @@ export const IMPORT_PROVIDERS: Provider[] = [
     inject: [REDIS, CONFIG],
     useFactory: (redis: Redis, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
   },
+  { provide: UploadSlots, inject: [CONFIG], useFactory: (config: AppConfig) => new UploadSlots(config.import.uploadsPerTenant) },
   ImportClients,
   ImportsService,
 ];
