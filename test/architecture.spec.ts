@@ -50,6 +50,59 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1] as string);
 }
 
+/**
+ * Database access: raw SQL (pg's `query`, COPY streams) and Prisma client calls. They belong in
+ * repositories: any file of libs/data, or a `*.repository.ts` of another data library (the lib
+ * whose aggregate it is, e.g. storage's blobs).
+ */
+const DATABASE_ACCESS = [
+  /\.query(<[^>()]*>)?\(/,
+  /\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe|transaction)\b/,
+  /\.(tenant|apiKey|site|url|shard|build|shardRender|manifest|blob|import|importRejection|pendingAlternate)\.(findMany|findFirst|findUnique|findFirstOrThrow|findUniqueOrThrow|create|createMany|createManyAndReturn|update|updateMany|upsert|delete|deleteMany|count|aggregate|groupBy)\(/,
+  /from 'pg-copy-streams'/,
+];
+/** Database access that stays outside repositories, and why. */
+const DATABASE_ACCESS_ALLOWED = new Map<string, string>([
+  ['libs/local-services/src/local-services.ts', 'creates the embedded database itself, before any schema exists'],
+  ['libs/health/src/readiness.ts', 'the readiness probe: SELECT 1 on the pool it is given'],
+]);
+/**
+ * Files that still hold queries, being moved into repositories (issue 16). The list only
+ * shrinks: a file here that no longer queries fails the test until it is taken off.
+ */
+const DATABASE_ACCESS_TO_MOVE = new Set<string>([
+  'apps/worker/src/builds/shard-renderer.ts',
+  'apps/worker/src/builds/text-sitemap-renderer.ts',
+  'apps/worker/src/builds/build-publisher.ts',
+  'apps/worker/src/builds/build-reconciler.ts',
+  'apps/worker/src/builds/build-planner.ts',
+  'apps/worker/src/builds/copy-fragments.reader.ts',
+  'apps/worker/src/imports/sitemap-import.processors.ts',
+  'apps/worker/src/indexnow/indexnow-submitter.ts',
+  'apps/worker/src/indexnow/indexnow-drainer.ts',
+  'apps/worker/src/maintenance/maintenance.processors.ts',
+  'apps/worker/src/maintenance/shard-compactor.ts',
+  'apps/api/src/builds/builds.service.ts',
+  'apps/api/src/auth/api-keys.service.ts',
+  'apps/api/src/imports/imports.service.ts',
+  'apps/api/src/shards/shards.service.ts',
+  'libs/storage/src/manifest.reader.ts',
+  'libs/storage/src/postgres-blob.store.ts',
+  'libs/storage/src/fs-blob.store.ts',
+  'libs/storage/src/s3-blob.store.ts',
+  'libs/ingest/src/url-ingest.service.ts',
+  'libs/ingest/src/url-batch.writer.ts',
+  'libs/ingest/src/pg-copy.ts',
+  'libs/ingest/src/imports/url-import.service.ts',
+]);
+
+function isRepository(project: Project, file: string): boolean {
+  return project.dir === path.join('libs', 'data') || (project.tag === 'type:data' && file.endsWith('.repository.ts'));
+}
+
+/** Test helpers (factories, the test database) write rows as a test needs them. */
+const mayQuery = (project: Project, file: string) => isRepository(project, file) || project.tag === 'type:testing' || DATABASE_ACCESS_ALLOWED.has(file);
+
 describe('architecture', () => {
   const all = projects();
   const byName = new Map(all.map((p) => [p.name, p]));
@@ -72,5 +125,26 @@ describe('architecture', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('keeps SQL and Prisma calls in repositories', () => {
+    const outside: string[] = [];
+    const moved: string[] = [];
+    for (const project of all) {
+      for (const file of sourceFiles(path.join(ROOT, project.dir, 'src'))) {
+        const relative = path.relative(ROOT, file);
+        const text = readFileSync(file, 'utf8');
+        const queries = DATABASE_ACCESS.some((pattern) => pattern.test(text));
+        if (DATABASE_ACCESS_TO_MOVE.has(relative)) {
+          if (!queries) moved.push(`${relative} no longer queries: take it off DATABASE_ACCESS_TO_MOVE`);
+          continue;
+        }
+        if (queries && !mayQuery(project, relative)) {
+          outside.push(`${relative} queries the database outside a repository (libs/data, or a *.repository.ts of a data lib)`);
+        }
+      }
+    }
+    expect(outside).toEqual([]);
+    expect(moved).toEqual([]);
   });
 });

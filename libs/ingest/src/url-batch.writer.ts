@@ -15,8 +15,7 @@ import {
   isFreshNews,
   lastmodInstant,
   linksJson,
-  MAX_NEWS_URLS_PER_FILE,
-  NEWS_SECTION,
+  limitsForSection,
   newsUntil,
   planNewUrls,
   platformLastmod,
@@ -381,7 +380,7 @@ export class UrlBatchWriter {
     );
     const last: ShardFill[] = rows.map((row) => ({ id: BigInt(row.id), section: row.section, ordinal: row.ordinal, urlCount: row.url_count, byteSize: row.byte_size }));
     const plan = planNewUrls(last, placing.map((write) => ({ section: write.section, size: write.fragmentSize })), (section) =>
-      section === NEWS_SECTION ? { ...this.limits, maxUrls: Math.min(this.limits.maxUrls, MAX_NEWS_URLS_PER_FILE) } : this.limits,
+      limitsForSection(section, this.limits),
     );
     const created = plan.shards.filter((shard) => shard.id === null);
     if (created.length > 0) {

@@ -2,14 +2,13 @@
 // under a content-addressed key. Idempotent: a retry finds its own result and stops.
 import type { Pool, PoolClient } from 'pg';
 import type { PrismaClient } from '@sitemaps/data';
-import { MAX_NEWS_URLS_PER_FILE, NEWS_SECTION, shardFilePath } from '@sitemaps/domain';
+import { limitsForSection, shardFilePath } from '@sitemaps/domain';
 import type { RenderShardPayload } from '@sitemaps/jobs';
 import {
   assembleUrlset,
   gzipFile,
   gzipUrlsetStream,
   MAX_BYTES_PER_FILE,
-  MAX_URLS_PER_FILE,
   packFragments,
   urlsetOverheadBytes,
   type UrlFragment,
@@ -110,7 +109,7 @@ export class ShardRenderer {
       if (!head) return null;
       if (head.urls === 0) return { head, files: [] };
 
-      const maxUrls = head.section === NEWS_SECTION ? MAX_NEWS_URLS_PER_FILE : MAX_URLS_PER_FILE;
+      const { maxUrls } = limitsForSection(head.section);
       const bytes = Number(head.bytes);
       if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) <= MAX_BYTES_PER_FILE) {
         started = performance.now();

@@ -4,7 +4,7 @@
 // file, so the manifest drops it. Both shards become dirty; everything else keeps its file.
 import type { Pool } from 'pg';
 import { lockSiteUrls } from '@sitemaps/data';
-import { DEFAULT_SHARD_LIMITS, MAX_NEWS_URLS_PER_FILE, NEWS_SECTION, type ShardLimits } from '@sitemaps/domain';
+import { DEFAULT_SHARD_LIMITS, limitsForSection, type ShardLimits } from '@sitemaps/domain';
 
 interface ShardSize {
   id: string;
@@ -34,7 +34,7 @@ export class ShardCompactor {
       let merged = 0;
       let target: ShardSize | undefined;
       for (const shard of rows) {
-        const limits = shard.section === NEWS_SECTION ? { ...this.limits, maxUrls: Math.min(this.limits.maxUrls, MAX_NEWS_URLS_PER_FILE) } : this.limits;
+        const limits = limitsForSection(shard.section, this.limits);
         const half = limits.maxUrls / 2;
         const fits = target && target.section === shard.section && target.url_count + shard.url_count <= limits.maxUrls && target.byte_size + shard.byte_size <= limits.maxBytes;
         if (target && fits && (target.url_count < half || shard.url_count < half)) {

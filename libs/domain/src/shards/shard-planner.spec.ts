@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planNewUrls, type ShardFill } from './shard-planner';
+import { DEFAULT_SHARD_LIMITS, limitsForSection, planNewUrls, type ShardFill } from './shard-planner';
 
 const limits = { maxUrls: 3, maxBytes: 100 };
 
@@ -36,5 +36,14 @@ describe('planNewUrls', () => {
     const incoming = Array.from({ length: 50_001 }, () => ({ section: '', size: 100 }));
     const plan = planNewUrls([], incoming);
     expect(plan.shards.map((s) => s.urlCount)).toEqual([50_000, 1]);
+  });
+});
+
+describe('limitsForSection', () => {
+  it('caps news shards at 1,000 URLs and leaves other sections at the given limits', () => {
+    expect(limitsForSection('news')).toEqual({ maxUrls: 1_000, maxBytes: DEFAULT_SHARD_LIMITS.maxBytes });
+    expect(limitsForSection('')).toBe(DEFAULT_SHARD_LIMITS);
+    expect(limitsForSection('news', { maxUrls: 3, maxBytes: 100 })).toEqual({ maxUrls: 3, maxBytes: 100 });
+    expect(limitsForSection('blog', { maxUrls: 3, maxBytes: 100 })).toEqual({ maxUrls: 3, maxBytes: 100 });
   });
 });

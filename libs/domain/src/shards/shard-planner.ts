@@ -1,6 +1,8 @@
 // Where new URLs go: the last shard of their section while it has room by count and bytes, else a
 // new shard. Existing URLs never move here, so unchanged shards keep their files.
 
+import { MAX_NEWS_URLS_PER_FILE, NEWS_SECTION } from '../urls/news.rules';
+
 export const MAX_URLS_PER_FILE = 50_000;
 /** 50 MiB per file, less room for the <urlset> header (namespaces) and footer. */
 export const MAX_FRAGMENT_BYTES_PER_FILE = 52_428_800 - 1_024;
@@ -11,6 +13,14 @@ export interface ShardLimits {
 }
 
 export const DEFAULT_SHARD_LIMITS: ShardLimits = { maxUrls: MAX_URLS_PER_FILE, maxBytes: MAX_FRAGMENT_BYTES_PER_FILE };
+
+/**
+ * The limits of one section's shards: news sitemaps hold at most 1,000 URLs (Google News), every
+ * other section the platform's limits. `limits` lowers them (tests use small shards).
+ */
+export function limitsForSection(section: string, limits: ShardLimits = DEFAULT_SHARD_LIMITS): ShardLimits {
+  return section === NEWS_SECTION ? { ...limits, maxUrls: Math.min(limits.maxUrls, MAX_NEWS_URLS_PER_FILE) } : limits;
+}
 
 export interface ShardFill {
   /** null for a shard the plan creates. */
