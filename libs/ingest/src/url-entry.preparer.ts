@@ -15,6 +15,7 @@ import {
   type HreflangCluster,
 } from '@sitemaps/domain';
 import { normalizeHreflang, normalizeHttpUrl, normalizeUrlEntry, originOf, type SitemapUrl } from '@sitemaps/sitemap-xml';
+import { repairEntry } from './imports/entry-repair';
 import type { EncodedFields } from './pg-copy';
 
 export interface IngestSite {
@@ -79,7 +80,15 @@ export function siteOrigin(site: Pick<IngestSite, 'scheme' | 'hostname'>): strin
   return originOf(`${site.scheme}://${site.hostname}`) ?? `${site.scheme}://${site.hostname}`;
 }
 
-export function prepareEntry(site: IngestSite, entry: unknown, index: number, now: Date, origin = siteOrigin(site)): PrepareResult {
+/** How many rounds of repair an entry gets: each round can only reveal what the last one uncovered. */
+const REPAIR_ROUNDS = 4;
+
+/**
+ * `repair` (imports of existing sitemaps): what entry-repair.ts can repair is repaired, with a
+ * warning each, instead of refusing the entry; an hreflang cluster without the page's own
+ * language keeps the page out of any declaration (see the HREFLANG_SELF_MISSING warning).
+ */
+export function prepareEntry(site: IngestSite, entry: unknown, index: number, now: Date, origin = siteOrigin(site), repair = false): PrepareResult {
   const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
   const reject = (violations: { field: string; code: string; message: string }[]): PrepareResult => {
     const errors = violations.map((violation) => ({ index, ...(rawLoc === undefined ? {} : { loc: rawLoc }), ...violation }));
@@ -90,10 +99,19 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   if (!isRecord(entry)) return fail('', 'INVALID_TYPE', 'a URL entry must be an object');
   // `hreflang` (the URL's own language in its cluster) is ours, not the protocol's.
   const rawOwn = entry.hreflang;
-  const protocolFields = 'hreflang' in entry ? withoutHreflang(entry) : entry;
-  const result = normalizeUrlEntry(protocolFields, { origin });
+  let protocolFields = 'hreflang' in entry ? withoutHreflang(entry) : entry;
+  let result = normalizeUrlEntry(protocolFields, { origin });
+  const repairs: { field: string; code: string; message: string }[] = [];
+  for (let round = 0; repair && !result.ok && round < REPAIR_ROUNDS; round++) {
+    const repaired = repairEntry(protocolFields, result.errors);
+    if (!repaired) break;
+    protocolFields = repaired.entry;
+    repairs.push(...repaired.warnings);
+    result = normalizeUrlEntry(protocolFields, { origin });
+  }
   if (!result.ok) return reject(result.errors);
-  const warnings = result.warnings.map((warning) => ({ index, loc: result.url.loc, ...warning }));
+  const loc = result.url.loc;
+  const warnings = [...repairs, ...result.warnings].map((warning) => ({ index, loc, ...warning }));
   const section = result.section ?? '';
   if (section !== '' && (!SECTION_PATTERN.test(section) || RESERVED_SECTIONS.has(section))) {
     return fail('section', 'INVALID_SECTION', 'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)');
@@ -104,15 +122,30 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
     if (!ownHreflang) return fail('hreflang', 'INVALID_HREFLANG', 'hreflang must be an ISO 639-1 language, optionally with an ISO 3166-1 region, or x-default');
   }
   const normalized = result.url;
-  const alternates = normalized.alternates;
+  let alternates = normalized.alternates;
   const { hash, hex } = locHashWithHex(normalized.loc);
   let cluster: ClusterAction = { action: 'keep' };
-  if (Array.isArray(entry.alternates)) {
-    if ((alternates ?? []).length === 0) cluster = { action: 'leave' };
-    else {
+  if (Array.isArray(protocolFields.alternates)) {
+    for (let round = 0; cluster.action === 'keep'; round++) {
+      if ((alternates ?? []).length === 0) {
+        cluster = { action: 'leave' };
+        break;
+      }
       const declared = declareCluster(normalized.loc, ownHreflang, alternates ?? []);
-      if (!declared.ok) return fail(declared.field, declared.code, declared.message);
-      cluster = { action: 'join', cluster: declared.cluster };
+      if (declared.ok) cluster = { action: 'join', cluster: declared.cluster };
+      else if (!repair || round >= REPAIR_ROUNDS) return fail(declared.field, declared.code, declared.message);
+      else if (declared.code === 'HREFLANG_SELF_MISSING') {
+        // The page's own language is nowhere in its entry: nothing to add it with. It declares no
+        // cluster; the pages that list it give it their links (their cluster names its language).
+        const message = 'the page is not among its own hreflang links, so its language is unknown';
+        warnings.push({ index, loc, field: 'alternates', code: declared.code, message: `${message}: its links are taken from the pages that list it, the page kept` });
+        break;
+      } else {
+        const dropped = /^alternates\[(\d+)\]/.exec(declared.field);
+        if (!dropped) return fail(declared.field, declared.code, declared.message);
+        warnings.push({ index, loc, field: declared.field, code: declared.code, message: `${declared.message}: the link is dropped, the page kept` });
+        alternates = (alternates ?? []).filter((_link, i) => i !== Number(dropped[1]));
+      }
     }
   }
   // The normalized object is ours alone: it becomes the entry's URL, without its alternates (the

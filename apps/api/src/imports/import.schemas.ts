@@ -21,6 +21,7 @@ export const importView = z.object({
   linesRead: z.number().int().describe('lines (or sitemap entries) read so far'),
   stored: z.number().int().describe('valid lines stored (changed or already equal)'),
   rejected: z.number().int().describe('lines rejected; see …/rejections'),
+  warnings: z.number().int().describe('repairs made to stored lines (sitemaps imports); see …/warnings'),
   changed: z.number().int().describe('URLs whose sitemap content changed'),
   deleted: z.number().int().describe('URLs a completed replace deleted'),
   error: z.string().nullable(),
@@ -37,6 +38,7 @@ export const uploadResultView = z.object({
   linesRead: z.number().int(),
   stored: z.number().int(),
   rejected: z.number().int(),
+  warnings: z.number().int(),
   changed: z.number().int(),
   deleted: z.number().int(),
 });
@@ -49,5 +51,11 @@ export const rejectionView = z.object({
   source: z.string().nullable().describe('sitemaps: the file'),
 });
 export type RejectionView = z.output<typeof rejectionView>;
+
+/** A repair made to a line that was stored: the same shape and codes as a rejection. */
+export const warningView = rejectionView.extend({
+  reason: z.string().describe('what the line said, and what was kept'),
+});
+export type WarningView = z.output<typeof warningView>;
 
 export const rejectionsQuery = cursorQuery;

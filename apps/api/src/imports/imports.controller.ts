@@ -9,7 +9,7 @@ import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { formatOfContentType } from '../http/streamed-body.parser';
-import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView } from './import.schemas';
+import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView, warningView } from './import.schemas';
 import { ImportsService } from './imports.service';
 import { UploadSlots } from './upload-slots';
 
@@ -87,5 +87,15 @@ export class ImportsController {
   async rejections(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.imports.rejections(tenantId, siteId, importId, { after: cursor, first: limit }));
+  }
+
+  @Get('imports/:importId/warnings')
+  @ApiOperation({ summary: 'repairs made to stored lines', description: 'A sitemaps import keeps a page whose loc is good and repairs the rest (see the README\'s import policy); each repair is listed here, with the code a rejection would have had.' })
+  @ZodQuery(cursorQuery)
+  @ZodResponse(200, pageOfSchema(warningView), 'in the order they were found')
+  @ApiErrors(404)
+  async warnings(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string, @Query() query: unknown) {
+    const { cursor, limit } = parseInput(cursorQuery, query, 'query');
+    return restPage(await this.imports.warnings(tenantId, siteId, importId, { after: cursor, first: limit }));
   }
 }

@@ -9,7 +9,7 @@ import { importSitemapsPayload, JOB, jobId } from '@sitemaps/jobs';
 import { CONFIG, PRISMA } from '../api.tokens';
 import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
-import type { ImportView, RejectionView } from './import.schemas';
+import type { ImportView, RejectionView, WarningView } from './import.schemas';
 import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
 
 type ImportRow = Awaited<ReturnType<PrismaClient['import']['findFirstOrThrow']>>;
@@ -93,6 +93,19 @@ export class ImportsService implements OnApplicationBootstrap {
     return pageOf(rows, page.first, (row) => String(row.id), (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }));
   }
 
+  /** In line order, as rejections: repairs made to lines that were stored. */
+  async warnings(tenantId: string, siteId: string, importId: string, page: PageRequest): Promise<Page<WarningView>> {
+    const site = await this.sites.get(tenantId, siteId);
+    await this.find(site.id, importId);
+    const after = decodeCursor(page.after, bigintKey);
+    const rows = await this.prisma.importWarning.findMany({
+      where: { importId, ...(after ? { id: { gt: BigInt(after) } } : {}) },
+      orderBy: { id: 'asc' },
+      take: page.first + 1,
+    });
+    return pageOf(rows, page.first, (row) => String(row.id), (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }));
+  }
+
   private async find(siteId: string, importId: string): Promise<ImportRow> {
     const row = uuidKey.safeParse(importId).success ? await this.prisma.import.findFirst({ where: { id: importId, siteId } }) : null;
     if (!row) throw notFound('import', importId);
@@ -112,6 +125,7 @@ function presentImport(row: ImportRow): ImportView {
     linesRead: row.linesRead,
     stored: row.stored,
     rejected: row.rejected,
+    warnings: row.warnings,
     changed: row.changed,
     deleted: row.deleted,
     error: row.error,

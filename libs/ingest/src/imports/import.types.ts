@@ -3,7 +3,7 @@ export type ImportSource = 'upload' | 'sitemaps';
 export type ImportFormat = 'ndjson' | 'csv' | 'sitemap';
 export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-/** Why a line (or a sitemap file) was not stored. */
+/** Why a line (or a sitemap file) was not stored; or, as a warning, what was repaired in a line that was. */
 export interface ImportIssue {
   code: string;
   field: string;
@@ -15,7 +15,8 @@ export interface ImportIssue {
  * line that carries nothing (blank, or a CSV header) but still counts as read.
  */
 export type ImportItem =
-  | { line: number; entry: unknown; source?: string }
+  /** `warnings`: what the reader already repaired (an unknown spelling left unset, …). */
+  | { line: number; entry: unknown; source?: string; warnings?: ImportIssue[] }
   | { line: number; issue: ImportIssue; source?: string }
   | { line: number; blank: true };
 
@@ -26,6 +27,8 @@ export interface ImportProgress {
   linesRead: number;
   stored: number;
   rejected: number;
+  /** Repairs made to stored lines (sitemaps imports). */
+  warnings: number;
   changed: number;
   deleted: number;
   error: string | null;

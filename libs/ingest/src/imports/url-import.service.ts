@@ -35,6 +35,8 @@ export interface ImportStart {
 }
 
 const REJECTION_COLUMNS = { import_id: 'uuid', line: 'int4', code: 'text', field: 'text', reason: 'text', source: 'text' } as const;
+/** Sitemaps imports repair what they can (entry-repair.ts); uploads are refused line by line, as PUT is. */
+const repairs = (format: ImportFormat) => format === 'sitemap';
 const INTERRUPTED = 'interrupted: the process running this import stopped before it completed (a replace deleted nothing)';
 /** A session that holds its lock but has made no progress this long is given up on. */
 const STALE_AFTER = '30 minutes';
@@ -52,7 +54,7 @@ export class UrlImportService {
   /** Creates a running import and opens its session. Throws IMPORT_RUNNING if the site has one. */
   async start(site: IngestSite, start: ImportStart): Promise<ImportSession> {
     const id = randomUUID();
-    const session = await this.open(site, id, start.mode, async (db) => {
+    const session = await this.open(site, id, start.mode, repairs(start.format), async (db) => {
       await db.query(
         `INSERT INTO imports (id, site_id, source, format, mode, status, source_url, started_at, heartbeat_at)
          VALUES ($1, $2, $3, $4, $5, 'running', $6, now(), now())`,
@@ -81,7 +83,8 @@ export class UrlImportService {
   async resume(site: IngestSite, importId: string): Promise<{ session: ImportSession; sourceUrl: string | null } | null> {
     let sourceUrl: string | null = null;
     let claimable = false;
-    const session = await this.open(site, importId, 'upsert', async (db) => {
+    // Only sitemaps imports are queued and resumed.
+    const session = await this.open(site, importId, 'upsert', true, async (db) => {
       const { rows } = await db.query<{ status: string; mode: ImportMode; source_url: string | null }>(
         `SELECT status, mode, source_url FROM imports WHERE id = $1 AND site_id = $2 FOR UPDATE`,
         [importId, site.id],
@@ -91,8 +94,9 @@ export class UrlImportService {
       claimable = true;
       sourceUrl = row.source_url;
       await db.query(`DELETE FROM import_rejections WHERE import_id = $1`, [importId]);
+      await db.query(`DELETE FROM import_warnings WHERE import_id = $1`, [importId]);
       await db.query(
-        `UPDATE imports SET status = 'running', error = NULL, lines_read = 0, stored = 0, rejected = 0, changed = 0, deleted = 0,
+        `UPDATE imports SET status = 'running', error = NULL, lines_read = 0, stored = 0, rejected = 0, warnings = 0, changed = 0, deleted = 0,
                 started_at = now(), finished_at = NULL, heartbeat_at = now() WHERE id = $1`,
         [importId],
       );
@@ -115,7 +119,7 @@ export class UrlImportService {
     }
   }
 
-  private async open(site: IngestSite, id: string, mode: ImportMode, register: (db: PoolClient) => Promise<void>): Promise<ImportSession | null> {
+  private async open(site: IngestSite, id: string, mode: ImportMode, repair: boolean, register: (db: PoolClient) => Promise<void>): Promise<ImportSession | null> {
     const db = await this.pool.connect();
     let locked = false;
     try {
@@ -139,7 +143,7 @@ export class UrlImportService {
         await db.query('DROP TABLE IF EXISTS import_seen');
         await db.query('CREATE TEMP TABLE import_seen (loc_hash bytea)');
       }
-      return new ImportSession(id, db, site, mode, this.writer, this.limits, this.onChange, this.pool);
+      return new ImportSession(id, db, site, mode, this.writer, this.limits, this.onChange, this.pool, repair);
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
       if (locked) await db.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(id)]).catch(() => undefined);
@@ -194,13 +198,15 @@ interface Rejection {
 interface Batch {
   entries: PreparedEntry[];
   rejections: Rejection[];
+  /** Repairs made to the batch's stored lines: the same shape as rejections. */
+  warnings: Rejection[];
   /** Locs of rejected lines that a replace must not delete. */
   seen: Buffer[];
   now: Date;
   /** Where its entries' rows were staged. */
   arena: FieldArena;
   /** Counters as of the batch's last line; the next batch fills while this one is written. */
-  totals: { linesRead: number; stored: number; rejected: number };
+  totals: { linesRead: number; stored: number; rejected: number; warnings: number };
 }
 
 /**
@@ -208,11 +214,13 @@ interface Batch {
  * previous batch is in Postgres) and returns a promise only when it has to wait for that batch.
  */
 export class ImportSession {
-  readonly counters = { linesRead: 0, stored: 0, rejected: 0, changed: 0, deleted: 0 };
+  readonly counters = { linesRead: 0, stored: 0, rejected: 0, warnings: 0, changed: 0, deleted: 0 };
   /** The counters as of the last committed batch: what a failed import reports. */
-  private committed = { linesRead: 0, stored: 0, rejected: 0 };
+  private committed = { linesRead: 0, stored: 0, rejected: 0, warnings: 0 };
   private pending = new Map<string, PreparedEntry>();
   private rejections: Rejection[] = [];
+  private warnings: Rejection[] = [];
+  private storedWarnings = 0;
   private seen: Buffer[] = [];
   private batchLines = 0;
   private batchNow = new Date();
@@ -241,6 +249,8 @@ export class ImportSession {
     private readonly limits: ImportLimits,
     private readonly onChange: (siteId: string) => Promise<void>,
     private readonly pool: Pool,
+    /** Repair what entry-repair.ts can, with a warning each, instead of rejecting the line. */
+    private readonly repair = false,
   ) {
     this.origin = siteOrigin(site);
     // A checked-out client has no pool listener: a dropped connection would be an uncaught error.
@@ -254,17 +264,22 @@ export class ImportSession {
   push(item: ImportItem): Promise<void> | undefined {
     if (this.batchLines === 0) this.batchNow = new Date();
     if ('issue' in item) return this.take(item.line, item.issue, item.source);
-    if ('entry' in item) return this.take(item.line, prepareEntry(this.site, item.entry, item.line, this.batchNow, this.origin), item.source);
+    if ('entry' in item) {
+      const outcome = prepareEntry(this.site, item.entry, item.line, this.batchNow, this.origin, this.repair);
+      return this.take(item.line, outcome, item.source, item.warnings);
+    }
     return this.take(item.line, undefined, undefined);
   }
 
-  private take(line: number, outcome: PrepareResult | ImportIssue | undefined, source: string | undefined): Promise<void> | undefined {
+  private take(line: number, outcome: PrepareResult | ImportIssue | undefined, source: string | undefined, read?: ImportIssue[]): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure;
     this.counters.linesRead += 1;
     this.batchLines += 1;
     if (outcome && 'code' in outcome) this.reject(line, [outcome], source);
     else if (outcome?.ok) {
       this.counters.stored += 1;
+      if (read && read.length > 0) this.warn(line, read, source);
+      if (outcome.warnings.length > 0) this.warn(line, outcome.warnings, source);
       if (this.staging) this.writer.stage(this.site.id, outcome.entry, this.batchNow, this.arena);
       // The same loc twice in a batch: the later line wins, as it would a batch later.
       this.pending.set(outcome.entry.hex, outcome.entry);
@@ -294,8 +309,8 @@ export class ImportSession {
       }
       const done = await db.query(
         `UPDATE imports SET status = 'completed', finished_at = now(), heartbeat_at = now(),
-                lines_read = $2, stored = $3, rejected = $4, changed = $5, deleted = $6 WHERE id = $1 AND status = 'running'`,
-        [this.id, this.counters.linesRead, this.counters.stored, this.counters.rejected, this.counters.changed, this.counters.deleted],
+                lines_read = $2, stored = $3, rejected = $4, changed = $5, deleted = $6, warnings = $7 WHERE id = $1 AND status = 'running'`,
+        [this.id, this.counters.linesRead, this.counters.stored, this.counters.rejected, this.counters.changed, this.counters.deleted, this.counters.warnings],
       );
       if (done.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');
@@ -359,14 +374,28 @@ export class ImportSession {
     for (const issue of issues) into.push({ line, issue, source: source ?? null });
   }
 
+  private warn(line: number, issues: ImportIssue[], source: string | undefined): void {
+    this.counters.warnings += issues.length;
+    for (const { code, field, message } of issues) this.warnings.push({ line, issue: { code, field, message }, source: source ?? null });
+  }
+
   /** Hands the filled batch to Postgres after the previous one has committed. */
   private async flush(): Promise<void> {
-    const { linesRead, stored, rejected } = this.counters;
-    const batch: Batch = { entries: [...this.pending.values()], rejections: this.rejections, seen: this.seen, now: this.batchNow, arena: this.arena, totals: { linesRead, stored, rejected } };
+    const { linesRead, stored, rejected, warnings } = this.counters;
+    const batch: Batch = {
+      entries: [...this.pending.values()],
+      rejections: this.rejections,
+      warnings: this.warnings,
+      seen: this.seen,
+      now: this.batchNow,
+      arena: this.arena,
+      totals: { linesRead, stored, rejected, warnings },
+    };
     this.arena = this.spareArena ?? new FieldArena();
     this.spareArena = undefined;
     this.pending = new Map();
     this.rejections = [];
+    this.warnings = [];
     this.seen = [];
     this.batchLines = 0;
     this.lastFlush = Date.now();
@@ -405,13 +434,18 @@ export class ImportSession {
         ]);
         this.storedRejections += stored.length;
       }
+      const warnings = batch.warnings.slice(0, Math.max(0, this.limits.maxStoredRejections - this.storedWarnings));
+      if (warnings.length > 0) {
+        await copyRows(db, 'import_warnings', REJECTION_COLUMNS, warnings, (r) => [this.id, r.line, r.issue.code, r.issue.field, r.issue.message, r.source]);
+        this.storedWarnings += warnings.length;
+      }
       if (this.mode === 'replace') {
         const hashes = [...batch.entries.map((entry) => entry.hash), ...batch.seen];
         if (hashes.length > 0) await copyRows(db, 'import_seen', { loc_hash: 'bytea' }, hashes, (hash) => [hash]);
       }
       const progress = await db.query(
-        `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, heartbeat_at = now() WHERE id = $1 AND status = 'running'`,
-        [this.id, batch.totals.linesRead, batch.totals.stored, batch.totals.rejected, this.counters.changed],
+        `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, warnings = $6, heartbeat_at = now() WHERE id = $1 AND status = 'running'`,
+        [this.id, batch.totals.linesRead, batch.totals.stored, batch.totals.rejected, this.counters.changed, batch.totals.warnings],
       );
       if (progress.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');

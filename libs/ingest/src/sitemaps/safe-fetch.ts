@@ -1,13 +1,13 @@
 // Fetching URLs a customer gave us, from inside the platform's network. Every connection's
 // address is checked after DNS resolution, in the resolver hook the socket connects with (so a
 // second lookup cannot answer differently), and again on every redirect hop; redirects are
-// followed by hand and counted; bodies are decompressed and counted against byte limits.
+// followed by hand and counted. Bodies come back as sent: the caller undoes their compression
+// with decompressBounded, the one rule that also bounds uploads.
 import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { isPublicAddress } from './address.policy';
 
 export interface FetchPolicy {
@@ -19,7 +19,17 @@ export interface FetchPolicy {
 /** Why a URL was not read: its code becomes the rejection's code. */
 export class FetchRefusedError extends Error {
   constructor(
-    readonly code: 'ADDRESS_REFUSED' | 'UNSUPPORTED_SCHEME' | 'TOO_MANY_REDIRECTS' | 'HTTP_STATUS' | 'FETCH_FAILED' | 'TIMEOUT' | 'TOO_LARGE',
+    readonly code:
+      | 'ADDRESS_REFUSED'
+      | 'UNSUPPORTED_SCHEME'
+      | 'TOO_MANY_REDIRECTS'
+      | 'HTTP_STATUS'
+      | 'FETCH_FAILED'
+      | 'TIMEOUT'
+      | 'TOO_LARGE'
+      | 'COMPRESSION_RATIO_TOO_HIGH'
+      | 'INVALID_COMPRESSION'
+      | 'UNSUPPORTED_CONTENT_ENCODING',
     message: string,
   ) {
     super(message);
@@ -31,7 +41,8 @@ export interface FetchedBody {
   /** The URL finally read, after redirects. */
   url: string;
   contentType: string;
-  /** Decoded (Content-Encoding undone), not yet checked for gzip inside. */
+  /** The Content-Encoding header, if any: `body` is as sent, still encoded. */
+  contentEncoding: string | undefined;
   body: Readable;
 }
 
@@ -83,7 +94,8 @@ export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: Abor
       response.resume();
       throw new FetchRefusedError('HTTP_STATUS', `${url.href} answered ${status}`);
     }
-    return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), body: decodeContent(response) };
+    const encoding = response.headers['content-encoding'];
+    return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), contentEncoding: encoding === undefined ? undefined : String(encoding), body: response };
   }
 }
 
@@ -121,15 +133,6 @@ function guardedLookup(policy: FetchPolicy): LookupFunction {
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
-}
-
-function decodeContent(response: IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
-  if (!decoder) return response;
-  // Errors reach whoever reads the body; this listener only keeps an unread one from crashing.
-  decoder.on('error', () => undefined);
-  return pipeline(response, decoder, () => undefined);
 }
 
 export function asRefusal(error: unknown, url: URL | string): FetchRefusedError {

@@ -1,43 +1,119 @@
-// The `sitemap` package's parsed item, as the raw entry our preparer validates: the same camelCase
-// shape a client sends to the API, so an imported entry meets exactly the rules a PUT does.
+// A <url> as the file spells it, read into the raw entry our preparer validates: the same
+// camelCase shape a client sends to the API, so an imported entry meets exactly the rules a PUT
+// does. Values are read as the published schemas allow (libs/sitemap-xml/schemas) and no more
+// loosely: text trimmed; yes/no in any case (the video schema's tYesNo allows yes, Yes and
+// YES); numbers as xsd:decimal and xsd:nonNegativeInteger spell them. A spelling outside those
+// is never turned into another value: the field is left unset and a warning says so. What the
+// preparer checks further (dates, ranges, codes, URLs) is repaired there (entry-repair.ts).
 // Tags Google retired (image caption/title, video category, …) are not carried over.
-import type { SitemapItem, VideoItem } from 'sitemap';
+import type { ImportIssue } from '../imports/import.types';
+import type { RawSitemapUrl, RawVideo } from './sitemap-xml.reader';
 
-export function entryOfSitemapItem(item: SitemapItem): Record<string, unknown> {
-  const entry: Record<string, unknown> = { loc: item.url };
-  if (item.lastmod !== undefined) entry.lastmod = item.lastmod;
-  if (item.changefreq !== undefined) entry.changefreq = item.changefreq;
-  if (item.priority !== undefined) entry.priority = item.priority;
-  // A sitemap lists each URL's whole cluster; a URL with no links is in none.
-  entry.alternates = item.links.map((link) => ({ hreflang: link.lang, href: link.url }));
-  if (item.img.length > 0) entry.images = item.img.map((image) => ({ loc: image.url }));
-  if (item.video.length > 0) entry.videos = item.video.map(videoOf);
-  if (item.news) {
-    entry.news = {
-      publicationName: item.news.publication.name,
-      publicationLanguage: item.news.publication.language,
-      publicationDate: item.news.publication_date,
-      title: item.news.title,
-    };
-  }
-  return entry;
+export interface MappedEntry {
+  entry: Record<string, unknown>;
+  warnings: ImportIssue[];
 }
 
-function videoOf(v: VideoItem): Record<string, unknown> {
-  const video: Record<string, unknown> = { thumbnailLoc: v.thumbnail_loc, title: v.title, description: v.description };
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+const NON_NEGATIVE_INTEGER = /^\+?\d+$/;
+
+export function entryOfRawUrl(raw: RawSitemapUrl): MappedEntry {
+  const warnings: ImportIssue[] = [];
+  const read = new ValueReader(warnings);
+  const entry: Record<string, unknown> = { loc: raw.loc ?? null };
+  if (raw.lastmod !== undefined) entry.lastmod = raw.lastmod;
+  if (raw.changefreq !== undefined) entry.changefreq = raw.changefreq;
+  const priority = read.decimal(raw.priority, 'priority', 'INVALID_PRIORITY');
+  if (priority !== undefined) entry.priority = priority;
+  // A sitemap lists each URL's whole cluster; a URL with no links is in none.
+  const alternates: { hreflang: string; href: string }[] = [];
+  raw.links.forEach((link, index) => {
+    const rel = link.rel?.trim().toLowerCase();
+    // rel="amphtml", "canonical", app links (rel="alternate" href="android-app://…" without
+    // hreflang, Google's old app indexing) are no hreflang alternates.
+    if (rel !== undefined && rel !== '' && rel !== 'alternate') return;
+    if (rel === 'alternate' && !link.hreflang?.trim() && /^(?:android|ios)-app:/i.test(link.href?.trim() ?? '')) return;
+    const missing = (['rel', 'hreflang', 'href'] as const).filter((name) => !link[name]?.trim());
+    if (missing.length > 0) {
+      warnings.push({
+        code: 'REQUIRED_FIELD',
+        field: `link[${index}].${missing[0]}`,
+        message: `xhtml:link ${index + 1} has no ${missing.join(', no ')}: the link is dropped, the page kept`,
+      });
+      return;
+    }
+    alternates.push({ hreflang: link.hreflang as string, href: link.href as string });
+  });
+  entry.alternates = alternates;
+  const images = raw.images.filter((image) => image.loc !== undefined).map((image) => ({ loc: image.loc }));
+  if (images.length > 0) entry.images = images;
+  if (raw.videos.length > 0) entry.videos = raw.videos.map((video, index) => videoOf(video, `videos[${index}]`, read));
+  if (raw.news) {
+    entry.news = {
+      publicationName: raw.news.name ?? null,
+      publicationLanguage: raw.news.language ?? null,
+      publicationDate: raw.news.publicationDate ?? null,
+      title: raw.news.title ?? null,
+    };
+  }
+  return { entry, warnings };
+}
+
+function videoOf(raw: RawVideo, field: string, read: ValueReader): Record<string, unknown> {
+  const v = raw.fields;
+  const video: Record<string, unknown> = { thumbnailLoc: v.thumbnail_loc ?? null, title: v.title ?? null, description: v.description ?? null };
   if (v.content_loc !== undefined) video.contentLoc = v.content_loc;
   if (v.player_loc !== undefined) video.playerLoc = v.player_loc;
-  if (v.duration !== undefined) video.duration = v.duration;
+  const duration = read.integer(v.duration, `${field}.duration`, 'INVALID_DURATION');
+  if (duration !== undefined) video.duration = duration;
   if (v.expiration_date !== undefined) video.expirationDate = v.expiration_date;
-  if (v.rating !== undefined) video.rating = v.rating;
-  if (v.view_count !== undefined) video.viewCount = v.view_count;
+  const rating = read.decimal(v.rating, `${field}.rating`, 'INVALID_RATING');
+  if (rating !== undefined) video.rating = rating;
+  const viewCount = read.integer(v.view_count, `${field}.viewCount`, 'INVALID_VIEW_COUNT');
+  if (viewCount !== undefined) video.viewCount = viewCount;
   if (v.publication_date !== undefined) video.publicationDate = v.publication_date;
-  if (v.family_friendly !== undefined) video.familyFriendly = v.family_friendly === 'yes';
-  if (v.restriction !== undefined) video.restriction = { relationship: v['restriction:relationship'], countries: v.restriction.split(/\s+/).filter(Boolean) };
-  if (v.platform !== undefined) video.platform = { relationship: v['platform:relationship'], platforms: v.platform.split(/\s+/).filter(Boolean) };
-  if (v.requires_subscription !== undefined) video.requiresSubscription = v.requires_subscription === 'yes';
-  if (v.uploader !== undefined) video.uploader = v['uploader:info'] === undefined ? { name: v.uploader } : { name: v.uploader, info: v['uploader:info'] };
-  if (v.live !== undefined) video.live = v.live === 'yes';
-  if (v.tag.length > 0) video.tags = v.tag;
+  const familyFriendly = read.yesNo(v.family_friendly, `${field}.familyFriendly`);
+  if (familyFriendly !== undefined) video.familyFriendly = familyFriendly;
+  if (v.restriction !== undefined) video.restriction = { relationship: raw.restrictionRelationship ?? null, countries: words(v.restriction) };
+  if (v.platform !== undefined) video.platform = { relationship: raw.platformRelationship ?? null, platforms: words(v.platform) };
+  const requiresSubscription = read.yesNo(v.requires_subscription, `${field}.requiresSubscription`);
+  if (requiresSubscription !== undefined) video.requiresSubscription = requiresSubscription;
+  if (v.uploader !== undefined) video.uploader = raw.uploaderInfo === undefined ? { name: v.uploader } : { name: v.uploader, info: raw.uploaderInfo };
+  const live = read.yesNo(v.live, `${field}.live`);
+  if (live !== undefined) video.live = live;
+  if (raw.tags.length > 0) video.tags = raw.tags;
   return video;
+}
+
+class ValueReader {
+  constructor(private readonly warnings: ImportIssue[]) {}
+
+  yesNo(text: string | undefined, field: string): boolean | undefined {
+    if (text === undefined) return undefined;
+    const value = text.trim().toLowerCase();
+    if (value === 'yes') return true;
+    if (value === 'no') return false;
+    return this.unset(field, 'INVALID_YES_NO', `"${text}" is not yes or no`);
+  }
+
+  decimal(text: string | undefined, field: string, code: string): number | undefined {
+    if (text === undefined) return undefined;
+    const value = text.trim();
+    return DECIMAL.test(value) ? Number(value) : this.unset(field, code, `"${text}" is not a decimal number`);
+  }
+
+  integer(text: string | undefined, field: string, code: string): number | undefined {
+    if (text === undefined) return undefined;
+    const value = text.trim();
+    return NON_NEGATIVE_INTEGER.test(value) ? Number(value) : this.unset(field, code, `"${text}" is not a whole number of 0 or more`);
+  }
+
+  private unset(field: string, code: string, why: string): undefined {
+    this.warnings.push({ code, field, message: `${field} ${why}: left unset, the page kept` });
+    return undefined;
+  }
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter(Boolean);
 }

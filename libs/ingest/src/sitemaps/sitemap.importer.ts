@@ -3,17 +3,23 @@
 // Every entry goes through the same preparer and batch writer as an upload. Files that cannot
 // be read (refused address, HTTP error, too large, not a sitemap, over the file or depth limit)
 // are reported as rejections with line 0 and the file's URL; only when the starting URL itself
-// cannot be read does the import fail.
-import { pipeline, type Readable } from 'node:stream';
-import type { IngestSite } from '../url-entry.preparer';
+// cannot be read does the import fail. Every file is decompressed by decompressBounded: its
+// limits count the bytes after every layer (Content-Encoding, then a .gz file), and the ratio.
+import { pipeline, Readable } from 'node:stream';
+import { DecompressionError, decompressBounded } from '../bounded-decompression';
 import type { ImportIssue, ImportItem, ImportProgress } from '../imports/import.types';
 import type { ImportSession, UrlImportService } from '../imports/url-import.service';
-import { asRefusal, ByteBudget, fetchUrl, FetchRefusedError, type FetchPolicy } from './safe-fetch';
-import { NotASitemapError, openSitemapDocument } from './sitemap-document.reader';
-import { entryOfSitemapItem } from './sitemap-entry.mapper';
+import type { IngestSite } from '../url-entry.preparer';
+import { sitemapLinesOfRobotsTxt } from './robots-txt.reader';
+import { asRefusal, ByteBudget, fetchUrl, FetchRefusedError, type FetchedBody, type FetchPolicy } from './safe-fetch';
+import { InvalidXmlError, NotASitemapError, openSitemapDocument } from './sitemap-document.reader';
+import { entryOfRawUrl } from './sitemap-entry.mapper';
 
 export interface SitemapImportLimits extends FetchPolicy {
+  /** Per file, uncompressed: counted after every decompression layer. */
   maxFileBytes: number;
+  /** Decompressed bytes per byte received (IMPORT_MAX_COMPRESSION_RATIO), as for uploads. */
+  maxCompressionRatio: number;
   maxTotalBytes: number;
   maxFiles: number;
   /** Levels of index nesting followed: 0 reads only what the start URL names. */
@@ -22,7 +28,6 @@ export interface SitemapImportLimits extends FetchPolicy {
 }
 
 const ROBOTS_MAX_BYTES = 512 * 1024;
-const MAX_PARSER_NOTES = 20;
 
 /** A failure of the import itself (database), as opposed to one file's. */
 class SessionFailure extends Error {
@@ -70,7 +75,7 @@ class SitemapCrawl {
   }
 
   /** Reads everything reachable; returns why, when not one file could be read. */
-  async run(start: string): Promise<FetchRefusedError | NotASitemapError | undefined> {
+  async run(start: string): Promise<FetchRefusedError | NotASitemapError | InvalidXmlError | undefined> {
     let firstFailure: unknown;
     let filesRead = 0;
     if (isRobotsTxt(start)) {
@@ -108,20 +113,26 @@ class SitemapCrawl {
 
   private async readFile(url: string, depth: number): Promise<void> {
     const fetched = await fetchUrl(url, this.limits, this.signal);
-    const document = await openSitemapDocument(this.metered(fetched.body, fetched.url));
+    const document = await openSitemapDocument(this.decoded(fetched));
     if (document.kind === 'index') {
-      for await (const entry of document.entries) {
+      for await (const loc of document.entries) {
         if (depth + 1 > this.limits.maxDepth) {
-          await this.skip(entry.url, { code: 'DEPTH_LIMIT', field: 'sitemap', message: `not read: listed by an index ${depth} levels deep; at most ${this.limits.maxDepth} levels are followed` });
-        } else this.enqueue(entry.url, depth + 1);
+          await this.skip(loc, { code: 'DEPTH_LIMIT', field: 'sitemap', message: `not read: listed by an index ${depth} levels deep; at most ${this.limits.maxDepth} levels are followed` });
+        } else this.enqueue(loc, depth + 1);
       }
-      await this.noteParserErrors(url, document.errors());
+      const error = document.error();
+      if (error) throw new InvalidXmlError(error);
       return;
     }
     let line = 0;
     if (document.kind === 'urlset') {
-      for await (const item of document.items) await this.push({ line: ++line, entry: entryOfSitemapItem(item), source: url });
-      await this.noteParserErrors(url, document.errors());
+      for await (const raw of document.items) {
+        const { entry, warnings } = entryOfRawUrl(raw);
+        await this.push({ line: ++line, entry, source: url, warnings });
+      }
+      // The entries before the error are stored; the file is reported.
+      const error = document.error();
+      if (error) throw new InvalidXmlError(error);
     } else {
       for await (const loc of document.lines) await this.push({ line: ++line, entry: { loc }, source: url });
     }
@@ -130,35 +141,46 @@ class SitemapCrawl {
   private async sitemapsOfRobots(url: string): Promise<string[]> {
     const fetched = await fetchUrl(url, this.limits, this.signal);
     const chunks: Buffer[] = [];
-    for await (const chunk of this.metered(fetched.body, url, ROBOTS_MAX_BYTES)) chunks.push(chunk as Buffer);
+    for await (const chunk of this.decoded(fetched, ROBOTS_MAX_BYTES)) chunks.push(chunk as Buffer);
     const base = new URL(fetched.url);
     const found: string[] = [];
-    for (const line of Buffer.concat(chunks).toString('utf8').split(/\r?\n/)) {
-      const match = /^\s*sitemap\s*:\s*(\S+)/i.exec(line);
-      if (!match) continue;
+    for (const { value } of sitemapLinesOfRobotsTxt(Buffer.concat(chunks).toString('utf8'))) {
       try {
-        found.push(new URL(match[1] as string, base).href);
+        found.push(new URL(value, base).href);
       } catch {
-        await this.skip(match[1] as string, { code: 'INVALID_URL', field: 'sitemap', message: 'robots.txt lists a Sitemap: that is not a URL' });
+        await this.skip(value, { code: 'INVALID_URL', field: 'sitemap', message: 'robots.txt lists a Sitemap: that is not a URL' });
       }
     }
     return found;
   }
 
-  private metered(body: Readable, url: string, cap?: number): Readable {
+  /** The file's bytes, every compression layer undone and bounded; `cap` replaces the file limit and the budget. */
+  private decoded(fetched: FetchedBody, cap?: number): Readable {
+    const { url } = fetched;
+    const limits = { maxBytes: cap ?? this.limits.maxFileBytes, maxRatio: this.limits.maxCompressionRatio };
+    let layers: AsyncIterable<Buffer>;
+    try {
+      layers = decompressBounded(fetched.body, fetched.contentEncoding, limits);
+    } catch (error) {
+      fetched.body.resume();
+      throw refusalOfDecompression(error, url, cap === undefined ? 'IMPORT_MAX_FILE_BYTES' : 'the robots.txt limit');
+    }
+    const refused = (async function* () {
+      try {
+        yield* layers;
+      } catch (error) {
+        throw refusalOfDecompression(error, url, cap === undefined ? 'IMPORT_MAX_FILE_BYTES' : 'the robots.txt limit');
+      }
+    })();
     const meter = cap === undefined ? this.budget.meter(url) : new ByteBudget(cap, cap).meter(url);
     meter.on('error', () => undefined);
-    return pipeline(body, meter, () => undefined);
+    return pipeline(Readable.from(refused), meter, () => undefined);
   }
 
   private enqueue(url: string, depth: number): void {
     if (this.seen.has(url)) return;
     this.seen.add(url);
     this.queue.push({ url, depth });
-  }
-
-  private async noteParserErrors(url: string, errors: string[]): Promise<void> {
-    for (const message of errors.slice(0, MAX_PARSER_NOTES)) await this.skip(url, { code: 'SITEMAP_PARSE', field: 'sitemap', message: `the parser dropped something: ${message}` });
   }
 
   private skip(url: string, issue: ImportIssue): Promise<void> {
@@ -183,17 +205,27 @@ function isRobotsTxt(url: string): boolean {
   }
 }
 
-function refusalOf(error: unknown, url: string): FetchRefusedError | NotASitemapError {
-  return error instanceof NotASitemapError ? error : asRefusal(error, url);
+function refusalOf(error: unknown, url: string): FetchRefusedError | NotASitemapError | InvalidXmlError {
+  return error instanceof NotASitemapError || error instanceof InvalidXmlError ? error : asRefusal(error, url);
 }
 
 function issueOf(error: unknown, url: string): ImportIssue {
-  if (error instanceof NotASitemapError) return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
-  const message = (error as Error).message ?? String(error);
-  // A SAX error: the file is not well-formed XML past some point; what came before is kept.
-  if (/Unexpected|Invalid|Unclosed|Text data outside|Non-whitespace/.test(message) && !(error instanceof FetchRefusedError)) {
-    return { code: 'INVALID_XML', field: 'sitemap', message: `${url}: ${message.split('\n')[0]}` };
-  }
+  if (error instanceof NotASitemapError || error instanceof InvalidXmlError) return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
   const refusal = asRefusal(error, url);
   return { code: refusal.code, field: 'sitemap', message: refusal.message };
+}
+
+/** A decompression limit or a corrupt stream, in the codes of a fetched file. */
+function refusalOfDecompression(error: unknown, url: string, limitName: string): unknown {
+  if (!(error instanceof DecompressionError)) return error;
+  switch (error.reason) {
+    case 'unsupported':
+      return new FetchRefusedError('UNSUPPORTED_CONTENT_ENCODING', `${url}: ${error.message}`);
+    case 'too_large':
+      return new FetchRefusedError('TOO_LARGE', `${url} is ${error.message} (${limitName})`);
+    case 'ratio':
+      return new FetchRefusedError('COMPRESSION_RATIO_TOO_HIGH', `${url} ${error.message} (IMPORT_MAX_COMPRESSION_RATIO)`);
+    case 'corrupt':
+      return new FetchRefusedError('INVALID_COMPRESSION', `${url} ${error.message}`);
+  }
 }
