@@ -142,7 +142,8 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         .filter((operation) => !operation.endsWith('/health') && !/import/.test(operation));
       expect(documented.sort()).toEqual(REST_OPERATIONS.map(label).sort());
       const put = json.body.paths['/v1/sites/{siteId}/urls'].put;
-      expect(put.requestBody.content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 10_000, items: { required: ['loc'] } });
+      expect(put.requestBody.content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 10_000, items: { $ref: '#/components/schemas/UrlEntry' } });
+      expect(json.body.components.schemas.UrlEntry).toMatchObject({ required: ['loc'] });
       expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '413', '422', '429']));
       const list = json.body.paths['/v1/sites'].get;
       expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['cursor', 'limit']);

@@ -57,3 +57,4 @@ export {
   type ValidateOptions,
   type ValidateSetOptions,
 } from './validate/sitemap.validator';
+export * from './url-entry.schema';

@@ -27,6 +27,18 @@ import {
   type SitemapVideo,
   type VideoPlatform,
 } from './sitemap-xml.types';
+import {
+  alternateSchema,
+  entryFields,
+  imageSchema,
+  newsSchema,
+  RETIRED_IMAGE_FIELDS,
+  RETIRED_VIDEO_FIELDS,
+  videoPlatformSchema,
+  videoRestrictionSchema,
+  videoSchema,
+  videoUploaderSchema,
+} from './url-entry.schema';
 import { normalizeHttpUrl } from './url.rules';
 import { normalizeW3cDatetime } from './w3c-datetime.rules';
 
@@ -53,19 +65,17 @@ export type NormalizeResult =
   | { ok: false; errors: RuleViolation[] };
 
 const NONE: ReadonlySet<string> = new Set();
-const URL_KEYS = keys('loc lastmod changefreq priority alternates images videos news section');
-const ALTERNATE_KEYS = keys('hreflang href');
-const IMAGE_KEYS = keys('loc');
-const IMAGE_RETIRED = keys('caption title geoLocation license');
-const VIDEO_KEYS = keys(
-  'thumbnailLoc title description contentLoc playerLoc duration expirationDate rating viewCount ' +
-    'publicationDate familyFriendly restriction platform requiresSubscription uploader live tags',
-);
-const VIDEO_RETIRED = keys('category galleryLoc price tvshow allowEmbed autoplay');
-const RESTRICTION_KEYS = keys('relationship countries');
-const PLATFORM_KEYS = keys('relationship platforms');
-const UPLOADER_KEYS = keys('name info');
-const NEWS_KEYS = keys('publicationName publicationLanguage publicationDate title');
+// The fields each object may have are the schemas' (url-entry.schema.ts): one list for both.
+const URL_KEYS = fieldsOf(entryFields);
+const ALTERNATE_KEYS = fieldsOf(alternateSchema.shape);
+const IMAGE_RETIRED: ReadonlySet<string> = new Set(RETIRED_IMAGE_FIELDS);
+const IMAGE_KEYS = fieldsOf(imageSchema.shape, IMAGE_RETIRED);
+const VIDEO_RETIRED: ReadonlySet<string> = new Set(RETIRED_VIDEO_FIELDS);
+const VIDEO_KEYS = fieldsOf(videoSchema.shape, VIDEO_RETIRED);
+const RESTRICTION_KEYS = fieldsOf(videoRestrictionSchema.shape);
+const PLATFORM_KEYS = fieldsOf(videoPlatformSchema.shape);
+const UPLOADER_KEYS = fieldsOf(videoUploaderSchema.shape);
+const NEWS_KEYS = fieldsOf(newsSchema.shape);
 const PLATFORMS: ReadonlySet<string> = new Set<VideoPlatform>(['web', 'mobile', 'tv']);
 const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 
@@ -535,6 +545,7 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-function keys(list: string): ReadonlySet<string> {
-  return new Set(list.split(' '));
+/** The fields a schema names, less those it lists only as retired. */
+function fieldsOf(shape: Record<string, unknown>, retired: ReadonlySet<string> = NONE): ReadonlySet<string> {
+  return new Set(Object.keys(shape).filter((field) => !retired.has(field)));
 }

@@ -1,9 +1,11 @@
-import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiExtension } from '@nestjs/swagger';
 import { DomainError } from '@sitemaps/domain';
 import type { Scope } from './principal';
 import { RequestAuthenticator } from './request-authenticator';
 import { httpOf } from './transport-context';
+import { PUBLIC_EXTENSION } from '../openapi/openapi.document';
 
 export type { AuthedRequest } from './transport-context';
 
@@ -11,7 +13,8 @@ const ACCESS = 'access';
 type Access = { public: true } | { platform: true } | { scope: Scope };
 
 /** Access to a route or GraphQL operation: public, platform key only, or a tenant key holding the scope (default: read). */
-export const Public = () => SetMetadata(ACCESS, { public: true } satisfies Access);
+/** Public routes are documented without the bearer requirement. */
+export const Public = () => applyDecorators(SetMetadata(ACCESS, { public: true } satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
 export const PlatformOnly = () => SetMetadata(ACCESS, { platform: true } satisfies Access);
 export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { scope } satisfies Access);
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
@@ -19,6 +19,7 @@ export class BuildsController {
   @ZodBody(createBuildInput)
   @ZodResponse(202, createdBuildView, 'queued; poll GET …/builds/{buildId}')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Queue a build of the site' })
   async create(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     const { full } = parseInput(createBuildInput, body ?? {});
     const build = await this.builds.create(tenantId, siteId, full);
@@ -29,6 +30,7 @@ export class BuildsController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(buildView), 'newest first')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'List the builds of a site, newest first' })
   async list(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.builds.list(tenantId, siteId, { after: cursor, first: limit }));
@@ -37,6 +39,7 @@ export class BuildsController {
   @Get(':buildId')
   @ZodResponse(200, buildView)
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Get a build with its stage timings' })
   get(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('buildId') buildId: string) {
     return this.builds.get(tenantId, siteId, buildId);
   }

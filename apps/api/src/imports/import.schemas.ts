@@ -8,7 +8,8 @@ export const importQuery = z.object({
 
 export const sitemapImportInput = z
   .object({ url: z.url({ protocol: /^https?$/ }).max(2_048).describe('a robots.txt, sitemap index or sitemap URL') })
-  .strict();
+  .strict()
+  .meta({ id: 'SitemapImportCreate' });
 
 export const importView = z.object({
   id: z.uuid(),
@@ -16,7 +17,7 @@ export const importView = z.object({
   source: z.enum(['upload', 'sitemaps']),
   format: z.enum(['ndjson', 'csv', 'sitemap']),
   mode: z.enum(['upsert', 'replace']),
-  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  status: z.enum(['queued', 'running', 'completed', 'failed']).meta({ id: 'ImportStatus' }),
   sourceUrl: z.string().nullable(),
   linesRead: z.number().int().describe('lines (or sitemap entries) read so far'),
   stored: z.number().int().describe('valid lines stored (changed or already equal)'),
@@ -28,7 +29,7 @@ export const importView = z.object({
   createdAt: z.date(),
   startedAt: z.date().nullable(),
   finishedAt: z.date().nullable(),
-});
+}).meta({ id: 'Import' });
 export type ImportView = z.output<typeof importView>;
 
 export const uploadResultView = z.object({
@@ -41,7 +42,7 @@ export const uploadResultView = z.object({
   warnings: z.number().int(),
   changed: z.number().int(),
   deleted: z.number().int(),
-});
+}).meta({ id: 'ImportResult' });
 
 export const rejectionView = z.object({
   line: z.number().int().describe('1-based line of the upload (a CSV header is line 1); sitemaps: the entry in its file, 0 for a whole file'),
@@ -49,7 +50,7 @@ export const rejectionView = z.object({
   field: z.string(),
   reason: z.string(),
   source: z.string().nullable().describe('sitemaps: the file'),
-});
+}).meta({ id: 'ImportRejection' });
 export type RejectionView = z.output<typeof rejectionView>;
 
 /** A repair made to a line that was stored: the same shape and codes as a rejection. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DomainError } from '@sitemaps/domain';
@@ -7,7 +7,7 @@ import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, ApiUploadBody, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { formatOfContentType } from '../http/streamed-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView, warningView } from './import.schemas';
 import { ImportsService } from './imports.service';
@@ -38,8 +38,8 @@ export class ImportsController {
   @Post('urls/import')
   @HttpCode(201)
   @RequireScope('write')
-  @ApiConsumes('application/x-ndjson', 'text/csv')
-  @ApiOperation({ summary: 'bulk import of URL entries', description: UPLOAD_FORMATS })
+  @ApiUploadBody(['application/x-ndjson', 'text/csv', 'application/gzip'], 'one URL entry per line (NDJSON) or row (CSV), optionally gzipped')
+  @ApiOperation({ summary: 'Import URLs from an NDJSON or CSV upload', description: UPLOAD_FORMATS })
   @ZodQuery(importQuery)
   @ZodResponse(201, uploadResultView, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
   @ApiErrors(404, 409)
@@ -60,6 +60,7 @@ export class ImportsController {
   @ZodBody(sitemapImportInput)
   @ZodResponse(202, uploadResultView.pick({ importId: true, status: true }), 'queued; poll GET …/imports/{importId}')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Import URLs from an existing sitemap or robots.txt on the web' })
   importSitemaps(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     return this.imports.importSitemaps(tenantId, siteId, parseInput(sitemapImportInput, body).url);
   }
@@ -68,6 +69,7 @@ export class ImportsController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(importView), 'newest first')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'List the imports of a site, newest first' })
   async list(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.imports.list(tenantId, siteId, { after: cursor, first: limit }));
@@ -76,6 +78,7 @@ export class ImportsController {
   @Get('imports/:importId')
   @ZodResponse(200, importView)
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Get an import with its progress' })
   get(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string) {
     return this.imports.get(tenantId, siteId, importId);
   }
@@ -84,6 +87,7 @@ export class ImportsController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(rejectionView), 'in the order they were found')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'List the rejected lines of an import' })
   async rejections(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Param('importId') importId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.imports.rejections(tenantId, siteId, importId, { after: cursor, first: limit }));

@@ -9,5 +9,5 @@ export const shardView = z.object({
   byteSize: z.number().int().describe('uncompressed bytes of its URL entries'),
   dirty: z.boolean().describe('changed since it was last rendered'),
   createdAt: z.date(),
-});
+}).meta({ id: 'Shard' });
 export type ShardView = z.output<typeof shardView>;

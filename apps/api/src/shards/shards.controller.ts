@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
@@ -16,6 +16,7 @@ export class ShardsController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(shardView))
   @ApiErrors(404)
+  @ApiOperation({ summary: 'List the shards (sitemap files) of a site' })
   async list(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.shards.list(tenantId, siteId, { after: cursor, first: limit }));

@@ -12,8 +12,8 @@ const siteFields = {
   cacheMaxAge: z.number().int().min(0).max(31_536_000).optional(),
   textSitemap: z.boolean().optional().describe('also publish /sitemap.txt'),
 };
-export const createSiteInput = z.object(siteFields).strict();
-export const updateSiteInput = z.object(siteFields).partial().strict();
+export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
+export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
 
 export const siteView = z.object({
   id: z.uuid(),
@@ -30,7 +30,7 @@ export const siteView = z.object({
   crossSubmitRobotsLine: z.string().nullable().describe("for sites that keep their own robots.txt: the line that authorises the platform-hosted index"),
   createdAt: z.date(),
   updatedAt: z.date(),
-});
+}).meta({ id: 'Site' });
 export type SiteView = z.output<typeof siteView>;
 
-export const scheduleView = z.object({ rebuildCron: z.string().nullable(), nextRunAt: z.date().nullable() });
+export const scheduleView = z.object({ rebuildCron: z.string().nullable(), nextRunAt: z.date().nullable() }).meta({ id: 'SiteSchedule' });

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
@@ -16,6 +16,7 @@ export class SitesController {
   @Get(':siteId/schedule')
   @ZodResponse(200, scheduleView)
   @ApiErrors(404)
+  @ApiOperation({ summary: "Get the site's scheduled rebuild" })
   schedule(@TenantId() tenantId: string, @Param('siteId') siteId: string) {
     return this.sites.schedule(tenantId, siteId);
   }
@@ -25,6 +26,7 @@ export class SitesController {
   @ZodBody(createSiteInput)
   @ZodResponse(201, siteView)
   @ApiErrors(403, 409)
+  @ApiOperation({ summary: 'Create a site' })
   create(@TenantId() tenantId: string, @Body() body: unknown) {
     return this.sites.create(tenantId, parseInput(createSiteInput, body));
   }
@@ -33,6 +35,7 @@ export class SitesController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(siteView))
   @ApiErrors()
+  @ApiOperation({ summary: 'List sites' })
   async list(@TenantId() tenantId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.sites.list(tenantId, { after: cursor, first: limit }));
@@ -41,6 +44,7 @@ export class SitesController {
   @Get(':siteId')
   @ZodResponse(200, siteView)
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Get a site' })
   get(@TenantId() tenantId: string, @Param('siteId') siteId: string) {
     return this.sites.view(tenantId, siteId);
   }
@@ -50,6 +54,7 @@ export class SitesController {
   @ZodBody(updateSiteInput)
   @ZodResponse(200, siteView)
   @ApiErrors(404, 409)
+  @ApiOperation({ summary: "Change a site's settings" })
   update(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     return this.sites.update(tenantId, siteId, parseInput(updateSiteInput, body));
   }
@@ -59,6 +64,7 @@ export class SitesController {
   @RequireScope('write')
   @ZodResponse(204, null, 'deleted, with its URLs, builds and files')
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Delete a site with its URLs, builds and files' })
   async remove(@TenantId() tenantId: string, @Param('siteId') siteId: string) {
     await this.sites.remove(tenantId, siteId);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
@@ -22,6 +22,7 @@ export class TenantsController {
   @ZodBody(createTenantInput)
   @ZodResponse(201, createdTenantView, 'created, with its first key; platform key only')
   @ApiErrors(403)
+  @ApiOperation({ summary: 'Create a tenant and its first API key' })
   create(@Body() body: unknown) {
     return this.tenants.create(parseInput(createTenantInput, body));
   }
@@ -31,6 +32,7 @@ export class TenantsController {
   @ZodBody(createApiKeyInput)
   @ZodResponse(201, createdApiKeyView)
   @ApiErrors(403)
+  @ApiOperation({ summary: 'Create an API key' })
   async createKey(@TenantId() tenantId: string, @Body() body: unknown) {
     const input = parseInput(createApiKeyInput, body);
     const { key, ...meta } = await this.keys.create(tenantId, input.name, input.scopes);
@@ -42,6 +44,7 @@ export class TenantsController {
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(apiKeyView))
   @ApiErrors(403)
+  @ApiOperation({ summary: 'List API keys' })
   async listKeys(@TenantId() tenantId: string, @Query() query: unknown) {
     const { cursor, limit } = parseInput(cursorQuery, query, 'query');
     return restPage(await this.keys.list(tenantId, { after: cursor, first: limit }));
@@ -52,6 +55,7 @@ export class TenantsController {
   @RequireScope('admin')
   @ZodResponse(204, null, 'revoked: the key answers 401 from now on')
   @ApiErrors(403, 404)
+  @ApiOperation({ summary: 'Revoke an API key' })
   async revokeKey(@TenantId() tenantId: string, @Param('keyId') keyId: string) {
     await this.keys.revoke(tenantId, keyId);
   }

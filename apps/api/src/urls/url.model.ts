@@ -17,9 +17,9 @@ export class UrlModel implements UrlView {
   @Field(() => String, { nullable: true }) changefreq!: string | null;
   @Field(() => Float, { nullable: true }) priority!: number | null;
   @Field(() => [AlternateModel], { description: 'the hreflang cluster, this URL included' }) alternates!: { hreflang: string; href: string }[];
-  @Field(() => JsonScalar) images!: unknown;
-  @Field(() => JsonScalar) videos!: unknown;
-  @Field(() => JsonScalar, { nullable: true }) news!: unknown;
+  @Field(() => JsonScalar) images!: UrlView['images'];
+  @Field(() => JsonScalar) videos!: UrlView['videos'];
+  @Field(() => JsonScalar, { nullable: true }) news!: UrlView['news'];
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }
 

@@ -1,27 +1,34 @@
 import { z } from 'zod';
-import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
+import {
+  alternateSchema,
+  imageSchema,
+  newsSchema,
+  urlEntrySchema,
+  videoPlatformSchema,
+  videoRestrictionSchema,
+  videoSchema,
+  videoUploaderSchema,
+} from '@sitemaps/sitemap-xml';
 import { cursorQuery } from '../common/pagination';
+import { nameSchemas } from '../openapi/zod-openapi';
 
 export const MAX_ENTRIES_PER_REQUEST = 10_000;
 
-const alternate = z.object({ hreflang: z.string(), href: z.string() });
-
-/** For the document only: the ingest service validates entries itself, each on its own, and reports them by index. */
-export const urlEntryInput = z.object({
-  loc: z.string().max(2_048).describe('absolute URL on the site\'s scheme and host'),
-  lastmod: z.string().optional().describe('W3C datetime'),
-  changefreq: z.enum(CHANGEFREQS).optional(),
-  priority: z.number().min(0).max(1).optional(),
-  section: z.string().optional().describe('groups URLs into their own sitemap files'),
-  hreflang: z.string().optional().describe("this URL's own language in its cluster"),
-  alternates: z.array(alternate).optional().describe('the hreflang cluster; [] leaves it'),
-  images: z.array(z.record(z.string(), z.unknown())).optional(),
-  videos: z.array(z.record(z.string(), z.unknown())).optional(),
-  news: z.record(z.string(), z.unknown()).optional(),
+// The entry as the validator (normalizeUrlEntry) knows it: its fields come from these schemas.
+nameSchemas({
+  UrlEntry: urlEntrySchema,
+  Alternate: alternateSchema,
+  Image: imageSchema,
+  Video: videoSchema,
+  VideoRestriction: videoRestrictionSchema,
+  VideoPlatform: videoPlatformSchema,
+  VideoUploader: videoUploaderSchema,
+  News: newsSchema,
 });
-export const upsertUrlsInput = z.array(urlEntryInput).max(MAX_ENTRIES_PER_REQUEST);
 
-export const deleteUrlsInput = z.object({ locs: z.array(z.string().min(1)).min(1).max(MAX_ENTRIES_PER_REQUEST) }).strict();
+export const upsertUrlsInput = z.array(urlEntrySchema).max(MAX_ENTRIES_PER_REQUEST);
+
+export const deleteUrlsInput = z.object({ locs: z.array(z.string().min(1)).min(1).max(MAX_ENTRIES_PER_REQUEST) }).strict().meta({ id: 'UrlDelete' });
 
 export const urlFilter = z.object({
   prefix: z.string().max(2_048).optional().describe('only URLs whose loc starts with this'),
@@ -31,14 +38,16 @@ export const urlFilter = z.object({
 export type UrlFilter = z.output<typeof urlFilter>;
 export const listUrlsQuery = cursorQuery.extend(urlFilter.shape);
 
-const entryError = z.object({ index: z.number().int(), loc: z.string().optional(), field: z.string(), code: z.string(), message: z.string() });
+const entryError = z
+  .object({ index: z.number().int(), loc: z.string().optional(), field: z.string(), code: z.string(), message: z.string() })
+  .meta({ id: 'UrlEntryProblem' });
 export const upsertResultView = z.object({
   upserted: z.number().int().describe('valid entries stored (changed or already equal)'),
   changed: z.number().int().describe('URLs whose sitemap content changed'),
   errors: z.array(entryError),
   warnings: z.array(entryError),
-});
-export const deleteResultView = z.object({ deleted: z.number().int(), notFound: z.array(z.string()) });
+}).meta({ id: 'UrlUpsertResult' });
+export const deleteResultView = z.object({ deleted: z.number().int(), notFound: z.array(z.string()) }).meta({ id: 'UrlDeleteResult' });
 
 export const urlView = z.object({
   loc: z.string(),
@@ -46,10 +55,10 @@ export const urlView = z.object({
   lastmod: z.string().nullable(),
   changefreq: z.string().nullable(),
   priority: z.number().nullable(),
-  alternates: z.array(alternate),
-  images: z.unknown().describe('array of image entries'),
-  videos: z.unknown().describe('array of video entries'),
-  news: z.unknown().nullable(),
+  alternates: z.array(alternateSchema).describe('the whole hreflang cluster, this URL included'),
+  images: z.array(imageSchema),
+  videos: z.array(videoSchema),
+  news: newsSchema.nullable(),
   updatedAt: z.date(),
-});
+}).meta({ id: 'Url', description: 'a URL as stored: normalized, as it is published' });
 export type UrlView = z.output<typeof urlView>;

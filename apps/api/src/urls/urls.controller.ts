@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { restPage } from '../common/pagination';
@@ -18,6 +18,7 @@ export class UrlsController {
   @ZodBody(upsertUrlsInput, 'up to 10,000 entries; each is validated on its own')
   @ZodResponse(200, upsertResultView, 'valid entries stored; invalid ones listed in errors by index')
   @ApiErrors(404, 413, 422)
+  @ApiOperation({ summary: 'Upsert up to 10,000 URL entries' })
   async upsert(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     const { upserted, changed, errors, warnings } = await this.urls.upsert(tenantId, siteId, body);
     return { upserted, changed, errors, warnings };
@@ -29,6 +30,7 @@ export class UrlsController {
   @ZodBody(deleteUrlsInput)
   @ZodResponse(200, deleteResultView)
   @ApiErrors(404)
+  @ApiOperation({ summary: 'Delete URLs by loc' })
   delete(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     return this.urls.delete(tenantId, siteId, parseInput(deleteUrlsInput, body).locs);
   }
@@ -37,6 +39,7 @@ export class UrlsController {
   @ZodQuery(listUrlsQuery)
   @ZodResponse(200, pageOfSchema(urlView))
   @ApiErrors(404)
+  @ApiOperation({ summary: 'List URLs by prefix, section or change time' })
   async list(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown) {
     const { cursor, limit, ...filter } = parseInput(listUrlsQuery, query, 'query');
     return restPage(await this.urls.list(tenantId, siteId, filter, { after: cursor, first: limit }));

@@ -1,10 +1,10 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { RequireScope } from '../auth/api-key.guard';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, ZodBody, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, ApiUploadBody, ZodResponse } from '../openapi/zod-openapi';
 import { validateUrlInput, validationView } from './validate.schemas';
 import { ValidateService } from './validate.service';
 
@@ -16,15 +16,14 @@ export class ValidateController {
   @Post()
   @HttpCode(200)
   @RequireScope('read')
-  @ApiConsumes('application/json', 'application/xml', 'text/xml', 'application/gzip')
   @ApiOperation({
-    summary: 'check a sitemap or sitemap index',
+    summary: 'Validate a sitemap or sitemap index',
     description:
       'Upload the document (application/xml, text/xml, or gzip; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. ' +
       'It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); ' +
       'every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.',
   })
-  @ZodBody(validateUrlInput)
+  @ApiUploadBody(['application/xml', 'text/xml', 'application/gzip'], 'the sitemap itself, or where to fetch it', validateUrlInput)
   @ZodResponse(200, validationView)
   @ApiErrors(400, 413)
   validate(@Req() request: FastifyRequest) {
