@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Controller, Get, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { Public } from '../auth/api-key.guard';
+import { buildOpenApiDocument } from './openapi.document';
 import { generateOpenApiDocument } from './openapi.generate';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -39,7 +44,7 @@ describe('the OpenAPI document', () => {
 
   it('names operations <resource>.<method>, each with a summary, a tag and errors in the one error shape', () => {
     const ids = operations().map(({ operation }) => operation.operationId);
-    expect(ids).toEqual(expect.arrayContaining(['sites.create', 'sites.list', 'urls.upsert', 'builds.get', 'health.health']));
+    expect(ids).toEqual(expect.arrayContaining(['sites.create', 'sites.list', 'urls.upsert', 'builds.get', 'tenants.createKey']));
     expect(new Set(ids).size).toBe(ids.length);
     for (const { route, method, operation } of operations()) {
       expect(operation.operationId, `${method} ${route}`).toMatch(/^[a-z][A-Za-z]*\.[a-z][A-Za-z]*$/);
@@ -55,14 +60,41 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('asks for an opaque bearer key everywhere but /health', () => {
+  it('asks for an opaque bearer key on every route, listing 401 and 429', () => {
     expect(document.components?.securitySchemes?.bearer).toEqual({ type: 'http', scheme: 'bearer', description: expect.stringContaining('Opaque') });
     expect(document.security).toEqual([{ bearer: [] }]);
-    expect(document.paths['/health']?.get?.security).toEqual([]);
-    expect(document.paths['/health']?.get?.responses).not.toHaveProperty('401');
     expect(document.paths['/v1/sites']?.get?.security).toBeUndefined();
-    expect(document.paths['/v1/sites']?.get?.responses).toHaveProperty('401');
+    expect(document.paths['/v1/sites']?.get?.responses).toMatchObject({ 401: expect.anything(), 429: expect.anything() });
     expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  });
+
+  it('gives a route added without any OpenAPI decorator the same conventions, and a @Public() one no bearer requirement', async () => {
+    @Controller('v1/probes')
+    class ProbesController {
+      @Get('open')
+      @Public()
+      openDoor() {
+        return {};
+      }
+
+      @Post()
+      createProbe() {
+        return {};
+      }
+    }
+    @Module({ controllers: [ProbesController] })
+    class ProbesModule {}
+    const app = await NestFactory.create(ProbesModule, new FastifyAdapter(), { preview: true, logger: false });
+    const probes = buildOpenApiDocument(app);
+    await app.close();
+    const open = probes.paths['/v1/probes/open']?.get;
+    expect(open).toMatchObject({ operationId: 'probes.openDoor', summary: 'Open door', tags: ['probes'], security: [] });
+    expect(Object.keys(open?.responses ?? {}).sort()).toEqual(['200', '400', '500']);
+    expect(open).not.toHaveProperty('x-public');
+    const create = probes.paths['/v1/probes']?.post;
+    expect(create).toMatchObject({ operationId: 'probes.createProbe', summary: 'Create probe', tags: ['probes'] });
+    expect(create?.security).toBeUndefined();
+    expect(Object.keys(create?.responses ?? {}).sort()).toEqual(['201', '400', '401', '403', '429', '500']);
   });
 
   it('types the URL entry from the validator’s zod schemas, as named components', () => {

@@ -57,6 +57,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: operationId,
+    // Tagged below by resource, as operation ids are (`probes`, not `Probes`).
+    autoTagControllers: false,
   });
   // The schemas are JSON Schema 2020-12 (zod-openapi.ts), which is OpenAPI 3.1's.
   return withConventions({ ...document, openapi: '3.1.0' });

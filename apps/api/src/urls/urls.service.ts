@@ -47,9 +47,10 @@ export class UrlsService {
       changefreq: row.changefreq,
       priority: row.priority,
       alternates: row.alternates ?? [],
-      images: row.images ?? [],
-      videos: row.videos ?? [],
-      news: row.news,
+      // jsonb the ingest wrote from the normalized entry (SitemapUrl): the shapes UrlView names.
+      images: (row.images ?? []) as UrlView['images'],
+      videos: (row.videos ?? []) as UrlView['videos'],
+      news: row.news as UrlView['news'],
       updatedAt: row.updatedAt,
     }));
   }

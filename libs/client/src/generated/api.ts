@@ -1,0 +1,2604 @@
+// Generated from libs/client/openapi.json by `npm run client:generate`. Do not edit.
+
+export interface paths {
+    "/v1/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a tenant and its first API key */
+        post: operations["tenants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List API keys */
+        get: operations["tenants.listKeys"];
+        put?: never;
+        /** Create an API key */
+        post: operations["tenants.createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["tenants.revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the site's scheduled rebuild */
+        get: operations["sites.schedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sites */
+        get: operations["sites.list"];
+        put?: never;
+        /** Create a site */
+        post: operations["sites.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a site */
+        get: operations["sites.get"];
+        put?: never;
+        post?: never;
+        /** Delete a site with its URLs, builds and files */
+        delete: operations["sites.remove"];
+        options?: never;
+        head?: never;
+        /** Change a site's settings */
+        patch: operations["sites.update"];
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List URLs by prefix, section or change time */
+        get: operations["urls.list"];
+        /** Upsert up to 10,000 URL entries */
+        put: operations["urls.upsert"];
+        post?: never;
+        /** Delete URLs by loc */
+        delete: operations["urls.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/builds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the builds of a site, newest first */
+        get: operations["builds.list"];
+        put?: never;
+        /** Queue a build of the site */
+        post: operations["builds.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/builds/{buildId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a build with its stage timings */
+        get: operations["builds.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/shards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the shards (sitemap files) of a site */
+        get: operations["shards.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a sitemap or sitemap index
+         * @description Upload the document (application/xml, text/xml, or gzip; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.
+         */
+        post: operations["validate.validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/urls/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import URLs from an NDJSON or CSV upload
+         * @description Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it. NDJSON (`application/x-ndjson`): one URL entry per line, as PUT …/urls takes them; blank lines are skipped. CSV (`text/csv`): a header row, then one entry per row. Columns, in any order, case-insensitive: `loc` (required), `lastmod`, `changefreq`, `priority`, `section`, `hreflang` (the URL's own language), `alternate:<hreflang>` (one per language: that variant's URL; with these columns each row states its whole cluster, so a row without any leaves its cluster) and `images` (image URLs separated by spaces). An empty cell is an absent field. Lines are numbered from 1, a CSV header being line 1. Invalid lines are rejected one by one (GET …/imports/{importId}/rejections); the valid ones are stored. `mode=replace` deletes the site's URLs absent from the upload, in one transaction, when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING).
+         */
+        post: operations["imports.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports/sitemaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import URLs from an existing sitemap or robots.txt on the web */
+        post: operations["imports.importSitemaps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the imports of a site, newest first */
+        get: operations["imports.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an import with its progress */
+        get: operations["imports.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports/{importId}/rejections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the rejected lines of an import */
+        get: operations["imports.rejections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description one member of an hreflang cluster */
+        Alternate: {
+            /** @description `en`, `en-GB`, `zh-Hant-TW` or `x-default` (case-insensitive) */
+            hreflang: string;
+            /** @description the page in that language; may be on another host: an absolute http(s) URL */
+            href: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description first characters of the key, to recognise it */
+            prefix: string;
+            scopes: components["schemas"]["Scope"][];
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+        };
+        ApiKeyCreate: {
+            name: string;
+            /**
+             * @description admin implies write and read; write implies read
+             * @default [
+             *       "read",
+             *       "write"
+             *     ]
+             */
+            scopes: components["schemas"]["Scope"][];
+        };
+        ApiKeyCreated: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description first characters of the key, to recognise it */
+            prefix: string;
+            scopes: components["schemas"]["Scope"][];
+            /** Format: date-time */
+            createdAt: string;
+            revokedAt: string | null;
+            /** @description the key; shown only here, stored as a hash */
+            apiKey: string;
+        };
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKey"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        Build: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            siteId: string;
+            status: components["schemas"]["BuildStatus"];
+            full: boolean;
+            /** @description api | schedule | change */
+            trigger: string;
+            shardsRendered: number;
+            shardsSkipped: number;
+            urlCount: number;
+            byteSize: number;
+            /** @description stage durations in milliseconds */
+            timings: unknown;
+            /** @description IndexNow submissions after the publish: one entry per request (endpoint, status, url count, attempt); [] when nothing changed, null before the check */
+            indexNow: unknown;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        BuildCreate: {
+            /**
+             * @description re-render every shard, not only dirty ones
+             * @default false
+             */
+            full: boolean;
+        };
+        BuildPage: {
+            items: components["schemas"]["Build"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        BuildQueued: {
+            /** Format: uuid */
+            buildId: string;
+            status: components["schemas"]["BuildStatus"];
+        };
+        /** @enum {string} */
+        BuildStatus: "queued" | "running" | "published" | "failed";
+        /** @description the one error shape of every route */
+        Error: {
+            error: {
+                /** @description stable: SITE_NOT_FOUND, VALIDATION_FAILED, … */
+                code: string;
+                message: string;
+                details: components["schemas"]["ErrorDetail"][];
+            };
+        };
+        ErrorDetail: {
+            /** @description the input field at fault: `hostname`, `videos[0].duration` */
+            field?: string;
+            /** @description the entry of a list body */
+            index?: number;
+            /** @description the line of an uploaded file */
+            line?: number;
+            code?: string;
+            message: string;
+        };
+        /** @description an image on the page (Google image sitemap) */
+        Image: {
+            /** @description the image; may be on a CDN host: an absolute http(s) URL */
+            loc: string;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            caption?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            title?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            geoLocation?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            license?: unknown;
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            siteId: string;
+            /** @enum {string} */
+            source: "upload" | "sitemaps";
+            /** @enum {string} */
+            format: "ndjson" | "csv" | "sitemap";
+            /** @enum {string} */
+            mode: "upsert" | "replace";
+            status: components["schemas"]["ImportStatus"];
+            sourceUrl: string | null;
+            /** @description lines (or sitemap entries) read so far */
+            linesRead: number;
+            /** @description valid lines stored (changed or already equal) */
+            stored: number;
+            /** @description lines rejected; see …/rejections */
+            rejected: number;
+            /** @description URLs whose sitemap content changed */
+            changed: number;
+            /** @description URLs a completed replace deleted */
+            deleted: number;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        ImportPage: {
+            items: components["schemas"]["Import"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        ImportRejection: {
+            /** @description 1-based line of the upload (a CSV header is line 1); sitemaps: the entry in its file, 0 for a whole file */
+            line: number;
+            code: string;
+            field: string;
+            reason: string;
+            /** @description sitemaps: the file */
+            source: string | null;
+        };
+        ImportRejectionPage: {
+            items: components["schemas"]["ImportRejection"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        ImportResult: {
+            /** Format: uuid */
+            importId: string;
+            status: components["schemas"]["ImportStatus"];
+            /** @enum {string} */
+            mode: "upsert" | "replace";
+            linesRead: number;
+            stored: number;
+            rejected: number;
+            changed: number;
+            deleted: number;
+        };
+        ImportsImportSitemapsResponse: {
+            /** Format: uuid */
+            importId: string;
+            status: components["schemas"]["ImportStatus"];
+        };
+        /** @enum {string} */
+        ImportStatus: "queued" | "running" | "completed" | "failed";
+        /** @description a Google News article */
+        News: {
+            publicationName: string;
+            /** @description ISO 639 code; zh-cn or zh-tw for Chinese */
+            publicationLanguage: string;
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; at least a full date */
+            publicationDate: string;
+            title: string;
+        };
+        /** @enum {string} */
+        Scope: "read" | "write" | "admin";
+        Shard: {
+            /** @description bigint as a string */
+            id: string;
+            section: string | null;
+            ordinal: number;
+            /** @description the shard's file on the site's host; a shard keeps it for life */
+            path: string;
+            urlCount: number;
+            /** @description uncompressed bytes of its URL entries */
+            byteSize: number;
+            /** @description changed since it was last rendered */
+            dirty: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ShardPage: {
+            items: components["schemas"]["Shard"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        Site: {
+            /** Format: uuid */
+            id: string;
+            hostname: string;
+            scheme: string;
+            defaultChangefreq: string | null;
+            defaultPriority: number | null;
+            rebuildCron: string | null;
+            robotsTxt: string | null;
+            cacheMaxAge: number;
+            textSitemap: boolean;
+            indexNowKey: string;
+            sitemapUrl: string;
+            /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
+            crossSubmitRobotsLine: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SiteCreate: {
+            hostname: string;
+            /** @enum {string} */
+            scheme?: "http" | "https";
+            defaultChangefreq?: ("always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never") | null;
+            defaultPriority?: number | null;
+            /** @description 5-field cron (UTC) for a scheduled full rebuild; null: none */
+            rebuildCron?: string | null;
+            /** @description the site's own robots.txt rules; the platform appends its Sitemap: lines */
+            robotsTxt?: string | null;
+            /** @description allow lines only some engines read (Host:, Clean-param:) */
+            robotsTxtNonStandard?: boolean;
+            cacheMaxAge?: number;
+            /** @description also publish /sitemap.txt */
+            textSitemap?: boolean;
+        };
+        SitemapImportCreate: {
+            /**
+             * Format: uri
+             * @description a robots.txt, sitemap index or sitemap URL
+             */
+            url: string;
+        };
+        SitePage: {
+            items: components["schemas"]["Site"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        SiteSchedule: {
+            rebuildCron: string | null;
+            nextRunAt: string | null;
+        };
+        SiteUpdate: {
+            hostname?: string;
+            /** @enum {string} */
+            scheme?: "http" | "https";
+            defaultChangefreq?: ("always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never") | null;
+            defaultPriority?: number | null;
+            /** @description 5-field cron (UTC) for a scheduled full rebuild; null: none */
+            rebuildCron?: string | null;
+            /** @description the site's own robots.txt rules; the platform appends its Sitemap: lines */
+            robotsTxt?: string | null;
+            /** @description allow lines only some engines read (Host:, Clean-param:) */
+            robotsTxtNonStandard?: boolean;
+            cacheMaxAge?: number;
+            /** @description also publish /sitemap.txt */
+            textSitemap?: boolean;
+        };
+        TenantCreate: {
+            name: string;
+            /** @description quota; null or absent: unlimited */
+            maxSites?: number | null;
+            /** @description quota of live URLs across all sites; null or absent: unlimited */
+            maxUrls?: number | null;
+        };
+        TenantCreated: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description its first key (admin scope); shown only here */
+            apiKey: string;
+        };
+        /** @description a URL as stored: normalized, as it is published */
+        Url: {
+            loc: string;
+            section: string | null;
+            lastmod: string | null;
+            changefreq: string | null;
+            priority: number | null;
+            /** @description the whole hreflang cluster, this URL included */
+            alternates: components["schemas"]["Alternate"][];
+            images: components["schemas"]["Image"][];
+            videos: components["schemas"]["Video"][];
+            news: components["schemas"]["News"] | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UrlDelete: {
+            locs: string[];
+        };
+        UrlDeleteResult: {
+            deleted: number;
+            notFound: string[];
+        };
+        UrlEntry: {
+            /** @description absolute URL on the site's scheme and host */
+            loc: string;
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; by default, when the content last changed */
+            lastmod?: string;
+            /**
+             * @description case-insensitive
+             * @enum {string}
+             */
+            changefreq?: "always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never";
+            priority?: number;
+            /** @description groups URLs into their own sitemap files */
+            section?: string;
+            /** @description the hreflang cluster; [] leaves it */
+            alternates?: components["schemas"]["Alternate"][];
+            images?: components["schemas"]["Image"][];
+            videos?: components["schemas"]["Video"][];
+            news?: components["schemas"]["News"];
+            /** @description this URL's own language in its cluster */
+            hreflang?: string;
+        };
+        UrlEntryProblem: {
+            index: number;
+            loc?: string;
+            field: string;
+            code: string;
+            message: string;
+        };
+        UrlPage: {
+            items: components["schemas"]["Url"][];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        UrlUpsertResult: {
+            /** @description valid entries stored (changed or already equal) */
+            upserted: number;
+            /** @description URLs whose sitemap content changed */
+            changed: number;
+            errors: components["schemas"]["UrlEntryProblem"][];
+            warnings: components["schemas"]["UrlEntryProblem"][];
+        };
+        Validation: {
+            /** @description no problem in any file */
+            valid: boolean;
+            files: components["schemas"]["ValidationFile"][];
+        };
+        ValidationFile: {
+            /** @description the URL, or "upload" */
+            file: string;
+            kind: ("urlset" | "sitemapindex") | null;
+            entries: number;
+            /** @description uncompressed */
+            bytes: number;
+            problems: components["schemas"]["ValidationProblem"][];
+        };
+        ValidationProblem: {
+            file: string;
+            line?: number;
+            /** @enum {string} */
+            rule: "not-a-sitemap" | "gzip" | "xsd" | "max-urls" | "max-bytes" | "loc-length" | "loc-absolute" | "one-host" | "index-nested" | "fetch";
+            message: string;
+        };
+        ValidationRequest: {
+            /**
+             * Format: uri
+             * @description a sitemap or sitemap index to fetch (public addresses only, as the import)
+             */
+            url: string;
+            /**
+             * @description an index: also fetch and check every sitemap it lists
+             * @default false
+             */
+            follow: boolean;
+        };
+        /** @description a video on the page (Google video sitemap) */
+        Video: {
+            /** @description the thumbnail: an absolute http(s) URL */
+            thumbnailLoc: string;
+            title: string;
+            description: string;
+            /** @description contentLoc or playerLoc is required; neither may be the page itself */
+            contentLoc?: string;
+            /** @description the player: an absolute http(s) URL */
+            playerLoc?: string;
+            /** @description seconds */
+            duration?: number;
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm */
+            expirationDate?: string;
+            rating?: number;
+            viewCount?: number;
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm */
+            publicationDate?: string;
+            familyFriendly?: boolean;
+            restriction?: components["schemas"]["VideoRestriction"];
+            platform?: components["schemas"]["VideoPlatform"];
+            requiresSubscription?: boolean;
+            uploader?: components["schemas"]["VideoUploader"];
+            live?: boolean;
+            tags?: string[];
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            category?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            galleryLoc?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            price?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            tvshow?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            allowEmbed?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            autoplay?: unknown;
+        };
+        VideoPlatform: {
+            /**
+             * @description case-insensitive
+             * @enum {string}
+             */
+            relationship: "allow" | "deny";
+            /** @description case-insensitive */
+            platforms: ("web" | "mobile" | "tv")[];
+        };
+        VideoRestriction: {
+            /**
+             * @description case-insensitive
+             * @enum {string}
+             */
+            relationship: "allow" | "deny";
+            countries: string[];
+        };
+        VideoUploader: {
+            name: string;
+            /** @description the uploader's page: an absolute http(s) URL */
+            info?: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    "tenants.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantCreate"];
+            };
+        };
+        responses: {
+            /** @description created, with its first key; platform key only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantCreated"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tenants.listKeys": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tenants.createKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "tenants.revokeKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked: the key answers 401 from now on */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSchedule"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCreate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (HOSTNAME_TAKEN) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted, with its URLs, builds and files */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteUpdate"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (HOSTNAME_TAKEN) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "urls.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                /** @description only URLs whose loc starts with this */
+                prefix?: string;
+                /** @description only this section ("" is the default section) */
+                section?: string;
+                /** @description only URLs changed at or after this instant */
+                changedSince?: string;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "urls.upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        /** @description up to 10,000 entries; each is validated on its own */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UrlEntry"][];
+            };
+        };
+        responses: {
+            /** @description valid entries stored; invalid ones listed in errors by index */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlUpsertResult"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request too large (PAYLOAD_TOO_LARGE, TOO_MANY_ENTRIES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description tenant quota exceeded (QUOTA_URLS) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "urls.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UrlDelete"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UrlDeleteResult"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "builds.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "builds.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuildCreate"];
+            };
+        };
+        responses: {
+            /** @description queued; poll GET …/builds/{buildId} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildQueued"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "builds.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+                buildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Build"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "shards.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShardPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "validate.validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the sitemap itself, or where to fetch it */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidationRequest"];
+                "application/xml": string;
+                "text/xml": string;
+                "application/gzip": string;
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Validation"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request too large (PAYLOAD_TOO_LARGE, TOO_MANY_ENTRIES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.upload": {
+        parameters: {
+            query?: {
+                /** @description replace: URLs absent from the upload are deleted when it completes */
+                mode?: "upsert" | "replace";
+                /** @description default: from Content-Type (application/x-ndjson, text/csv) */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        /** @description one URL entry per line (NDJSON) or row (CSV), optionally gzipped */
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+                "text/csv": string;
+                "application/gzip": string;
+            };
+        };
+        responses: {
+            /** @description the import completed; rejected lines are listed at …/imports/{importId}/rejections */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (HOSTNAME_TAKEN) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.importSitemaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SitemapImportCreate"];
+            };
+        };
+        responses: {
+            /** @description queued; poll GET …/imports/{importId} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportsImportSitemapsResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.rejections": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description in the order they were found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRejectionPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

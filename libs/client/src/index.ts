@@ -1,0 +1,2 @@
+// @sitemaps/client: the typed client of the admin API, generated from its OpenAPI document.
+export * from './client';
