@@ -209,7 +209,7 @@ export interface paths {
         put?: never;
         /**
          * Import URLs from an NDJSON or CSV upload
-         * @description Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it. NDJSON (`application/x-ndjson`): one URL entry per line, as PUT …/urls takes them; blank lines are skipped. CSV (`text/csv`): a header row, then one entry per row. Columns, in any order, case-insensitive: `loc` (required), `lastmod`, `changefreq`, `priority`, `section`, `hreflang` (the URL's own language), `alternate:<hreflang>` (one per language: that variant's URL; with these columns each row states its whole cluster, so a row without any leaves its cluster) and `images` (image URLs separated by spaces). An empty cell is an absent field. Lines are numbered from 1, a CSV header being line 1. Invalid lines are rejected one by one (GET …/imports/{importId}/rejections); the valid ones are stored. `mode=replace` deletes the site's URLs absent from the upload, in one transaction, when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING).
+         * @description Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it. NDJSON (`application/x-ndjson`): one URL entry per line, as PUT …/urls takes them; blank lines are skipped. CSV (`text/csv`): a header row, then one entry per row. Columns, in any order, case-insensitive: `loc` (required), `lastmod`, `changefreq`, `priority`, `section`, `hreflang` (the URL's own language), `alternate:<hreflang>` (one per language: that variant's URL; with these columns each row states its whole cluster, so a row without any leaves its cluster) and `images` (image URLs separated by spaces). An empty cell is an absent field. Lines are numbered from 1, a CSV header being line 1. Invalid lines are rejected one by one (GET …/imports/{importId}/rejections); the valid ones are stored. `mode=replace` deletes the site's URLs absent from the upload, in one transaction, when and only when the import completes. One import runs per site at a time (409 IMPORT_RUNNING), and a tenant has at most IMPORT_UPLOADS_PER_TENANT uploads open at once (429 UPLOADS_BUSY).
          */
         post: operations["imports.upload"];
         delete?: never;
@@ -278,6 +278,26 @@ export interface paths {
         };
         /** List the rejected lines of an import */
         get: operations["imports.rejections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/imports/{importId}/warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * repairs made to stored lines
+         * @description A sitemaps import keeps a page whose loc is good and repairs the rest (see the README's import policy); each repair is listed here, with the code a rejection would have had.
+         */
+        get: operations["imports.warnings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -442,6 +462,8 @@ export interface components {
             stored: number;
             /** @description lines rejected; see …/rejections */
             rejected: number;
+            /** @description repairs made to stored lines (sitemaps imports); see …/warnings */
+            warnings: number;
             /** @description URLs whose sitemap content changed */
             changed: number;
             /** @description URLs a completed replace deleted */
@@ -480,6 +502,7 @@ export interface components {
             linesRead: number;
             stored: number;
             rejected: number;
+            warnings: number;
             changed: number;
             deleted: number;
         };
@@ -490,6 +513,20 @@ export interface components {
         };
         /** @enum {string} */
         ImportStatus: "queued" | "running" | "completed" | "failed";
+        ImportsWarningsResponse: {
+            items: {
+                /** @description 1-based line of the upload (a CSV header is line 1); sitemaps: the entry in its file, 0 for a whole file */
+                line: number;
+                code: string;
+                field: string;
+                /** @description what the line said, and what was kept */
+                reason: string;
+                /** @description sitemaps: the file */
+                source: string | null;
+            }[];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
         /** @description a Google News article */
         News: {
             publicationName: string;
@@ -2543,6 +2580,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportRejectionPage"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "imports.warnings": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description in the order they were found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportsWarningsResponse"];
                 };
             };
             /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
