@@ -33,8 +33,11 @@ export function operationId(controllerKey: string, methodKey: string): string {
 
 /** `createKey` → `Create key`. */
 function summaryOf(methodKey: string): string {
-  const words = methodKey.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return methodKey.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -73,7 +76,8 @@ function withConventions(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       const extensions = operation as unknown as Record<string, unknown>;
       const [resource = 'api', name = method] = operation.operationId?.split('.') ?? [];
-      operation.summary ??= summaryOf(name);
+      // Written ones too, so every summary reads the same in a generated client or the UI.
+      operation.summary = capitalized(operation.summary ?? summaryOf(name));
       if (!operation.tags?.length) operation.tags = [resource];
       for (const tag of operation.tags ?? []) usedTags.add(tag);
       const responses = operation.responses;
