@@ -14,6 +14,7 @@ import { crawl, fetchFile, validateSitemaps } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const HOST = 'import.example.com';
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const ORIGIN = `https://${HOST}`;
 
 interface Served {
@@ -116,7 +117,8 @@ describe('import existing sitemaps', () => {
     files.set('/sitemaps/c.xml.gz', { body: gzipSync(c!.xml), headers: { 'Content-Type': 'application/octet-stream' } });
     files.set('/sitemaps/deeper-index.xml', { body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/too-deep.xml` }])), headers: xml });
 
-    platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MAX_DEPTH: '2' });
+    // The bulk test's index and its 1,000 files are 1,001 files; its bombs expand past 2 MiB.
+    platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MAX_DEPTH: '2', IMPORT_MAX_FILES: '1001', IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) });
     api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Importer' })).body.apiKey);
   });
   afterAll(async () => {
@@ -220,6 +222,92 @@ describe('import existing sitemaps', () => {
     const after = await publishedEntries(host, count);
     expect(after.urls).toEqual(before.urls);
   }, 240_000);
+
+  it('imports a 1,000-file index with gzip bombs, BOMs, broken links and bad XML mixed in: every good entry kept, every bad one reported', async () => {
+    const host = 'bulk.example.com';
+    const origin = `https://${host}`;
+    const xml = { 'Content-Type': 'application/xml' };
+    const urlsetOf = (urls: string) => `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${urls}</urlset>`;
+    const url = (path: string, extra = '') => `<url><loc>${origin}${path}</loc><lastmod>2026-05-01</lastmod>${extra}</url>`;
+    // Well-formed all the way, so only the limit can stop it: 8 KiB that expand past the file limit.
+    const bomb = gzipSync(Buffer.from(urlsetOf(`${url('/bomb')}${' '.repeat(2 * MAX_FILE_BYTES)}`)));
+    expect(bomb.length).toBeLessThan(16 * 1024);
+    // As in a cut-off file, the entries read before the limit are kept: the bomb's one, 20 times.
+    const good = new Set<string>(['/bomb']);
+    let storedLines = 0;
+    const expected: [string, string][] = [];
+    let warned = 0;
+    const paths: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const kind = i % 50;
+      const path = `/bulk/${i}${kind === 0 || i % 3 === 0 ? '.xml.gz' : '.xml'}`;
+      paths.push(path);
+      const source = `${site.base}${path}`;
+      const locs = [0, 1, 2].map((n) => `/f${i}/${n}`);
+      if (kind === 0) {
+        files.set(path, { body: bomb, headers: { 'Content-Type': 'application/x-gzip' } });
+        expected.push(['TOO_LARGE', source]);
+        storedLines += 1;
+        continue;
+      }
+      if (kind === 1) {
+        expected.push(['HTTP_STATUS', source]); // not served: a broken link
+        continue;
+      }
+      let body: string;
+      if (kind === 2) {
+        // An unescaped & after the first entry: it is kept, the rest of the file is not.
+        body = `${urlsetOf('').replace('</urlset>', '')}${url(locs[0]!)}<url><loc>${origin}/f${i}/x?a=1&b=2</loc></url>${url(locs[1]!)}</urlset>`;
+        good.add(locs[0]!);
+        storedLines += 1;
+        expected.push(['INVALID_XML', source]);
+      } else if (kind === 3) {
+        // hreflang links that do not list the page: kept, with a warning.
+        body = urlsetOf(url(locs[0]!, `<xhtml:link rel="alternate" hreflang="de" href="${origin}/de${locs[0]}"/>`) + url(locs[1]!));
+        good.add(locs[0]!).add(locs[1]!);
+        storedLines += 2;
+        warned += 1;
+      } else if (kind === 4) {
+        // An entry on another host is refused; its neighbours are not.
+        body = urlsetOf(url(locs[0]!) + `<url><loc>https://elsewhere.example.org/f${i}</loc></url>` + url(locs[1]!));
+        good.add(locs[0]!).add(locs[1]!);
+        storedLines += 2;
+        expected.push(['URL_HOST_MISMATCH', source]);
+      } else {
+        body = urlsetOf(locs.map((loc) => url(loc)).join(''));
+        for (const loc of locs) good.add(loc);
+        storedLines += 3;
+      }
+      // Every fifth file with a BOM; gzip files as servers send them, with or without Content-Encoding.
+      const bytes = Buffer.concat([Buffer.from(i % 5 === 0 ? [0xef, 0xbb, 0xbf] : []), Buffer.from(body)]);
+      if (path.endsWith('.gz')) files.set(path, { body: gzipSync(bytes), headers: i % 2 === 0 ? { 'Content-Type': 'application/x-gzip' } : { ...xml, 'Content-Encoding': 'gzip' } });
+      else files.set(path, { body: bytes, headers: xml });
+    }
+    files.set('/bulk/index.xml', { body: Buffer.from(renderSitemapIndex(paths.map((path) => ({ loc: `${site.base}${path}` })))), headers: xml });
+
+    const siteId = (await api.post('/v1/sites', { hostname: host })).body.id;
+    const { importId } = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/bulk/index.xml` })).body;
+    const done = await until('the 1,000-file import', async () => {
+      const view = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
+      return view.status === 'completed' || view.status === 'failed' ? view : undefined;
+    }, 180_000);
+    expect(done).toMatchObject({ status: 'completed', stored: storedLines, rejected: expected.length, warnings: warned });
+    const rejections = await rejectionsOf(api, siteId, importId);
+    expect(rejections.map((r) => [r.code, r.source]).sort()).toEqual([...expected].sort());
+    for (const r of rejections.filter((r) => r.code === 'INVALID_XML')) expect(r.reason).toMatch(/line 1, column \d+/);
+    for (const r of rejections.filter((r) => r.code === 'TOO_LARGE')) expect(r.reason).toMatch(/IMPORT_MAX_FILE_BYTES/);
+    const warnings = (await api.get(`/v1/sites/${siteId}/imports/${importId}/warnings?limit=1000`)).body.items as { code: string }[];
+    expect(warnings.map((w) => w.code)).toEqual(Array(warned).fill('HREFLANG_SELF_MISSING'));
+
+    const stored: string[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const page = (await api.get(`/v1/sites/${siteId}/urls?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body as { items: { loc: string }[]; nextCursor: string | null };
+      stored.push(...page.items.map((item) => item.loc));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(stored.sort()).toEqual([...good].map((path) => `${origin}${path}`).sort());
+  }, 300_000);
 });
 
 describe('import existing sitemaps: address policy by default', () => {
