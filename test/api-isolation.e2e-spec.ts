@@ -33,6 +33,8 @@ interface Ids {
   buildId: string;
   keyId: string;
   otherSiteId: string;
+  webhookId: string;
+  deliveryId: string;
 }
 
 function graphqlClient(baseUrl: string, key?: string) {
@@ -47,6 +49,8 @@ function graphqlClient(baseUrl: string, key?: string) {
 }
 
 const SITE = 'a.example.com';
+/** Never resolves: a test event to it fails in the background without reaching anything. */
+const HOOK_URL = 'https://hooks.invalid/in';
 const REST_OPERATIONS: RestOperation[] = [
   { method: 'POST', path: '/v1/tenants', body: { name: 'X' }, access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/api-keys', access: 'admin', isolation: 'list' },
@@ -66,6 +70,14 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'GET', path: '/v1/sites/{siteId}/builds/{buildId}', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'GET', path: '/v1/sites/{siteId}/shards', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'POST', path: '/v1/validate', body: { url: 'ftp://a.example.com/sitemap.xml' }, access: 'read', isolation: 'none' },
+  { method: 'POST', path: '/v1/webhooks', body: { url: HOOK_URL, eventTypes: ['build.failed'] }, access: 'admin', isolation: 'none' },
+  { method: 'GET', path: '/v1/webhooks', access: 'read', isolation: 'list' },
+  { method: 'GET', path: '/v1/webhooks/{webhookId}', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { method: 'PATCH', path: '/v1/webhooks/{webhookId}', body: { eventTypes: ['build.published'] }, access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { method: 'DELETE', path: '/v1/webhooks/{webhookId}', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { method: 'POST', path: '/v1/webhooks/{webhookId}/test', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/webhooks/{webhookId}/deliveries', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
 ];
 
 const GQL_OPERATIONS: GqlOperation[] = [
@@ -90,6 +102,17 @@ const GQL_OPERATIONS: GqlOperation[] = [
   { field: 'builds', query: 'query($siteId: ID!) { builds(siteId: $siteId) { nodes { id } } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { field: 'build', query: 'query($siteId: ID!, $buildId: ID!) { build(siteId: $siteId, id: $buildId) { id } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { field: 'createBuild', query: 'mutation($siteId: ID!) { createBuild(siteId: $siteId) { id } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { field: 'webhooks', query: '{ webhooks { nodes { id url } } }', access: 'read', isolation: 'list' },
+  { field: 'webhook', query: 'query($webhookId: ID!) { webhook(id: $webhookId) { id deliveries { nodes { id } } } }', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { field: 'createWebhook', query: `mutation { createWebhook(input: { url: "${HOOK_URL}", eventTypes: ["build.failed"] }) { id } }`, access: 'admin', isolation: 'none' },
+  {
+    field: 'updateWebhook',
+    query: 'mutation($webhookId: ID!) { updateWebhook(id: $webhookId, input: { eventTypes: ["build.published"] }) { id } }',
+    access: 'admin',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
+  { field: 'deleteWebhook', query: 'mutation($webhookId: ID!) { deleteWebhook(id: $webhookId) }', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  { field: 'sendWebhookTest', query: 'mutation($webhookId: ID!) { sendWebhookTest(id: $webhookId) { id } }', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
 ];
 
 const fill = (path: string, ids: Ids) => path.replace(/\{(\w+)\}/g, (_, name: keyof Ids) => ids[name]);
@@ -126,7 +149,9 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     await owner.waitForBuild(siteId, buildId);
     const keyId = (await ownerKeyWith(['read'], 'owner-key')).id;
     const otherSiteId = (await intruder.post('/v1/sites', { hostname: 'b.example.com' })).body.id;
-    ids = { siteId, buildId, keyId, otherSiteId };
+    const webhookId = (await owner.post('/v1/webhooks', { url: HOOK_URL, eventTypes: ['site.verified'] })).body.id;
+    const deliveryId = (await owner.post(`/v1/webhooks/${webhookId}/test`)).body.id;
+    ids = { siteId, buildId, keyId, otherSiteId, webhookId, deliveryId };
   });
   afterAll(() => platform?.close());
 
@@ -141,6 +166,14 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         // /health is public; bulk imports are tested with the import endpoints.
         .filter((operation) => !operation.endsWith('/health') && !/import/.test(operation));
       expect(documented.sort()).toEqual(REST_OPERATIONS.map(label).sort());
+      // Every answer that creates or queues something says where it is.
+      for (const [path, methods] of Object.entries(json.body.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+        for (const [method, operation] of Object.entries(methods)) {
+          for (const status of ['201', '202'].filter((code) => operation.responses[code])) {
+            expect(operation.responses[status]?.headers, `${method.toUpperCase()} ${path} ${status}`).toHaveProperty('Location');
+          }
+        }
+      }
       const put = json.body.paths['/v1/sites/{siteId}/urls'].put;
       expect(put.requestBody.content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 10_000, items: { $ref: '#/components/schemas/UrlEntry' } });
       expect(json.body.components.schemas.UrlEntry).toMatchObject({ required: ['loc'] });
@@ -167,6 +200,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         expect(res.status).toBe(200);
         expect(JSON.stringify(res.body)).not.toContain(ids.siteId);
         expect(JSON.stringify(res.body)).not.toContain(ids.keyId);
+        expect(JSON.stringify(res.body)).not.toContain(ids.webhookId);
         expect(JSON.stringify(res.body)).not.toContain(SITE);
       } else if (op.isolation !== 'none') {
         expect(res.status).toBe(404);
@@ -180,6 +214,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         expect(res.body.errors).toBeUndefined();
         expect(JSON.stringify(res.body.data)).not.toContain(ids.siteId);
         expect(JSON.stringify(res.body.data)).not.toContain(ids.keyId);
+        expect(JSON.stringify(res.body.data)).not.toContain(ids.webhookId);
       } else if (op.isolation !== 'none') {
         expect(res.body.data).toEqual({ [op.field]: null });
         expect(res.body.errors?.map((e) => e.extensions.code)).toEqual([op.isolation.notFound]);

@@ -9,6 +9,7 @@ export type ApiLimitOverrides = { [K in keyof ApiLimits]?: ApiLimits[K] extends 
 export function apiLimits(base: ApiLimits, overrides: ApiLimitOverrides = {}): ApiLimits {
   return {
     rateLimit: { ...base.rateLimit, ...overrides.rateLimit },
+    tenantRateLimit: { ...base.tenantRateLimit, ...overrides.tenantRateLimit },
     authFailures: { ...base.authFailures, ...overrides.authFailures },
     bulkBodyLimitBytes: overrides.bulkBodyLimitBytes ?? base.bulkBodyLimitBytes,
     bodyLimitBytes: overrides.bodyLimitBytes ?? base.bodyLimitBytes,

@@ -1,5 +1,5 @@
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { Queue } from 'bullmq';
@@ -38,8 +38,10 @@ import { UrlsResolver } from './urls/urls.resolver';
 import { UrlsService } from './urls/urls.service';
 import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
 import { StreamedBodyParser } from './http/streamed-body.parser';
+import { LocationInterceptor } from './http/location.interceptor';
 import { ValidateController } from './validate/validate.controller';
 import { ValidateService } from './validate/validate.service';
+import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.providers';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
@@ -73,7 +75,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql))],
-      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS],
+      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS, ...WEBHOOK_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
@@ -129,9 +131,11 @@ export class ApiModule {
         ShardsResolver,
         JsonScalar,
         ...IMPORT_PROVIDERS,
+        ...WEBHOOK_PROVIDERS,
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: LocationInterceptor },
       ],
     };
   }

@@ -7,3 +7,7 @@ export const URL_INGEST = Symbol('URL_INGEST');
 export const API_LIMITS = Symbol('API_LIMITS');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const AUTH_FAILURE_LIMITER = Symbol('AUTH_FAILURE_LIMITER');
+export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
+export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');
+export const IDEMPOTENCY_KEYS = Symbol('IDEMPOTENCY_KEYS');
+export const TENANT_RATE_LIMITER = Symbol('TENANT_RATE_LIMITER');

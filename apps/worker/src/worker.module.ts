@@ -3,8 +3,9 @@ import { FlowProducer } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
-import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
+import { createPgPool, createPrismaClient, WebhookRepository, type PrismaClient } from '@sitemaps/data';
+import { buildFinishedEvent } from '@sitemaps/domain';
+import { BuildProducer, createRedisConnection, WebhookProducer } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
@@ -20,7 +21,9 @@ import { ShardRenderer } from './builds/shard-renderer';
 import { IndexNowDrainer } from './indexnow/indexnow-drainer';
 import { IndexNowSubmitter } from './indexnow/indexnow-submitter';
 import { IndexNowProcessors } from './indexnow/indexnow.processors';
-import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST } from './worker.tokens';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from './worker.tokens';
+import { WebhookProcessors } from './webhooks/webhook.processors';
+import { WebhookSender } from './webhooks/webhook-sender';
 import { UrlIngestService } from '@sitemaps/ingest';
 
 /** Closes the clients this module created, after the processors have stopped taking jobs. */
@@ -30,10 +33,12 @@ class WorkerClients implements OnApplicationShutdown {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(FLOW_PRODUCER) private readonly flows: FlowProducer,
+    @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.flows.close();
+    await this.webhooks.close();
     await this.prisma.$disconnect();
     await this.pool.end();
     this.redis.disconnect();
@@ -71,11 +76,22 @@ export class WorkerModule {
           useFactory: (pool: Pool, redis: Redis) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
         },
         { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
+        { provide: WEBHOOK_REPOSITORY, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
+        {
+          provide: WEBHOOK_PRODUCER,
+          inject: [REDIS, WEBHOOK_REPOSITORY],
+          useFactory: (redis: Redis, webhooks: WebhookRepository) => new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
+        },
+        { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
           provide: BuildPublisher,
-          inject: [PRISMA, BLOB_STORE, REDIS, IndexNowDrainer],
-          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis, indexNow: IndexNowDrainer) =>
-            new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId), (siteId, buildId) => indexNow.enqueue(siteId, buildId)),
+          inject: [PRISMA, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER],
+          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis, indexNow: IndexNowDrainer, webhooks: WebhookProducer) =>
+            new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId), async (siteId, buildId) => {
+              await indexNow.enqueue(siteId, buildId);
+              // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
+              await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
+            }),
         },
         JobWorkers,
         BuildProcessors,
@@ -83,6 +99,7 @@ export class WorkerModule {
         MaintenanceProcessors,
         ...IMPORT_PROVIDERS,
         IndexNowProcessors,
+        WebhookProcessors,
         WorkerClients,
         WorkerHttpServer,
         WorkerHealth,

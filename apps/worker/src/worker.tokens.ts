@@ -7,3 +7,5 @@ export const BLOB_STORE = Symbol('BLOB_STORE');
 export const FLOW_PRODUCER = Symbol('FLOW_PRODUCER');
 export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');
 export const URL_INGEST = Symbol('URL_INGEST');
+export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
+export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');

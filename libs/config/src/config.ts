@@ -10,7 +10,7 @@ const csv = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import';
+export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import,webhook';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -25,6 +25,10 @@ const envSchema = z.object({
   /** Requests one API key may make per window (RateLimiterRedis); a GraphQL request counts once. */
   API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
   API_RATE_LIMIT_DURATION_S: z.coerce.number().int().min(1).default(1),
+  /** Requests all keys of one tenant may make together per window: more keys do not buy more requests. */
+  API_TENANT_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
+  /** How long an Idempotency-Key and the answer it replays are kept. */
+  IDEMPOTENCY_KEY_TTL_S: z.coerce.number().int().min(60).default(24 * 3_600),
   /** Largest body of the bulk routes (PUT/DELETE …/urls, POST /graphql): 10,000 URL entries with
    *  alternates and media. Sized with the heap: `npm run bench:limits` sends the largest one. */
   API_BULK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(32 * 1024 * 1024),
@@ -112,6 +116,15 @@ const envSchema = z.object({
   /** Whole sitemaps import, and each request (connect, and silence between bytes). */
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(30 * 60_000),
   IMPORT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Webhook deliveries: attempts each (the first included), the first retry's delay (doubling after), one request's timeout. */
+  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
+  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).default(10_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Deliveries that fail for good in a row before the platform disables their endpoint. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** Endpoints are customer URLs: private, loopback and link-local addresses are refused unless
+   *  this is set (tests receive webhooks on 127.0.0.1). */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -129,6 +142,16 @@ export interface AppConfig {
   storage: StorageConfig;
   indexNow: { endpoints: string[] };
   import: ImportConfig;
+  webhooks: WebhookConfig;
+  idempotencyKeyTtlSeconds: number;
+}
+
+export interface WebhookConfig {
+  attempts: number;
+  backoffMs: number;
+  timeoutMs: number;
+  disableAfterFailures: number;
+  allowPrivateAddresses: boolean;
 }
 
 export interface StorageConfig {
@@ -167,6 +190,8 @@ export interface ImportConfig {
 
 export interface ApiLimits {
   rateLimit: { points: number; durationSeconds: number };
+  /** All keys of a tenant together, over the same window. */
+  tenantRateLimit: { points: number };
   /** Failed authentications per client address. */
   authFailures: { points: number; durationSeconds: number };
   /** Bulk routes; every other route; JSON values per body. */
@@ -201,6 +226,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       adminApiKey: e.ADMIN_API_KEY,
       limits: {
         rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
+        tenantRateLimit: { points: e.API_TENANT_RATE_LIMIT_POINTS },
         authFailures: { points: e.API_AUTH_FAILURE_POINTS, durationSeconds: e.API_AUTH_FAILURE_DURATION_S },
         bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
@@ -235,6 +261,14 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       timeoutMs: e.IMPORT_TIMEOUT_MS,
       requestTimeoutMs: e.IMPORT_REQUEST_TIMEOUT_MS,
     },
+    webhooks: {
+      attempts: e.WEBHOOK_ATTEMPTS,
+      backoffMs: e.WEBHOOK_BACKOFF_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+      allowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
+    },
+    idempotencyKeyTtlSeconds: e.IDEMPOTENCY_KEY_TTL_S,
   };
 }
 

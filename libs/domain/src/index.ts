@@ -9,3 +9,5 @@ export * from './sites/robots.rules';
 export * from './urls/news.rules';
 export * from './alternates/cluster-changes';
 export * from './tenants/quota.rules';
+export * from './webhooks/webhook-event';
+export * from './webhooks/webhook-signature';

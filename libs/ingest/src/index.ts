@@ -8,5 +8,5 @@ export { readNdjson } from './imports/ndjson.reader';
 export { readCsv } from './imports/csv.reader';
 export { SitemapImporter, type SitemapImportLimits } from './sitemaps/sitemap.importer';
 export { isPublicAddress } from './sitemaps/address.policy';
-export { fetchUrl, FetchRefusedError, type FetchPolicy } from './sitemaps/safe-fetch';
+export { fetchUrl, guardedLookup, FetchRefusedError, type FetchPolicy } from './sitemaps/safe-fetch';
 export { copyRows, FieldArena, type CopyType, type EncodedFields } from './pg-copy';

@@ -2,3 +2,4 @@ export * from './queues';
 export * from './connection';
 export * from './job-defaults';
 export * from './build.producer';
+export * from './webhook.producer';

@@ -12,6 +12,8 @@ export const QUEUE = {
   indexnow: 'indexnow',
   maintenance: 'maintenance',
   import: 'import',
+  /** One attempt series per webhook delivery (an event for one endpoint). */
+  webhook: 'webhook',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
@@ -27,6 +29,8 @@ export const JOB = {
   compactShards: 'compact-shards',
   /** Fetches a site's existing sitemaps (robots.txt, index, files) and imports their entries. */
   importSitemaps: 'import-sitemaps',
+  /** Signs and POSTs one delivery to its endpoint; retried with backoff until it succeeds or runs out. */
+  deliverWebhook: 'deliver-webhook',
 } as const;
 
 const uuid = z.uuid();
@@ -84,6 +88,10 @@ export type SubmitIndexNowPayload = z.infer<typeof submitIndexNowPayload>;
 export const importSitemapsPayload = z.object({ v: z.literal(1), siteId: uuid, importId: uuid });
 export type ImportSitemapsPayload = z.infer<typeof importSitemapsPayload>;
 
+/** The delivery row (event body, endpoint) is the record; the job only names it. */
+export const deliverWebhookPayload = z.object({ v: z.literal(1), deliveryId: uuid });
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+
 // Job ids are deterministic so a retried or doubled enqueue is one job. BullMQ forbids ':' in
 // custom ids and all-digit ids.
 export const jobId = {
@@ -99,4 +107,5 @@ export const jobId = {
   /** Endpoints by a short hash of their URL: stable when the configured list is reordered. */
   submitIndexNow: (buildId: string, batch: number, endpointHash: string) => `indexnow-${buildId}-${batch}-${endpointHash}`,
   importSitemaps: (importId: string) => `import-${importId}`,
+  deliverWebhook: (deliveryId: string) => `webhook-${deliveryId}`,
 };

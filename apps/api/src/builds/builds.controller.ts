@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { buildView, createBuildInput, createdBuildView } from './build.schemas';
 import { BuildsService } from './builds.service';
 
@@ -14,10 +14,9 @@ export class BuildsController {
   constructor(private readonly builds: BuildsService) {}
 
   @Post()
-  @HttpCode(202)
   @RequireScope('write')
   @ZodBody(createBuildInput)
-  @ZodResponse(202, createdBuildView, 'queued; poll GET …/builds/{buildId}')
+  @ZodCreated(202, createdBuildView, (build: { buildId: string }, { siteId }) => `/v1/sites/${siteId}/builds/${build.buildId}`, 'queued; poll GET …/builds/{buildId}')
   @ApiErrors(404)
   @ApiOperation({ summary: 'Queue a build of the site' })
   async create(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {

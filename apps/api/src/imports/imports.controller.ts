@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -7,7 +7,7 @@ import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, ApiUploadBody, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, ApiUploadBody, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { formatOfContentType } from '../http/streamed-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView, warningView } from './import.schemas';
 import { ImportsService } from './imports.service';
@@ -26,6 +26,8 @@ const UPLOAD_FORMATS = [
   'has at most IMPORT_UPLOADS_PER_TENANT uploads open at once (429 UPLOADS_BUSY).',
 ].join(' ');
 
+const importLocation = (result: { importId: string }, { siteId }: Record<string, string>) => `/v1/sites/${siteId}/imports/${result.importId}`;
+
 @ApiTags('imports')
 @Controller('v1/sites/:siteId')
 export class ImportsController {
@@ -36,12 +38,11 @@ export class ImportsController {
 
   /** Lines are validated and stored in batches while the body streams in; the answer comes when all of it is stored. */
   @Post('urls/import')
-  @HttpCode(201)
   @RequireScope('write')
   @ApiUploadBody(['application/x-ndjson', 'text/csv', 'application/gzip'], 'one URL entry per line (NDJSON) or row (CSV), optionally gzipped')
   @ApiOperation({ summary: 'Import URLs from an NDJSON or CSV upload', description: UPLOAD_FORMATS })
   @ZodQuery(importQuery)
-  @ZodResponse(201, uploadResultView, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
+  @ZodCreated(201, uploadResultView, importLocation, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
   @ApiErrors(404, 409)
   async upload(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown, @Req() request: FastifyRequest) {
     const { mode, format } = parseInput(importQuery, query, 'query');
@@ -55,10 +56,9 @@ export class ImportsController {
   }
 
   @Post('imports/sitemaps')
-  @HttpCode(202)
   @RequireScope('write')
   @ZodBody(sitemapImportInput)
-  @ZodResponse(202, uploadResultView.pick({ importId: true, status: true }), 'queued; poll GET …/imports/{importId}')
+  @ZodCreated(202, uploadResultView.pick({ importId: true, status: true }), importLocation, 'queued; poll GET …/imports/{importId}')
   @ApiErrors(404)
   @ApiOperation({ summary: 'Import URLs from an existing sitemap or robots.txt on the web' })
   importSitemaps(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {

@@ -3,10 +3,10 @@ import type { Queue } from 'bullmq';
 import type { Readable } from 'node:stream';
 import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
-import { notFound } from '@sitemaps/domain';
+import { importFinishedEvent, notFound } from '@sitemaps/domain';
 import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
-import { importSitemapsPayload, JOB, jobId } from '@sitemaps/jobs';
-import { CONFIG, PRISMA } from '../api.tokens';
+import { importSitemapsPayload, JOB, jobId, type WebhookProducer } from '@sitemaps/jobs';
+import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../api.tokens';
 import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { ImportView, RejectionView, WarningView } from './import.schemas';
@@ -24,6 +24,7 @@ export class ImportsService implements OnApplicationBootstrap {
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(IMPORT_QUEUE) private readonly queue: Queue,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
   ) {}
 
   /**
@@ -42,6 +43,9 @@ export class ImportsService implements OnApplicationBootstrap {
   async upload(tenantId: string, siteId: string, upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined }) {
     const site = await this.sites.get(tenantId, siteId);
     const result = await importUpload(this.imports, site, upload, { maxBytes: this.config.import.maxTotalBytes, maxRatio: this.config.import.maxCompressionRatio });
+    // The import is committed; a failure to announce it is logged, never the upload's answer.
+    const event = importFinishedEvent(site.id, 'upload', result);
+    if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${result.id}: ${error.message}`));
     const { id, error: _error, ...counters } = result;
     return { importId: id, ...counters };
   }

@@ -5,10 +5,11 @@
 // concept (`Site`, `UrlEntry`, `SitePage`): schemas named with `.meta({ id })` (or `nameSchemas`)
 // keep their name wherever they are used, nested ones included; a body or response left unnamed
 // is named after its operation (`SitesCreateBody`, `SitesScheduleResponse`).
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, HttpCode } from '@nestjs/common';
 import { ApiBody, ApiExtension, ApiQuery, ApiResponse, type SchemaObject } from '@nestjs/swagger';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
+import { LocationOf, type LocationOf as LocationOfFn } from '../http/location.interceptor';
 
 const errorDetail = z
   .object({
@@ -122,12 +123,29 @@ export function ZodQuery(schema: z.ZodObject) {
 
 export const ZodResponse =
   (status: number, schema: z.ZodType | null, description = 'success'): MethodDecorator =>
-  (target, key, descriptor) =>
-    ApiResponse({
+  (target, key, descriptor) => {
+    if (status === 201 || status === 202) throw new Error(`${operationName(target, key)}: a ${status} answer carries a Location: declare it with @ZodCreated`);
+    return ApiResponse({
       status,
       description,
       ...(schema ? { schema: componentRef(schema, 'output', `${operationName(target, key)}Response`) } : {}),
     })(target, key, descriptor);
+  };
+
+/** A 201 (created) or 202 (queued) answer with `Location`: the path of what it created, from the result and path parameters. */
+export const ZodCreated =
+  <R>(status: 201 | 202, schema: z.ZodType, locationOf: LocationOfFn<R>, description = status === 201 ? 'created' : 'queued'): MethodDecorator =>
+  (target, key, descriptor) =>
+    applyDecorators(
+      HttpCode(status),
+      LocationOf(locationOf),
+      ApiResponse({
+        status,
+        description,
+        schema: componentRef(schema, 'output', `${operationName(target, key)}Response`),
+        headers: { Location: { description: 'the path of what was created', schema: { type: 'string' } } },
+      }),
+    )(target, key, descriptor);
 
 export const UPLOAD_EXTENSION = 'x-upload-body';
 /**

@@ -4,7 +4,7 @@ import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { createSiteInput, scheduleView, siteView, updateSiteInput } from './site.schemas';
 import { SitesService } from './sites.service';
 
@@ -24,7 +24,7 @@ export class SitesController {
   @Post()
   @RequireScope('write')
   @ZodBody(createSiteInput)
-  @ZodResponse(201, siteView)
+  @ZodCreated(201, siteView, (site: { id: string }) => `/v1/sites/${site.id}`)
   @ApiErrors(403, 409)
   @ApiOperation({ summary: 'Create a site' })
   create(@TenantId() tenantId: string, @Body() body: unknown) {

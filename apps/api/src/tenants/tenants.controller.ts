@@ -5,7 +5,7 @@ import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
-import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
+import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { apiKeyView, createApiKeyInput, createdApiKeyView, createdTenantView, createTenantInput } from './tenant.schemas';
 import { TenantsService } from './tenants.service';
 
@@ -20,7 +20,7 @@ export class TenantsController {
   @Post('tenants')
   @PlatformOnly()
   @ZodBody(createTenantInput)
-  @ZodResponse(201, createdTenantView, 'created, with its first key; platform key only')
+  @ZodCreated(201, createdTenantView, (tenant: { id: string }) => `/v1/tenants/${tenant.id}`, 'created, with its first key; platform key only')
   @ApiErrors(403)
   @ApiOperation({ summary: 'Create a tenant and its first API key' })
   create(@Body() body: unknown) {
@@ -30,7 +30,7 @@ export class TenantsController {
   @Post('api-keys')
   @RequireScope('admin')
   @ZodBody(createApiKeyInput)
-  @ZodResponse(201, createdApiKeyView)
+  @ZodCreated(201, createdApiKeyView, (key: { id: string }) => `/v1/api-keys/${key.id}`)
   @ApiErrors(403)
   @ApiOperation({ summary: 'Create an API key' })
   async createKey(@TenantId() tenantId: string, @Body() body: unknown) {

@@ -3,10 +3,11 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import type { PrismaClient } from '@sitemaps/data';
-import { planBuildPayload, publishBuildPayload, QUEUE, renderShardPayload } from '@sitemaps/jobs';
+import { buildFinishedEvent } from '@sitemaps/domain';
+import { planBuildPayload, publishBuildPayload, QUEUE, renderShardPayload, type WebhookProducer } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import type { AppConfig } from '@sitemaps/config';
-import { CONFIG, PRISMA } from '../worker.tokens';
+import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../worker.tokens';
 import { BuildPlanner } from './build-planner';
 import { BuildPublisher } from './build-publisher';
 import { ShardRenderer } from './shard-renderer';
@@ -22,6 +23,7 @@ export class BuildProcessors implements OnModuleInit {
     private readonly planner: BuildPlanner,
     private readonly renderer: ShardRenderer,
     private readonly publisher: BuildPublisher,
+    @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
   ) {}
 
   onModuleInit(): void {
@@ -32,10 +34,14 @@ export class BuildProcessors implements OnModuleInit {
   }
 
   private async markFailed(job: Job, error: Error): Promise<void> {
-    const buildId = (job.data as { buildId?: unknown }).buildId;
+    const { buildId, siteId } = job.data as { buildId?: unknown; siteId?: unknown };
     if (typeof buildId !== 'string') return;
-    await this.prisma.build
+    const marked = await this.prisma.build
       .updateMany({ where: { id: buildId, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error: error.message, finishedAt: new Date() } })
       .catch((cause: Error) => this.logger.error(`could not mark build ${buildId} failed: ${cause.message}`));
+    if (!marked || marked.count === 0 || typeof siteId !== 'string') return;
+    await this.webhooks
+      .emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'failed', error: error.message }))
+      .catch((cause: Error) => this.logger.error(`could not emit build.failed for build ${buildId}: ${cause.message}`));
   }
 }

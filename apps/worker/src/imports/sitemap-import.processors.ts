@@ -3,9 +3,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { PrismaClient } from '@sitemaps/data';
 import type { SitemapImporter, UrlImportService } from '@sitemaps/ingest';
-import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload } from '@sitemaps/jobs';
+import { importFinishedEvent } from '@sitemaps/domain';
+import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload, type WebhookProducer } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { PRISMA } from '../worker.tokens';
+import { PRISMA, WEBHOOK_PRODUCER } from '../worker.tokens';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
 
 @Injectable()
@@ -17,6 +18,7 @@ export class SitemapImportProcessors implements OnModuleInit {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(SITEMAP_IMPORTER) private readonly importer: SitemapImporter,
+    @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -32,6 +34,10 @@ export class SitemapImportProcessors implements OnModuleInit {
     const result = await this.importer.run(site, importId);
     if (!result) return { skipped: 'completed, or running elsewhere' };
     this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected${result.error ? ` (${result.error})` : ''}`);
+    const event = importFinishedEvent(site.id, 'sitemaps', result);
+    // After the import's own commit.
+    // A failure here is logged, not retried: a retried job finds the import completed and stops.
+    if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${importId}: ${error.message}`));
     return { status: result.status, stored: result.stored, rejected: result.rejected };
   }
 }

@@ -120,7 +120,8 @@ function request(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<In
   });
 }
 
-function guardedLookup(policy: FetchPolicy): LookupFunction {
+/** The resolver hook that refuses private addresses (unless allowed): sockets connect only to what it approved. */
+export function guardedLookup(policy: Pick<FetchPolicy, 'allowPrivateAddresses'>): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);

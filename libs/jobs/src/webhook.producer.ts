@@ -1,0 +1,68 @@
+// Emits webhook events: one delivery row per subscribed endpoint (the record), then one job per
+// delivery. Called after the change the event reports has committed. Event ids are derived from
+// what happened, so emitting one event twice (a retried publish) delivers it once.
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { EventScope, WebhookRepository } from '@sitemaps/data';
+import { parseWebhookEvent, TEST_EVENT_TYPE, webhookEventId, type NewWebhookEvent } from '@sitemaps/domain';
+import { DEFAULT_JOB_OPTIONS } from './job-defaults';
+import { deliverWebhookPayload, JOB, jobId, QUEUE } from './queues';
+
+export interface WebhookRetryPolicy {
+  /** Attempts per delivery, the first included. */
+  attempts: number;
+  /** Delay before the first retry; each further one doubles it (BullMQ's exponential backoff, with jitter). */
+  backoffMs: number;
+}
+
+export class WebhookProducer {
+  constructor(
+    private readonly queue: Queue,
+    private readonly webhooks: WebhookRepository,
+  ) {}
+
+  static queue(connection: Redis, prefix: string, retry: WebhookRetryPolicy): Queue {
+    return new Queue(QUEUE.webhook, {
+      connection,
+      prefix,
+      defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.2 } },
+    });
+  }
+
+  /** Delivers the event to every enabled endpoint of the scope's tenant that subscribes to its type. */
+  async emit(scope: EventScope, event: NewWebhookEvent): Promise<number> {
+    const parsed = parseWebhookEvent({ ...event, timestamp: event.timestamp ?? new Date().toISOString() });
+    const deliveryIds = await this.webhooks.createDeliveries(scope, { id: parsed.id, type: parsed.type, body: JSON.stringify(parsed) });
+    await this.enqueue(deliveryIds);
+    return deliveryIds.length;
+  }
+
+  /** A `webhook.test` event to one endpoint, enabled or not. Returns the delivery. */
+  async sendTest(endpointId: string) {
+    const at = new Date();
+    const event = parseWebhookEvent({
+      id: webhookEventId(TEST_EVENT_TYPE, endpointId, String(at.getTime())),
+      type: TEST_EVENT_TYPE,
+      timestamp: at.toISOString(),
+      data: { endpointId, message: 'a test event sent on request of the endpoint\'s owner' },
+    });
+    const delivery = await this.webhooks.createDelivery(endpointId, { id: event.id, type: event.type, body: JSON.stringify(event) });
+    await this.enqueue([delivery.id]);
+    return delivery;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+
+  private async enqueue(deliveryIds: string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.queue.addBulk(
+      deliveryIds.map((deliveryId) => ({
+        name: JOB.deliverWebhook,
+        data: deliverWebhookPayload.parse({ v: 1, deliveryId }),
+        opts: { jobId: jobId.deliverWebhook(deliveryId) },
+      })),
+    );
+  }
+}

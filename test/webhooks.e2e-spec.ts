@@ -1,0 +1,223 @@
+// Webhooks through the real API and workers: a local HTTP server stands in for a customer's
+// endpoint. Every delivery is checked against the Standard Webhooks signature computed here with
+// node:crypto alone (not the platform's signer), retried after 500s with exponential backoff,
+// logged per endpoint, and an endpoint that keeps failing is disabled until its owner enables it.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '@sitemaps/config';
+import { waitUntil } from '@sitemaps/testing';
+import { createApiApp } from '../apps/api/src/api.app';
+import { apiClient } from './support/api-client';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const HOST = 'hooks.example.com';
+const BACKOFF_MS = 300;
+const JITTER = 0.2;
+
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A customer's endpoint: records every request and answers from a per-path script, then 200. */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly scripts = new Map<string, number[]>();
+  readonly always = new Map<string, number>();
+  private readonly server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '';
+      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
+      const status = this.scripts.get(path)?.shift() ?? this.always.get(path) ?? 200;
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'scripted failure');
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Standard Webhooks, verified independently: HMAC-SHA256 of `id.timestamp.body` with the base64-decoded secret. */
+function verifySignature(secret: string, request: Received): boolean {
+  const id = String(request.headers['webhook-id']);
+  const timestamp = String(request.headers['webhook-timestamp']);
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest();
+  return String(request.headers['webhook-signature'])
+    .split(' ')
+    .some((signature) => {
+      const [version, value] = signature.split(',');
+      const given = Buffer.from(value ?? '', 'base64');
+      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+describe('webhooks', () => {
+  const receiver = new Receiver();
+  let platform: Platform;
+  let api: ReturnType<typeof apiClient>;
+  let base: string;
+  let siteId: string;
+  let tenantKey: string;
+
+  const importUrls = async (paths: string[]) => {
+    const body = paths.map((path) => JSON.stringify({ loc: `https://${HOST}${path}` })).join('\n');
+    const res = await api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, { raw: body, headers: { 'content-type': 'application/x-ndjson' } });
+    expect(res.status).toBe(201);
+    return res.body.importId as string;
+  };
+  const deliveries = async (webhookId: string) => (await api.get(`/v1/webhooks/${webhookId}/deliveries`)).body.items as any[];
+  const settled = (webhookId: string, count: number) =>
+    waitUntil(`${count} finished deliveries of ${webhookId}`, async (seen) => {
+      const items = seen(await deliveries(webhookId));
+      return items.length >= count && items.every((item) => item.status !== 'pending') ? items : undefined;
+    });
+
+  beforeAll(async () => {
+    base = await receiver.start();
+    platform = await startPlatform({
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_ATTEMPTS: '3',
+      WEBHOOK_BACKOFF_MS: String(BACKOFF_MS),
+      WEBHOOK_DISABLE_AFTER_FAILURES: '2',
+      WEBHOOK_TIMEOUT_MS: '5000',
+    });
+    const tenant = await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Hooks' });
+    tenantKey = tenant.body.apiKey;
+    api = apiClient(platform.apiUrl, tenantKey);
+    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await receiver.stop();
+  });
+
+  it('delivers build.published signed as Standard Webhooks says, and logs it the way it was sent', async () => {
+    const created = await api.post('/v1/webhooks', { url: `${base}/builds`, eventTypes: ['build.published', 'build.failed'] });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/v1/webhooks/${created.body.id}`);
+    const { id: webhookId, secret } = created.body;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(secret.slice(6), 'base64').length).toBe(32);
+    // Shown once: no read gives it back.
+    expect((await api.get(`/v1/webhooks/${webhookId}`)).body).not.toHaveProperty('secret');
+    expect(JSON.stringify((await api.get('/v1/webhooks')).body)).not.toContain(secret.slice(6));
+
+    await api.put(`/v1/sites/${siteId}/urls`, [{ loc: `https://${HOST}/a` }]);
+    const buildId = (await api.post(`/v1/sites/${siteId}/builds`, {})).body.buildId;
+    await api.waitForBuild(siteId, buildId);
+    const [log] = await settled(webhookId, 1).then((items) => items.filter((item) => item.event.data.buildId === buildId));
+    const request = receiver.at('/builds').find((r) => JSON.parse(r.body).data.buildId === buildId);
+    expect(request).toBeDefined();
+    expect(verifySignature(secret, request!)).toBe(true);
+    expect(verifySignature(`whsec_${Buffer.alloc(32).toString('base64')}`, request!)).toBe(false);
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
+    const event = JSON.parse(request!.body);
+    expect(event).toEqual({ id: request!.headers['webhook-id'], type: 'build.published', timestamp: expect.any(String), data: { siteId, buildId, status: 'published', error: null } });
+    expect(log).toMatchObject({ webhookId, eventId: event.id, eventType: 'build.published', status: 'succeeded', attempts: 1, responseStatus: 200, error: null, event });
+    expect(log.latencyMs).toBeGreaterThanOrEqual(0);
+
+    // GraphQL shows the same log with the same event shape.
+    const gql = await fetch(`${platform.apiUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${(await api.post('/v1/api-keys', { name: 'r', scopes: ['read'] })).body.apiKey}` },
+      body: JSON.stringify({ query: 'query($id: ID!) { webhook(id: $id) { url enabled deliveries { nodes { eventId status attempts event } } } }', variables: { id: webhookId } }),
+    }).then((res) => res.json() as Promise<any>);
+    expect(gql.data.webhook.deliveries.nodes).toContainEqual({ eventId: event.id, status: 'succeeded', attempts: 1, event });
+  });
+
+  it('retries an event answered with 500s with exponential backoff, the same id every time, then logs it succeeded', async () => {
+    const { id: webhookId, secret } = (await api.post('/v1/webhooks', { url: `${base}/flaky`, eventTypes: ['import.finished'] })).body;
+    receiver.scripts.set('/flaky', [500, 500]);
+    const importId = await importUrls(['/b', '/c']);
+    const [log] = await settled(webhookId, 1);
+    const attempts = receiver.at('/flaky');
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
+    expect(attempts.every((a) => a.body === attempts[0]!.body && verifySignature(secret, a))).toBe(true);
+    // BullMQ's exponential backoff: the n-th retry waits delay × 2^(n-1), less at most the jitter.
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(BACKOFF_MS * (1 - JITTER));
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(2 * BACKOFF_MS * (1 - JITTER));
+    expect(log).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 200, error: null });
+    expect(log.event).toMatchObject({ type: 'import.finished', data: { siteId, importId, source: 'upload', status: 'completed', stored: 2, rejected: 0 } });
+    expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+  });
+
+  it('disables an endpoint after the configured deliveries fail for good in a row; its owner re-enables it', async () => {
+    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/down`, eventTypes: ['import.finished'] })).body;
+    receiver.always.set('/down', 500);
+    await importUrls(['/d']);
+    const [first] = await settled(webhookId, 1);
+    expect(first).toMatchObject({ status: 'failed', attempts: 3, responseStatus: 500, error: expect.stringContaining('500') });
+    expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 1 });
+
+    await importUrls(['/e']);
+    await settled(webhookId, 2);
+    const disabled = (await api.get(`/v1/webhooks/${webhookId}`)).body;
+    expect(disabled).toMatchObject({ enabled: false, consecutiveFailures: 2, disabledReason: 'failures', disabledAt: expect.any(String) });
+    expect(receiver.at('/down')).toHaveLength(6);
+
+    // Disabled: a new event is not even logged for it.
+    const third = await importUrls(['/f']);
+    await waitUntil('the other endpoint to receive the third import', () => receiver.at('/flaky').some((r) => JSON.parse(r.body).data.importId === third));
+    expect(await deliveries(webhookId)).toHaveLength(2);
+
+    // The owner fixes the receiver, checks it with a test event (allowed while disabled), and enables it.
+    receiver.always.delete('/down');
+    const test = await api.post(`/v1/webhooks/${webhookId}/test`);
+    expect(test.status).toBe(202);
+    expect(test.headers.get('location')).toBe(`/v1/webhooks/${webhookId}/deliveries/${test.body.id}`);
+    const tested = await waitUntil('the test delivery', async () => {
+      const res = await api.get(test.headers.get('location')!);
+      return res.body.status === 'succeeded' ? res.body : undefined;
+    });
+    expect(tested.event).toMatchObject({ type: 'webhook.test', data: { endpointId: webhookId } });
+    const enabled = await api.patch(`/v1/webhooks/${webhookId}`, { enabled: true });
+    expect(enabled.body).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null, disabledAt: null });
+    const fourth = await importUrls(['/g']);
+    const log = await waitUntil('delivery of the fourth import', async () => (await deliveries(webhookId)).find((d) => d.event.data.importId === fourth && d.status === 'succeeded'));
+    expect(log).toMatchObject({ attempts: 1, responseStatus: 200 });
+  });
+
+  it('refuses a malformed secret and, by default, an address inside the platform', async () => {
+    const badSecret = await api.post('/v1/webhooks', { url: `${base}/x`, eventTypes: ['build.failed'], secret: 'whsec_short' });
+    expect(badSecret.status).toBe(400);
+    expect(badSecret.body.error.details).toEqual([expect.objectContaining({ field: 'secret', code: 'INVALID_SECRET' })]);
+    const ownSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    const set = await api.post('/v1/webhooks', { url: `${base}/x`, eventTypes: ['build.failed'], secret: ownSecret });
+    expect(set.status).toBe(201);
+    expect(set.body.secret).toBe(ownSecret);
+    expect((await api.post('/v1/webhooks', { url: `${base}/x`, eventTypes: ['nope'] })).status).toBe(400);
+
+    const strict = await createApiApp(parseConfig({ ...platform.env, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' }));
+    await strict.listen(0, '127.0.0.1');
+    try {
+      const client = apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), tenantKey);
+      for (const url of [`${base}/x`, 'http://10.1.2.3/hook', 'http://[::1]/hook', 'https://localhost/hook']) {
+        const refused = await client.post('/v1/webhooks', { url, eventTypes: ['build.failed'] });
+        expect(refused.status, url).toBe(400);
+        expect(refused.body.error).toMatchObject({ code: 'WEBHOOK_URL_REFUSED', details: [expect.objectContaining({ field: 'url' })] });
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+});
