@@ -306,6 +306,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List */
+        get: operations["webhooks.list"];
+        put?: never;
+        /** Create */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get */
+        get: operations["webhooks.get"];
+        put?: never;
+        post?: never;
+        /** Remove */
+        delete: operations["webhooks.remove"];
+        options?: never;
+        head?: never;
+        /** Update */
+        patch: operations["webhooks.update"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test */
+        post: operations["webhooks.test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries */
+        get: operations["webhooks.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery */
+        get: operations["webhooks.delivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -814,6 +902,331 @@ export interface components {
             /** @description the uploader's page: an absolute http(s) URL */
             info?: string;
         };
+        WebhooksCreateBody: {
+            /**
+             * Format: uri
+             * @description where events are POSTed (http or https)
+             */
+            url: string;
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost */
+            eventTypes: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost")[];
+            /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
+            secret?: string;
+            enabled?: boolean;
+        };
+        WebhooksCreateResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description deliveries that failed for good in a row */
+            consecutiveFailures: number;
+            disabledAt: string | null;
+            /** @description failures: disabled by the platform after sustained failure; gone: the endpoint answered 410 */
+            disabledReason: ("owner" | "failures" | "gone") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the signing secret; shown only in this answer */
+            secret: string;
+        };
+        WebhooksDeliveriesResponse: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                webhookId: string;
+                /** @description the webhook-id header: the same for every attempt */
+                eventId: string;
+                eventType: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                attempts: number;
+                /** @description the last attempt's HTTP status; null: no answer */
+                responseStatus: number | null;
+                /** @description the last attempt's duration */
+                latencyMs: number | null;
+                error: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                lastAttemptAt: string | null;
+                finishedAt: string | null;
+                /** @description the body as signed and sent */
+                event: {
+                    id: string;
+                    /** @constant */
+                    type: "build.published";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        /** Format: uuid */
+                        buildId: string;
+                        /** @enum {string} */
+                        status: "published" | "failed";
+                        error: string | null;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "build.failed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        /** Format: uuid */
+                        buildId: string;
+                        /** @enum {string} */
+                        status: "published" | "failed";
+                        error: string | null;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "import.finished";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        /** Format: uuid */
+                        importId: string;
+                        /** @enum {string} */
+                        source: "upload" | "sitemaps";
+                        /** @enum {string} */
+                        status: "completed" | "failed";
+                        stored: number;
+                        rejected: number;
+                        changed: number;
+                        deleted: number;
+                        error: string | null;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "site.verified";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        hostname: string;
+                        reason: string | null;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "site.verification_lost";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        hostname: string;
+                        reason: string | null;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
+                    type: "webhook.test";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        endpointId: string;
+                        message: string;
+                    };
+                };
+            }[];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        WebhooksDeliveryResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhookId: string;
+            /** @description the webhook-id header: the same for every attempt */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description the last attempt's HTTP status; null: no answer */
+            responseStatus: number | null;
+            /** @description the last attempt's duration */
+            latencyMs: number | null;
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastAttemptAt: string | null;
+            finishedAt: string | null;
+            /** @description the body as signed and sent */
+            event: {
+                id: string;
+                /** @constant */
+                type: "build.published";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    /** Format: uuid */
+                    buildId: string;
+                    /** @enum {string} */
+                    status: "published" | "failed";
+                    error: string | null;
+                };
+            } | {
+                id: string;
+                /** @constant */
+                type: "build.failed";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    /** Format: uuid */
+                    buildId: string;
+                    /** @enum {string} */
+                    status: "published" | "failed";
+                    error: string | null;
+                };
+            } | {
+                id: string;
+                /** @constant */
+                type: "import.finished";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    /** Format: uuid */
+                    importId: string;
+                    /** @enum {string} */
+                    source: "upload" | "sitemaps";
+                    /** @enum {string} */
+                    status: "completed" | "failed";
+                    stored: number;
+                    rejected: number;
+                    changed: number;
+                    deleted: number;
+                    error: string | null;
+                };
+            } | {
+                id: string;
+                /** @constant */
+                type: "site.verified";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    hostname: string;
+                    reason: string | null;
+                };
+            } | {
+                id: string;
+                /** @constant */
+                type: "site.verification_lost";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    hostname: string;
+                    reason: string | null;
+                };
+            } | {
+                id: string;
+                /** @constant */
+                type: "webhook.test";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    endpointId: string;
+                    message: string;
+                };
+            };
+        };
+        WebhooksGetResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description deliveries that failed for good in a row */
+            consecutiveFailures: number;
+            disabledAt: string | null;
+            /** @description failures: disabled by the platform after sustained failure; gone: the endpoint answered 410 */
+            disabledReason: ("owner" | "failures" | "gone") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhooksListResponse: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                url: string;
+                eventTypes: string[];
+                enabled: boolean;
+                /** @description deliveries that failed for good in a row */
+                consecutiveFailures: number;
+                disabledAt: string | null;
+                /** @description failures: disabled by the platform after sustained failure; gone: the endpoint answered 410 */
+                disabledReason: ("owner" | "failures" | "gone") | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            }[];
+            /** @description pass as `cursor` for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        WebhooksTestResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description the webhook-id header: the same for every attempt */
+            eventId: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+        };
+        WebhooksUpdateBody: {
+            /**
+             * Format: uri
+             * @description where events are POSTed (http or https)
+             */
+            url?: string;
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost */
+            eventTypes?: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost")[];
+            /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
+            secret?: string;
+            /** @description true re-enables an endpoint the platform disabled, clearing its failure count */
+            enabled?: boolean;
+        };
+        WebhooksUpdateResponse: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description deliveries that failed for good in a row */
+            consecutiveFailures: number;
+            disabledAt: string | null;
+            /** @description failures: disabled by the platform after sustained failure; gone: the endpoint answered 410 */
+            disabledReason: ("owner" | "failures" | "gone") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -839,6 +1252,8 @@ export interface operations {
             /** @description created, with its first key; platform key only */
             201: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -973,9 +1388,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description created */
             201: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1260,9 +1677,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description success */
+            /** @description created */
             201: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1925,6 +2344,8 @@ export interface operations {
             /** @description queued; poll GET …/builds/{buildId} */
             202: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2672,8 @@ export interface operations {
             /** @description the import completed; rejected lines are listed at …/imports/{importId}/rejections */
             201: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2340,6 +2763,8 @@ export interface operations {
             /** @description queued; poll GET …/imports/{importId} */
             202: {
                 headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,6 +3085,609 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportsWarningsResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksListResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksCreateBody"];
+            };
+        };
+        responses: {
+            /** @description created; the secret is shown only here */
+            201: {
+                headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksCreateResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksGetResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted, with its delivery log */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhooksUpdateBody"];
+            };
+        };
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksUpdateResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a webhook.test event is queued for the endpoint, even a disabled one */
+            202: {
+                headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksTestResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.deliveries": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksDeliveriesResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks.delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhooksDeliveryResponse"];
                 };
             };
             /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
