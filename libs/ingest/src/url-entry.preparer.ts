@@ -101,17 +101,18 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   const rawOwn = entry.hreflang;
   let protocolFields = 'hreflang' in entry ? withoutHreflang(entry) : entry;
   let result = normalizeUrlEntry(protocolFields, { origin });
-  const repairs: { field: string; code: string; message: string }[] = [];
+  // Allocated only when something is repaired: the strict path (PUT, uploads) is a hot one.
+  let repairs: { field: string; code: string; message: string }[] | undefined;
   for (let round = 0; repair && !result.ok && round < REPAIR_ROUNDS; round++) {
     const repaired = repairEntry(protocolFields, result.errors);
     if (!repaired) break;
     protocolFields = repaired.entry;
-    repairs.push(...repaired.warnings);
+    (repairs ??= []).push(...repaired.warnings);
     result = normalizeUrlEntry(protocolFields, { origin });
   }
   if (!result.ok) return reject(result.errors);
   const loc = result.url.loc;
-  const warnings = [...repairs, ...result.warnings].map((warning) => ({ index, loc, ...warning }));
+  const warnings = (repairs ? [...repairs, ...result.warnings] : result.warnings).map((warning) => ({ index, loc, ...warning }));
   const section = result.section ?? '';
   if (section !== '' && (!SECTION_PATTERN.test(section) || RESERVED_SECTIONS.has(section))) {
     return fail('section', 'INVALID_SECTION', 'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)');
