@@ -127,7 +127,7 @@ class Platform {
     this.services.push({ name: 'PostgreSQL', service: postgres });
     this.throwIfStopping();
 
-    const redis = await ensureRedis({ redisUrl: serviceEnv.redisUrl, dataDir, log });
+    const redis = await ensureRedis({ redisUrl: serviceEnv.redisUrl, redisClusterNodes: serviceEnv.redisClusterNodes, dataDir, log });
     this.services.push({ name: 'Redis', service: redis });
     this.throwIfStopping();
 
@@ -140,7 +140,8 @@ class Platform {
       : await persistedKey(path.join(dataDir, 'admin-api-key'));
     const env = childProcessEnv({
       DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
+      // With REDIS_CLUSTER_NODES (passed on as it is), the apps use the cluster and no REDIS_URL.
+      REDIS_URL: serviceEnv.redisClusterNodes ? undefined : redis.url,
       ADMIN_API_KEY: adminKey.key,
       API_PORT: String(apiPort),
       PUBLIC_PORT: String(publicPort),

@@ -3,14 +3,13 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { MercuriusDriverConfig } from '@nestjs/mercurius';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { BuildProducer, createRedisConnection } from '@sitemaps/jobs';
+import { BuildProducer, createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -46,7 +45,7 @@ import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.prov
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
 /** Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests. */
-function sharedLimiter(redis: Redis, keyPrefix: string, window: { points: number; durationSeconds: number }): RateLimiterRedis {
+function sharedLimiter(redis: RedisConnection, keyPrefix: string, window: { points: number; durationSeconds: number }): RateLimiterRedis {
   const options = { points: window.points, duration: window.durationSeconds };
   return new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
 }
@@ -55,7 +54,7 @@ class ApiClients implements OnApplicationShutdown {
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(PG_POOL) private readonly pool: Pool,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_QUEUE) private readonly queue: Queue,
   ) {}
 
@@ -81,12 +80,12 @@ export class ApiModule {
         { provide: API_LIMITS, useValue: limits },
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
-        { provide: REDIS, useFactory: () => createRedisConnection(config.redisUrl, 'producer') },
-        { provide: BUILD_QUEUE, inject: [REDIS], useFactory: (redis: Redis) => BuildProducer.queue(redis, config.queuePrefix) },
+        { provide: REDIS, useFactory: () => createRedisConnection(config, 'producer') },
+        { provide: BUILD_QUEUE, inject: [REDIS], useFactory: (redis: RedisConnection) => BuildProducer.queue(redis, config.queuePrefix) },
         {
           provide: BUILD_PRODUCER,
           inject: [BUILD_QUEUE, REDIS],
-          useFactory: (queue: Queue, redis: Redis) => new BuildProducer(queue, redis, config.build),
+          useFactory: (queue: Queue, redis: RedisConnection) => new BuildProducer(queue, redis, config.build),
         },
         {
           provide: URL_INGEST,
@@ -96,17 +95,17 @@ export class ApiModule {
         {
           provide: RATE_LIMITER,
           inject: [REDIS, API_LIMITS],
-          useFactory: (redis: Redis, { rateLimit }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
+          useFactory: (redis: RedisConnection, { rateLimit }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
         },
         {
           provide: AUTH_FAILURE_LIMITER,
           inject: [REDIS, API_LIMITS],
-          useFactory: (redis: Redis, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
+          useFactory: (redis: RedisConnection, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
         },
         {
           provide: Readiness,
           inject: [PG_POOL, REDIS],
-          useFactory: (pool: Pool, redis: Redis) => {
+          useFactory: (pool: Pool, redis: RedisConnection) => {
             const logger = new Logger('health');
             return new Readiness(
               { postgres: postgresCheck(pool), redis: redisCheck(redis) },

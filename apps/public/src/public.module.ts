@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
 import { createPgPool, createPrismaClient, PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
+import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, ManifestReader } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
@@ -19,7 +19,7 @@ const BLOB_POOL = Symbol('BLOB_POOL');
 class PublicConnections implements OnApplicationShutdown {
   constructor(
     private readonly prisma: PrismaClient,
-    @Inject(MANIFEST_SUBSCRIBER) private readonly subscriber: Redis,
+    @Inject(MANIFEST_SUBSCRIBER) private readonly subscriber: RedisConnection,
     @Inject(BLOB_POOL) private readonly pool: Pool,
   ) {}
 
@@ -43,12 +43,12 @@ export class PublicModule {
         { provide: PUBLIC_OPTIONS, useValue: options },
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
         // A connection of its own: a subscribed Redis connection can run nothing else.
-        { provide: MANIFEST_SUBSCRIBER, useFactory: () => new Redis(config.redisUrl) },
+        { provide: MANIFEST_SUBSCRIBER, useFactory: () => createRedisConnection(config, 'subscriber') },
         { provide: BLOB_POOL, useFactory: () => createPgPool(config.databaseUrl, { max: 4 }) },
         {
           provide: ManifestReader,
           inject: [PrismaClient, MANIFEST_SUBSCRIBER, BLOB_POOL],
-          useFactory: async (prisma: PrismaClient, subscriber: Redis, pool: Pool) => {
+          useFactory: async (prisma: PrismaClient, subscriber: RedisConnection, pool: Pool) => {
             const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma, pool), {
               // Without a message, a cached manifest still refreshes well before GC may take its files.
               maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
@@ -61,7 +61,7 @@ export class PublicModule {
           // Ready: Postgres answers, and Redis, which announces new manifests to this process.
           provide: Readiness,
           inject: [BLOB_POOL, MANIFEST_SUBSCRIBER],
-          useFactory: (pool: Pool, subscriber: Redis) => {
+          useFactory: (pool: Pool, subscriber: RedisConnection) => {
             const logger = new Logger('health');
             return new Readiness(
               { postgres: postgresCheck(pool), redis: redisCheck(subscriber) },

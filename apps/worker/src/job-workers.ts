@@ -3,11 +3,10 @@
 // workers on shutdown. Which queues this process serves is config (WORKER_QUEUES).
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
-import type { QueueName } from '@sitemaps/jobs';
+import type { QueueName, RedisConnection } from '@sitemaps/jobs';
 import { CONFIG, REDIS } from './worker.tokens';
 
 export interface ServeOptions {
@@ -26,7 +25,7 @@ export class JobWorkers implements OnModuleDestroy {
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
   ) {}
 
   /** Taking jobs: true from the start until shutdown begins. */

@@ -1,11 +1,10 @@
 import { Module, type DynamicModule, Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowProducer } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, WebhookRepository, type PrismaClient } from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
-import { BuildProducer, createRedisConnection, WebhookProducer } from '@sitemaps/jobs';
+import { BuildProducer, createRedisConnection, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
@@ -31,7 +30,7 @@ class WorkerClients implements OnApplicationShutdown {
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(PG_POOL) private readonly pool: Pool,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(FLOW_PRODUCER) private readonly flows: FlowProducer,
     @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
   ) {}
@@ -54,13 +53,13 @@ export class WorkerModule {
         { provide: CONFIG, useValue: config },
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
         { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
-        { provide: REDIS, useFactory: () => createRedisConnection(config.redisUrl, 'worker') },
+        { provide: REDIS, useFactory: () => createRedisConnection(config, 'worker') },
         { provide: BLOB_STORE, inject: [PRISMA, PG_POOL], useFactory: (prisma: PrismaClient, pool: Pool) => createBlobStore(config.storage, prisma, pool) },
-        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: Redis) => new FlowProducer({ connection: redis, prefix: config.queuePrefix }) },
+        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new FlowProducer({ connection: redis, prefix: config.queuePrefix }) },
         {
           provide: BUILD_PRODUCER,
           inject: [REDIS],
-          useFactory: (redis: Redis) => new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
+          useFactory: (redis: RedisConnection) => new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
         },
         {
           provide: URL_INGEST,
@@ -73,20 +72,20 @@ export class WorkerModule {
         {
           provide: IndexNowDrainer,
           inject: [PG_POOL, REDIS],
-          useFactory: (pool: Pool, redis: Redis) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
+          useFactory: (pool: Pool, redis: RedisConnection) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
         },
         { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
         { provide: WEBHOOK_REPOSITORY, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
         {
           provide: WEBHOOK_PRODUCER,
           inject: [REDIS, WEBHOOK_REPOSITORY],
-          useFactory: (redis: Redis, webhooks: WebhookRepository) => new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
+          useFactory: (redis: RedisConnection, webhooks: WebhookRepository) => new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
         },
         { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
           provide: BuildPublisher,
           inject: [PRISMA, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER],
-          useFactory: (p: PrismaClient, s: BlobStore, redis: Redis, indexNow: IndexNowDrainer, webhooks: WebhookProducer) =>
+          useFactory: (p: PrismaClient, s: BlobStore, redis: RedisConnection, indexNow: IndexNowDrainer, webhooks: WebhookProducer) =>
             new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId), async (siteId, buildId) => {
               await indexNow.enqueue(siteId, buildId);
               // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.

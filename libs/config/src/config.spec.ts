@@ -40,4 +40,12 @@ describe('config', () => {
     expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe('https://cdn.example.com/blobs');
     expect(() => parseConfig({ ...base, ...cdn })).toThrow(/STORAGE_PUBLIC_BASE_URL/);
   });
+
+  it('takes a Redis Cluster over REDIS_URL, and puts the queues in one hash tag on it', () => {
+    const config = parseConfig({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001', QUEUE_PREFIX: 'sitemaps' });
+    expect(config.redisCluster).toEqual({ nodes: [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }], password: undefined });
+    expect(config.queuePrefix).toBe('{sitemaps}');
+    expect(parseConfig(base)).toMatchObject({ redisCluster: undefined, queuePrefix: 'sitemaps' });
+    expect(() => parseConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a' })).toThrow(/REDIS_CLUSTER_NODES/);
+  });
 });

@@ -16,6 +16,10 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /** A Redis Cluster's seed nodes, `host:port,host:port,…`; when set, REDIS_URL is not used. */
+  REDIS_CLUSTER_NODES: csv.pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)).optional(),
+  /** The cluster's AUTH password (`requirepass`/`masterauth`), if it has one. */
+  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
   API_PORT: port(3000),
   API_HOST: z.string().default('0.0.0.0'),
   PUBLIC_PORT: port(8080),
@@ -133,9 +137,13 @@ export interface AppConfig {
   env: 'development' | 'production' | 'test';
   databaseUrl: string;
   redisUrl: string;
+  /** Set when REDIS_CLUSTER_NODES is: every Redis connection is then a cluster client. */
+  redisCluster: RedisClusterConfig | undefined;
   api: { host: string; port: number; adminApiKey: string | undefined; limits: ApiLimits };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
+  /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
+   *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
   worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number; http: { host: string; port: number } };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
@@ -152,6 +160,11 @@ export interface WebhookConfig {
   timeoutMs: number;
   disableAfterFailures: number;
   allowPrivateAddresses: boolean;
+}
+
+export interface RedisClusterConfig {
+  nodes: { host: string; port: number }[];
+  password: string | undefined;
 }
 
 export interface StorageConfig {
@@ -220,6 +233,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisCluster: e.REDIS_CLUSTER_NODES && {
+      nodes: e.REDIS_CLUSTER_NODES.map((node) => {
+        const at = node.lastIndexOf(':');
+        return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+      }),
+      password: e.REDIS_CLUSTER_PASSWORD,
+    },
     api: {
       host: e.API_HOST,
       port: e.API_PORT,
@@ -237,7 +257,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     logLevel: e.LOG_LEVEL,
-    queuePrefix: e.QUEUE_PREFIX,
+    queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
     worker: {
       queues: e.WORKER_QUEUES,
       concurrency: e.WORKER_CONCURRENCY,
@@ -309,10 +329,11 @@ export function loadDatabaseEnv(): { databaseUrl: string } {
 }
 
 /** What the local-services bootstrap may find already configured. */
-export function loadServiceEnv(): { databaseUrl?: string; redisUrl?: string; dataDir: string } {
+export function loadServiceEnv(): { databaseUrl?: string; redisUrl?: string; redisClusterNodes?: string; dataDir: string } {
   return {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
+    redisClusterNodes: process.env.REDIS_CLUSTER_NODES || undefined,
     dataDir: process.env.SITEMAPS_DATA_DIR || '.data',
   };
 }
@@ -323,6 +344,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     ...config,
     databaseUrl: maskUrl(config.databaseUrl),
     redisUrl: maskUrl(config.redisUrl),
+    redisCluster: config.redisCluster && { ...config.redisCluster, password: config.redisCluster.password ? '***' : undefined },
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
     storage: {
       ...config.storage,

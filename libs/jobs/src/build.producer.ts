@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './connection';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { JOB, jobId, planBuildPayload, QUEUE, type PlanBuildPayload } from './queues';
 
@@ -12,11 +12,11 @@ export interface BuildTiming {
 export class BuildProducer {
   constructor(
     private readonly queue: Queue,
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly timing: BuildTiming,
   ) {}
 
-  static queue(connection: Redis, prefix: string): Queue {
+  static queue(connection: RedisConnection, prefix: string): Queue {
     return new Queue(QUEUE.build, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
   }
 

@@ -113,7 +113,17 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
   return EmbeddedPostgres;
 }
 
-export async function ensureRedis(opts: { redisUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<LocalService> {
+export async function ensureRedis(opts: {
+  redisUrl?: string;
+  /** REDIS_CLUSTER_NODES: a cluster the apps use instead of any REDIS_URL; nothing to find or start. */
+  redisClusterNodes?: string;
+  dataDir: string;
+  log?: (line: string) => void;
+}): Promise<LocalService> {
+  if (opts.redisClusterNodes) {
+    const first = opts.redisClusterNodes.split(',')[0]?.trim() ?? '';
+    return { url: `redis://${first}`, description: `Redis Cluster at ${opts.redisClusterNodes} (REDIS_CLUSTER_NODES)`, stop: async () => {} };
+  }
   if (opts.redisUrl) {
     return { url: opts.redisUrl, description: `Redis at ${redact(opts.redisUrl)}`, stop: async () => {} };
   }
@@ -144,11 +154,10 @@ export interface RedisServer extends LocalService {
 }
 
 /** A redis-server of our own on a given port; fault tests kill and restart it, never the shared one. */
-export async function startRedisServer(opts: { port: number; dir: string; binary?: string }): Promise<RedisServer> {
+export async function startRedisServer(opts: { port: number; dir: string; binary?: string; args?: string[] }): Promise<RedisServer> {
   await mkdir(opts.dir, { recursive: true });
-  const child = spawn(opts.binary ?? 'redis-server', ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dir, '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const args = ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dir, '--save', '', '--appendonly', 'no', ...(opts.args ?? [])];
+  const child = spawn(opts.binary ?? 'redis-server', args, { stdio: 'ignore' });
   await waitFor(() => redisAnswers('127.0.0.1', opts.port), 10_000, `redis-server did not answer on port ${opts.port}`);
   return {
     port: opts.port,

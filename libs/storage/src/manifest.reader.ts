@@ -5,7 +5,7 @@
 // manifest, so once cached they never reach Postgres.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { PrismaClient } from '@sitemaps/data';
 import { manifestFilesSchema, type BlobStore, type ManifestFile } from './blob-store';
 
@@ -15,7 +15,7 @@ export const MANIFEST_CHANNEL = 'sitemaps:manifest';
  * The worker calls this after each manifest switch has committed; the API after it changes what a
  * site serves without a publish (hostname, robots.txt rules, cache max-age, deletion).
  */
-export async function publishManifestChanged(redis: Pick<Redis, 'publish'>, siteId: string): Promise<void> {
+export async function publishManifestChanged(redis: Pick<Redis | Cluster, 'publish'>, siteId: string): Promise<void> {
   await redis.publish(MANIFEST_CHANNEL, siteId);
 }
 
@@ -180,13 +180,16 @@ export class ManifestReader {
   /**
    * Subscribes `subscriber` (a connection of its own: Redis puts it in subscriber mode) to
    * publish announcements. Messages sent while it was disconnected are lost, so every
-   * (re)connection starts from an empty cache.
+   * (re)connection starts from an empty cache. On a cluster, PUBLISH reaches every node and the
+   * client subscribes on one; when that node goes, the client moves to another without a
+   * `ready`, so any node leaving (or joining) the cluster's map starts from an empty cache too.
    */
-  async listen(subscriber: Redis): Promise<void> {
+  async listen(subscriber: Redis | Cluster): Promise<void> {
     subscriber.on('message', (channel: string, siteId: string) => {
       if (channel === MANIFEST_CHANNEL) this.invalidate(siteId);
     });
     subscriber.on('ready', () => this.clear());
+    for (const event of ['-node', '+node']) subscriber.on(event, () => this.clear());
     await subscriber.subscribe(MANIFEST_CHANNEL);
   }
 

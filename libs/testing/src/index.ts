@@ -3,3 +3,4 @@ export * from './factories';
 export * from './raw-http';
 export * from './wait-until';
 export * from './s3-server';
+export * from './redis-cluster';

@@ -2,11 +2,10 @@
 // over the API's pg pool, and the producer side of the import queue.
 import { Inject, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
-import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer } from '@sitemaps/jobs';
+import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createPgPool } from '@sitemaps/data';
 import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
 import { ImportsController } from './imports.controller';
@@ -40,7 +39,7 @@ export const IMPORT_PROVIDERS: Provider[] = [
   {
     provide: IMPORT_QUEUE,
     inject: [REDIS, CONFIG],
-    useFactory: (redis: Redis, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+    useFactory: (redis: RedisConnection, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
   },
   { provide: UploadSlots, inject: [CONFIG], useFactory: (config: AppConfig) => new UploadSlots(config.import.uploadsPerTenant) },
   ImportClients,

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
 import { SiteRepository, type Site, type SiteSettings } from '@sitemaps/data';
 import { DomainError, normalizeHostname, notFound, validateRebuildCron, validateRobotsTxt } from '@sitemaps/domain';
-import type { BuildProducer } from '@sitemaps/jobs';
-import type { Redis } from 'ioredis';
+import type { BuildProducer, RedisConnection } from '@sitemaps/jobs';
 import { publishManifestChanged } from '@sitemaps/storage';
 import { BUILD_PRODUCER, CONFIG, REDIS } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
@@ -29,7 +28,7 @@ export class SitesService {
   constructor(
     private readonly sites: SiteRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 

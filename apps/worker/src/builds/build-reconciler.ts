@@ -4,10 +4,9 @@
 // so a build is completed or re-queued, never silently dropped.
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
-import { jobId, QUEUE, type BuildProducer } from '@sitemaps/jobs';
+import { jobId, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import { BUILD_PRODUCER, CONFIG, PRISMA, REDIS } from '../worker.tokens';
 
@@ -22,7 +21,7 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     private readonly workers: JobWorkers,
   ) {}

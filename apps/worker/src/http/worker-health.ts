@@ -2,7 +2,7 @@
 // BullMQ workers are running (not yet closing on shutdown).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@sitemaps/jobs';
 import type { Pool } from 'pg';
 import { answerHealth, HEALTH_LEGACY_PATH, HEALTH_LIVE_PATH, HEALTH_READY_PATH, postgresCheck, Readiness, redisCheck, type HealthProbe } from '@sitemaps/health';
 import { JobWorkers } from '../job-workers';
@@ -17,7 +17,7 @@ export class WorkerHealth implements OnModuleInit {
   constructor(
     private readonly http: WorkerHttpServer,
     @Inject(PG_POOL) pool: Pool,
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisConnection,
     jobs: JobWorkers,
   ) {
     this.readiness = new Readiness(

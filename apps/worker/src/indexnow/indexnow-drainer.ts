@@ -4,11 +4,10 @@
 // batch jobs retry on their own.
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { isAnnounceableHost } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
 import { awaitSiteUrlWrites } from '@sitemaps/data';
-import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type DrainIndexNowPayload, type SubmitIndexNowPayload } from '@sitemaps/jobs';
+import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type DrainIndexNowPayload, type SubmitIndexNowPayload, type RedisConnection } from '@sitemaps/jobs';
 import {
   endpointHash,
   INDEXNOW_BACKOFF,
@@ -38,7 +37,7 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
     private readonly endpoints: readonly string[],
   ) {}
 
-  static queue(connection: Redis, prefix: string): Queue {
+  static queue(connection: RedisConnection, prefix: string): Queue {
     return new Queue(QUEUE.indexnow, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
   }
 

@@ -3,11 +3,10 @@
 // aged out of the two-day news window out of the news sitemaps.
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
 import type { PrismaClient } from '@sitemaps/data';
-import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE } from '@sitemaps/jobs';
+import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type RedisConnection } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { JobWorkers } from '../job-workers';
 import type { UrlIngestService } from '@sitemaps/ingest';
@@ -29,7 +28,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     @Inject(BLOB_STORE) private readonly store: BlobStore,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
