@@ -2,7 +2,7 @@
 // delivery. Called after the change the event reports has committed. Event ids are derived from
 // what happened, so emitting one event twice (a retried publish) delivers it once.
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './connection';
 import type { EventScope, WebhookRepository } from '@sitemaps/data';
 import { parseWebhookEvent, TEST_EVENT_TYPE, webhookEventId, type NewWebhookEvent } from '@sitemaps/domain';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
@@ -21,7 +21,7 @@ export class WebhookProducer {
     private readonly webhooks: WebhookRepository,
   ) {}
 
-  static queue(connection: Redis, prefix: string, retry: WebhookRetryPolicy): Queue {
+  static queue(connection: RedisConnection, prefix: string, retry: WebhookRetryPolicy): Queue {
     return new Queue(QUEUE.webhook, {
       connection,
       prefix,

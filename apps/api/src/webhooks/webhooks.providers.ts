@@ -1,10 +1,9 @@
 // What api.module adds for webhooks: the endpoints' routes and resolver, the repository, and the
 // producer side of the webhook queue (test events and events the API itself emits).
 import { Inject, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import type { AppConfig } from '@sitemaps/config';
 import { WebhookRepository, type PrismaClient } from '@sitemaps/data';
-import { WebhookProducer } from '@sitemaps/jobs';
+import { WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
 import { CONFIG, PRISMA, REDIS, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from '../api.tokens';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksResolver } from './webhooks.resolver';
@@ -25,7 +24,7 @@ export const WEBHOOK_PROVIDERS: Provider[] = [
   {
     provide: WEBHOOK_PRODUCER,
     inject: [REDIS, CONFIG, WEBHOOK_REPOSITORY],
-    useFactory: (redis: Redis, config: AppConfig, webhooks: WebhookRepository) =>
+    useFactory: (redis: RedisConnection, config: AppConfig, webhooks: WebhookRepository) =>
       new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
   },
   WebhookClients,
