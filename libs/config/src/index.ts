@@ -1,3 +1,4 @@
 export * from './config';
 export * from './app-processes';
 export * from './client-errors';
+export * from './cli-env';

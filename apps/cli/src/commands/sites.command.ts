@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { unwrap, type Schemas, type SitemapsClient } from '@sitemaps/client';
+import { CliError, EXIT, type CliContext } from '../cli-context';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PAGE = 1_000;
+
+/** Every site of the tenant, page by page. */
+export async function allSites(api: SitemapsClient): Promise<Schemas['Site'][]> {
+  const sites: Schemas['Site'][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await unwrap(api.GET('/v1/sites', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }));
+    sites.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return sites;
+}
+
+/** A site named by its id or its hostname. */
+export async function resolveSite(api: SitemapsClient, ref: string): Promise<Schemas['Site']> {
+  if (UUID.test(ref)) return unwrap(api.GET('/v1/sites/{siteId}', { params: { path: { siteId: ref } } }));
+  const hostname = ref.toLowerCase().replace(/\.$/, '');
+  const site = (await allSites(api)).find((candidate) => candidate.hostname === hostname);
+  if (!site) throw new CliError(`no site "${ref}" for this key (sitemaps sites list shows them)`, EXIT.failed, 'SITE_NOT_FOUND');
+  return site;
+}
+
+function verificationOf(site: Schemas['Site']): string {
+  const verification = (site as { verification?: { status?: string } }).verification;
+  return verification?.status ?? '';
+}
+
+export function sitesCommand(program: Command, context: () => CliContext): void {
+  const sites = program.command('sites').description('list, create and verify sites');
+
+  sites
+    .command('list')
+    .description("the key's sites")
+    .action(async () => {
+      const ctx = context();
+      const list = await allSites(await ctx.client());
+      ctx.print(list, () =>
+        list.length === 0
+          ? 'no sites yet: sitemaps sites create <hostname>'
+          : list.map((site) => [site.hostname.padEnd(40), site.scheme.padEnd(6), verificationOf(site).padEnd(10), site.id].join(' ').trimEnd()),
+      );
+    });
+
+  sites
+    .command('create <hostname>')
+    .description('register a site')
+    .option('--scheme <scheme>', 'http or https', 'https')
+    .action(async (hostname: string, options: { scheme: string }) => {
+      const ctx = context();
+      if (options.scheme !== 'http' && options.scheme !== 'https') throw new CliError('--scheme must be http or https', EXIT.usage, 'USAGE');
+      const site = await unwrap((await ctx.client()).POST('/v1/sites', { body: { hostname, scheme: options.scheme } }));
+      ctx.print(site, () => [`created ${site.hostname} (${site.id})`, `sitemap: ${site.sitemapUrl}`]);
+    });
+
+  sites
+    .command('verify <site>')
+    .description('check the hostname proof of a site (id or hostname) again now')
+    .action(async (ref: string) => {
+      const ctx = context();
+      const api = await ctx.client();
+      const site = await resolveSite(api, ref);
+      const verified = await verify(api, site.id);
+      ctx.print(verified, () => `${verified.hostname}: ${verificationOf(verified) || 'check queued'}`);
+    });
+}
+
+/** POST /v1/sites/{siteId}/verify, where the API has it. */
+async function verify(api: SitemapsClient, siteId: string): Promise<Schemas['Site']> {
+  const paths = '/v1/sites/{siteId}/verify' as const;
+  type Post = (path: string, init: { params: { path: { siteId: string } } }) => ReturnType<SitemapsClient['GET']>;
+  return unwrap((api.POST as unknown as Post)(paths, { params: { path: { siteId } } })) as Promise<Schemas['Site']>;
+}
