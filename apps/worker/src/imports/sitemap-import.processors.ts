@@ -33,11 +33,11 @@ export class SitemapImportProcessors implements OnModuleInit {
     if (!site) return { skipped: 'site deleted' };
     const result = await this.importer.run(site, importId);
     if (!result) return { skipped: 'completed, or running elsewhere' };
-    this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected${result.error ? ` (${result.error})` : ''}`);
+    this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${result.error})` : ''}`);
     const event = importFinishedEvent(site.id, 'sitemaps', result);
     // After the import's own commit.
     // A failure here is logged, not retried: a retried job finds the import completed and stops.
     if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${importId}: ${error.message}`));
-    return { status: result.status, stored: result.stored, rejected: result.rejected };
+    return { status: result.status, stored: result.stored, rejected: result.rejected, warnings: result.warnings };
   }
 }
