@@ -1,25 +1,57 @@
-# One image for every app and the migrate step; the command picks which one runs:
-#   node dist/apps/<api|worker|public>/src/main.js
-# `npm run build` compiles the TypeScript with SWC into dist/ (no compiler at run time).
-FROM node:20-bookworm-slim
+# syntax=docker/dockerfile:1
+# One image for every app and the migration step; the command picks which one runs (see
+# docker-compose.yml):
+#   node [flags] dist/apps/<api|worker|public>/src/main.js
+#   node dist/libs/data/src/migrate/migrate.cli.js apply
+# Two stages. `build` installs every package and compiles the TypeScript with SWC into dist/
+# (scripts/build.js). The runtime stage installs production packages only — no compiler, test
+# tool or Prisma CLI — and takes dist/ from `build`. test/production-install.e2e-spec.ts makes
+# the same install and boots the apps from it; test/docker.spec.ts checks this file's shape.
+ARG NODE_VERSION=24
 
+FROM node:${NODE_VERSION}-bookworm-slim AS base
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false
-
 WORKDIR /app
-RUN chown node:node /app
+# npm ci needs the lockfile and every workspace's package.json, nothing more: copied before any
+# source, the installed layers below are reused until a dependency changes.
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY apps/public/package.json apps/public/
+COPY apps/worker/package.json apps/worker/
+COPY libs/config/package.json libs/config/
+COPY libs/data/package.json libs/data/
+COPY libs/domain/package.json libs/domain/
+COPY libs/health/package.json libs/health/
+COPY libs/ingest/package.json libs/ingest/
+COPY libs/jobs/package.json libs/jobs/
+COPY libs/local-services/package.json libs/local-services/
+COPY libs/sitemap-xml/package.json libs/sitemap-xml/
+COPY libs/storage/package.json libs/storage/
+COPY libs/testing/package.json libs/testing/
+
+FROM base AS build
+# No install scripts: the root's postinstall (the Prisma client) needs prisma/, copied below.
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
+COPY . .
+RUN npm run db:generate && npm run build
+
+FROM base AS runtime
+ENV NODE_ENV=production
+# --omit=optional as well: the lockfile marks prisma and typescript "devOptional" (optional peers
+# of @prisma/client that the dev tree satisfies), and --omit=dev alone would still install them.
+# The generated Prisma client is compiled into dist/, so no install script is needed.
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --ignore-scripts
+COPY --from=build /app/dist ./dist
+# The code stays root's and read-only; the apps run as `node`, which owns only .data/ (where the
+# `fs` storage driver writes by default: mount a volume there to use it).
+RUN mkdir -p .data && chown node:node .data
 USER node
-
-# npm ci needs every workspace's package.json; its postinstall generates the Prisma client
-# from prisma/schema.prisma. Copying everything is simplest; .dockerignore keeps it small.
-COPY --chown=node:node . .
-RUN npm ci && npm run build && npm cache clean --force
-
-ENV NODE_ENV=production \
-    API_HOST=0.0.0.0 \
-    PUBLIC_HOST=0.0.0.0
-EXPOSE 3000 8080
-
+ENV API_HOST=0.0.0.0 \
+    PUBLIC_HOST=0.0.0.0 \
+    WORKER_HTTP_HOST=0.0.0.0
+# api, public, the worker's probes.
+EXPOSE 3000 8080 9464
 # Flags as in libs/config/src/app-processes.ts (APP_NODE_FLAGS).
 CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=32", "dist/apps/api/src/main.js"]

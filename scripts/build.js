@@ -3,12 +3,14 @@
 // (no TypeScript compiler in memory at run time: about 70 MB less per process). Imports of
 // workspace packages (`@sitemaps/x`) become relative paths, so dist/ needs no linking.
 // Type checking is `npm run typecheck`; this only transpiles.
+// `node scripts/build.js --out-dir <dir>` writes elsewhere than dist/ (the production install test).
 const { transformFile } = require('@swc/core');
 const { mkdir, readdir, writeFile, rm, cp } = require('node:fs/promises');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
-const OUT = path.join(ROOT, 'dist');
+const outDirArg = process.argv.indexOf('--out-dir');
+const OUT = outDirArg === -1 ? path.join(ROOT, 'dist') : path.resolve(process.argv[outDirArg + 1] ?? 'dist');
 
 async function sources(dir) {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -61,7 +63,7 @@ async function main() {
   // Files the code reads beside itself at run time.
   await cp(path.join(ROOT, 'prisma'), path.join(OUT, 'prisma'), { recursive: true });
   await cp(path.join(ROOT, 'libs/sitemap-xml/schemas'), path.join(OUT, 'libs/sitemap-xml/schemas'), { recursive: true });
-  console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
+  console.log(`built ${files.length} files into ${path.relative(process.cwd(), OUT) || '.'} in ${Date.now() - started} ms`);
 }
 
 main().catch((error) => {

@@ -1,0 +1,141 @@
+// Dockerfile and docker-compose.yml, checked without a Docker engine: compose against the Compose
+// Specification's JSON schema (as shipped by the `dclint` package, schemas/compose.schema.json),
+// and both against what the platform needs in production: probes, grace periods, node flags,
+// a production-only install as a non-root user, and a Postgres connection budget that fits.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { APP_NODE_FLAGS, parseConfig } from '@sitemaps/config';
+
+const ROOT = path.resolve(__dirname, '..');
+const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+/** Node lines with long-term support until at least 2027 (20 ended in April 2026). */
+const SUPPORTED_NODE_MAJORS = ['22', '24'];
+
+interface Service {
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[]; interval?: string; timeout?: string };
+  stop_grace_period?: string;
+  depends_on?: Record<string, { condition: string }>;
+}
+interface Compose {
+  services: Record<string, Service>;
+}
+
+/** `${NAME:-default}` as compose interpolates it with NAME unset. */
+const interpolate = (value: string) => value.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
+const seconds = (duration: string | undefined) => Number(/^(\d+)s$/.exec(duration ?? '')?.[1] ?? NaN);
+
+describe('docker-compose.yml', () => {
+  const compose = parse(composeText, { merge: true }) as Compose;
+  const apps = { api: 3000, worker: 9464, public: 8080 } as const;
+
+  it('is valid against the Compose Specification schema', () => {
+    const schemaFile = path.join(path.dirname(require.resolve('dclint/package.json')), 'schemas/compose.schema.json');
+    const { $schema, ...schema } = JSON.parse(readFileSync(schemaFile, 'utf8')) as { $schema: string; title: string };
+    expect(schema.title).toBe('Compose Specification');
+    // Draft-07, which Ajv knows under its http:// name.
+    expect($schema).toMatch(/json-schema\.org\/draft-07\/schema/);
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(schema);
+    // The merge keys (`<<: *app`) resolved, as compose resolves them.
+    const valid = validate(compose);
+    expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
+    expect(valid).toBe(true);
+    // And the schema does refuse a broken file.
+    expect(validate({ services: { api: { healthcheck: { interval: 10 }, stop_grace_period: [] } } })).toBe(false);
+  });
+
+  it("gives every long-running service a health check; the apps' probe /health/ready on their own port", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (name === 'migrate') continue;
+      expect(service.healthcheck, name).toBeDefined();
+    }
+    for (const [name, port] of Object.entries(apps)) {
+      const test = compose.services[name]?.healthcheck?.test.join(' ') ?? '';
+      expect(test, name).toContain(`http://127.0.0.1:${port}/health/ready`);
+      // Any answer but a 2xx fails the check.
+      expect(test, name).toContain('r.ok ? 0 : 1');
+    }
+    expect(compose.services.worker?.environment?.WORKER_HTTP_PORT).toBe(String(apps.worker));
+  });
+
+  it('starts the apps after the migration, with the node flags of app-processes.ts', () => {
+    for (const name of Object.keys(apps) as (keyof typeof apps)[]) {
+      const service = compose.services[name] as Service;
+      expect(service.depends_on?.migrate?.condition, name).toBe('service_completed_successfully');
+      expect(service.command, name).toEqual(['node', ...APP_NODE_FLAGS[name], `dist/apps/${name}/src/main.js`]);
+    }
+  });
+
+  it('lets a worker finish a shard render on stop, and sets PUBLIC_WORKERS', () => {
+    const lockSeconds = parseConfig({ DATABASE_URL: 'postgres://x@localhost/x' }).worker.lockMs / 1000;
+    // Longer than a render takes, and than the lock that hands a cut-off job to another worker.
+    expect(seconds(compose.services.worker?.stop_grace_period)).toBeGreaterThan(lockSeconds);
+    for (const name of Object.keys(apps)) expect(seconds(compose.services[name]?.stop_grace_period), name).toBeGreaterThan(0);
+    expect(Number(interpolate(compose.services.public?.environment?.PUBLIC_WORKERS ?? ''))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("keeps the apps' Postgres connections within max_connections (the README's formula)", () => {
+    const environment = Object.entries(compose.services.api?.environment ?? {}).map(([key, value]) => [key, interpolate(value)]);
+    const config = parseConfig(Object.fromEntries(environment));
+    // Pools as the app modules open them: Prisma's 10 and pg's 10 in api and worker, plus the
+    // api's upload pool; Prisma's 10 and the blob pool's 4 per public process; the migrator's 2
+    // plus its advisory-lock session.
+    const perApi = 10 + 10 + config.import.dbConnections;
+    const perWorker = 10 + 10;
+    const perPublicProcess = 10 + 4;
+    const migrate = 3;
+    const publicWorkers = Number(interpolate(compose.services.public?.environment?.PUBLIC_WORKERS ?? ''));
+    const used = perApi + perWorker + perPublicProcess * publicWorkers + migrate;
+    const command = (compose.services.postgres?.command ?? []).map(interpolate).join(' ');
+    const maxConnections = Number(/max_connections=(\d+)/.exec(command)?.[1]);
+    const reserved = 3; // superuser_reserved_connections
+    expect(used).toBe(77);
+    expect(used).toBeLessThanOrEqual(maxConnections - reserved);
+    // Room for two more workers (`--scale worker=3`) without touching max_connections.
+    expect(used + 2 * perWorker).toBeLessThanOrEqual(maxConnections - reserved);
+  });
+});
+
+describe('Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1) ?? '';
+
+  it('builds in one stage and runs from another with production packages only, as a non-root user', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^RUN .*npm ci --ignore-scripts$/m);
+    expect(runtime).toMatch(/^RUN .*npm ci --omit=dev --omit=optional --ignore-scripts$/m);
+    expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).not.toMatch(/^COPY \. \./m);
+  });
+
+  it('runs on a supported Node LTS', () => {
+    const version = /^ARG NODE_VERSION=(\d+)$/m.exec(dockerfile)?.[1];
+    expect(SUPPORTED_NODE_MAJORS).toContain(version);
+    expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS base$/m);
+  });
+
+  it("copies every workspace's package.json before any source, so installs are cached", () => {
+    const firstSource = dockerfile.indexOf('COPY . .');
+    const install = dockerfile.search(/^RUN .*npm ci/m);
+    expect(install).toBeLessThan(firstSource);
+    for (const group of ['apps', 'libs']) {
+      for (const name of readdirSync(path.join(ROOT, group))) {
+        const copy = dockerfile.indexOf(`COPY ${group}/${name}/package.json ${group}/${name}/\n`);
+        expect(copy, `${group}/${name}/package.json`).toBeGreaterThan(-1);
+        expect(copy).toBeLessThan(install);
+      }
+    }
+  });
+
+  it("starts the api with the node flags of app-processes.ts", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1] ?? '[]';
+    expect(JSON.parse(cmd)).toEqual(['node', ...APP_NODE_FLAGS.api, 'dist/apps/api/src/main.js']);
+  });
+});
