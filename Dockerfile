@@ -14,24 +14,18 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
     NPM_CONFIG_FUND=false \
     NPM_CONFIG_AUDIT=false
 WORKDIR /app
-# npm ci needs the lockfile and every workspace's package.json, nothing more: copied before any
-# source, the installed layers below are reused until a dependency changes.
-COPY package.json package-lock.json ./
-COPY apps/api/package.json apps/api/
-COPY apps/public/package.json apps/public/
-COPY apps/worker/package.json apps/worker/
-COPY libs/config/package.json libs/config/
-COPY libs/data/package.json libs/data/
-COPY libs/domain/package.json libs/domain/
-COPY libs/health/package.json libs/health/
-COPY libs/ingest/package.json libs/ingest/
-COPY libs/jobs/package.json libs/jobs/
-COPY libs/local-services/package.json libs/local-services/
-COPY libs/sitemap-xml/package.json libs/sitemap-xml/
-COPY libs/storage/package.json libs/storage/
-COPY libs/testing/package.json libs/testing/
+
+# The lockfile and every workspace's package.json, nothing else: all npm ci needs. This stage
+# runs again on any change, but its output changes only with a dependency, and BuildKit caches a
+# COPY by content, so the install layers below are reused across source changes.
+FROM base AS manifests
+COPY . /src
+RUN cd /src \
+ && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents -t /app {} + \
+ && cp package-lock.json /app/
 
 FROM base AS build
+COPY --from=manifests /app ./
 # No install scripts: the root's postinstall (the Prisma client) needs prisma/, copied below.
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
@@ -39,6 +33,7 @@ RUN npm run db:generate && npm run build
 
 FROM base AS runtime
 ENV NODE_ENV=production
+COPY --from=manifests /app ./
 # --omit=optional as well: the lockfile marks prisma and typescript "devOptional" (optional peers
 # of @prisma/client that the dev tree satisfies), and --omit=dev alone would still install them.
 # The generated Prisma client is compiled into dist/, so no install script is needed.
