@@ -28,6 +28,13 @@ interface Compose {
 
 /** `${NAME:-default}` as compose interpolates it with NAME unset. */
 const interpolate = (value: string) => value.replace(/\$\{\w+:-([^}]*)\}/g, '$1');
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
 const seconds = (duration: string | undefined) => Number(/^(\d+)s$/.exec(duration ?? '')?.[1] ?? NaN);
 
 describe('docker-compose.yml', () => {
@@ -96,6 +103,11 @@ describe('docker-compose.yml', () => {
     const maxConnections = Number(/max_connections=(\d+)/.exec(command)?.[1]);
     const reserved = 3; // superuser_reserved_connections
     expect(used).toBe(77);
+    // The pools the sum counts are all the apps open: a new one must be added to the budget.
+    const pools = (app: string) => sourceFiles(path.join(ROOT, 'apps', app, 'src'))
+      .map((file) => readFileSync(file, 'utf8').match(/\bcreate(PgPool|PrismaClient)\(/g)?.length ?? 0)
+      .reduce((a, b) => a + b, 0);
+    expect({ api: pools('api'), worker: pools('worker'), public: pools('public') }).toEqual({ api: 3, worker: 2, public: 2 });
     expect(used).toBeLessThanOrEqual(maxConnections - reserved);
     // Room for two more workers (`--scale worker=3`) without touching max_connections.
     expect(used + 2 * perWorker).toBeLessThanOrEqual(maxConnections - reserved);
