@@ -1,17 +1,17 @@
-// The repositories of libs/data, one provider each, injected by class. A new repository is added
-// here (and in the worker's data.providers.ts when the worker uses it).
+// The repositories of libs/data, each injectable by its class (`constructor(private readonly
+// sites: SiteRepository)`). A repository added to createRepositories is provided here with it.
 import type { Provider } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { QuotaService, SiteRepository, TenantRepository, UrlRepository, type PrismaClient } from '@sitemaps/data';
+import { createRepositories, REPOSITORY_CLASSES, type PrismaClient, type Repositories } from '@sitemaps/data';
 import { PG_POOL, PRISMA } from './api.tokens';
 
+const REPOSITORIES = Symbol('REPOSITORIES');
+
 export const DATA_PROVIDERS: Provider[] = [
-  { provide: QuotaService, useValue: new QuotaService() },
-  { provide: UrlRepository, inject: [PG_POOL], useFactory: (pool: Pool) => new UrlRepository(pool) },
-  {
-    provide: SiteRepository,
-    inject: [PRISMA, PG_POOL, QuotaService],
-    useFactory: (prisma: PrismaClient, pool: Pool, quota: QuotaService) => new SiteRepository(prisma, pool, quota),
-  },
-  { provide: TenantRepository, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new TenantRepository(prisma) },
+  { provide: REPOSITORIES, inject: [PRISMA, PG_POOL], useFactory: (prisma: PrismaClient, pool: Pool) => createRepositories(prisma, pool) },
+  ...Object.entries(REPOSITORY_CLASSES).map(([key, token]) => ({
+    provide: token,
+    inject: [REPOSITORIES],
+    useFactory: (repositories: Repositories) => repositories[key as keyof Repositories],
+  })),
 ];

@@ -2,13 +2,23 @@ import { Module, type DynamicModule, Inject, type OnApplicationShutdown } from '
 import { FlowProducer } from 'bullmq';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
-import { createPgPool, createPrismaClient, WebhookRepository, type PrismaClient } from '@sitemaps/data';
+import {
+  BuildRepository,
+  createPgPool,
+  createPrismaClient,
+  ManifestRepository,
+  ShardRepository,
+  UrlRepository,
+  WebhookRepository,
+  type PrismaClient,
+} from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
 import { BuildProducer, createRedisConnection, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler } from './builds/build-reconciler';
+import { DATA_PROVIDERS } from './data.providers';
 import { JobWorkers } from './job-workers';
 import { WorkerHealth } from './http/worker-health';
 import { WorkerHttpServer } from './http/worker-http.server';
@@ -67,8 +77,18 @@ export class WorkerModule {
           useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
         { provide: ShardCompactor, inject: [PG_POOL], useFactory: (pool: Pool) => new ShardCompactor(pool) },
-        { provide: BuildPlanner, inject: [PRISMA, FLOW_PRODUCER, BUILD_PRODUCER], useFactory: (p: PrismaClient, f: FlowProducer, b: BuildProducer) => new BuildPlanner(p, f, b) },
-        { provide: ShardRenderer, inject: [PRISMA, PG_POOL, BLOB_STORE], useFactory: (p: PrismaClient, pool: Pool, s: BlobStore) => new ShardRenderer(p, pool, s) },
+        ...DATA_PROVIDERS,
+        {
+          provide: BuildPlanner,
+          inject: [BuildRepository, ManifestRepository, ShardRepository, FLOW_PRODUCER, BUILD_PRODUCER],
+          useFactory: (builds: BuildRepository, manifests: ManifestRepository, shards: ShardRepository, f: FlowProducer, b: BuildProducer) =>
+            new BuildPlanner({ builds, manifests, shards }, f, b),
+        },
+        {
+          provide: ShardRenderer,
+          inject: [BuildRepository, ShardRepository, BLOB_STORE],
+          useFactory: (builds: BuildRepository, shards: ShardRepository, s: BlobStore) => new ShardRenderer(builds, shards, s),
+        },
         {
           provide: IndexNowDrainer,
           inject: [PG_POOL, REDIS],
@@ -84,12 +104,29 @@ export class WorkerModule {
         { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
           provide: BuildPublisher,
-          inject: [PRISMA, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER],
-          useFactory: (p: PrismaClient, s: BlobStore, redis: RedisConnection, indexNow: IndexNowDrainer, webhooks: WebhookProducer) =>
-            new BuildPublisher(p, s, (siteId) => publishManifestChanged(redis, siteId), async (siteId, buildId) => {
-              await indexNow.enqueue(siteId, buildId);
-              // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
-              await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
+          inject: [BuildRepository, ManifestRepository, ShardRepository, UrlRepository, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER],
+          useFactory: (
+            builds: BuildRepository,
+            manifests: ManifestRepository,
+            shards: ShardRepository,
+            urls: UrlRepository,
+            store: BlobStore,
+            redis: RedisConnection,
+            indexNow: IndexNowDrainer,
+            webhooks: WebhookProducer,
+          ) =>
+            new BuildPublisher({
+              builds,
+              manifests,
+              shards,
+              urls,
+              store,
+              announce: (siteId) => publishManifestChanged(redis, siteId),
+              afterPublish: async (siteId, buildId) => {
+                await indexNow.enqueue(siteId, buildId);
+                // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
+                await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
+              },
             }),
         },
         JobWorkers,

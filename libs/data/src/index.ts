@@ -6,3 +6,8 @@ export * from './tenants/tenant.repository';
 export * from './tenants/quota.service';
 export * from './webhooks/webhook.repository';
 export * from './idempotency/idempotency-key.repository';
+export * from './builds/build.schemas';
+export * from './builds/build.repository';
+export * from './builds/manifest.repository';
+export * from './shards/shard.repository';
+export * from './repositories';

@@ -11,3 +11,4 @@ export * from './alternates/cluster-changes';
 export * from './tenants/quota.rules';
 export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
+export * from './builds/manifest-merge';

@@ -1,23 +1,9 @@
 // Published files are content-addressed blobs: a new version never overwrites the old one, so
 // switching a manifest is atomic and a crawler mid-download keeps its file until GC.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 
-/** One file of a site's published set, as the manifest records it. */
-export interface ManifestFile {
-  /** sha256 (hex) of the gzip bytes: the blob key and the strong ETag. */
-  sha256: string;
-  kind: 'index' | 'shard' | 'text';
-  /** Uncompressed size in bytes. */
-  byteSize: number;
-  gzipSize: number;
-  urlCount: number;
-  /** W3C datetime of the newest lastmod in the file, if any. */
-  lastmod: string | null;
-}
-
-/** `manifests.files`: file path as served (e.g. `sitemap.xml`, `sitemaps/sitemap-1.xml.gz`) -> file. */
-export type ManifestFiles = Record<string, ManifestFile>;
+export type { ManifestFile, ManifestFiles } from '@sitemaps/domain';
+export { manifestFileSchema, manifestFilesSchema } from '@sitemaps/data';
 
 export interface BlobStore {
   /** Stores gzip bytes; idempotent (same bytes, same key). Returns the sha256 hex key. */
@@ -58,15 +44,3 @@ export function blobPath(siteId: string, sha256: string): string {
   assertBlobRef(siteId, sha256);
   return `${siteId}/${sha256.slice(0, 2)}/${sha256}.gz`;
 }
-
-/** Written by the publish step, read by the public server: validated on read, as stored JSON can drift. */
-export const manifestFileSchema = z.object({
-  sha256: z.string().regex(BLOB_KEY),
-  kind: z.enum(['index', 'shard', 'text']),
-  byteSize: z.number().int().nonnegative(),
-  gzipSize: z.number().int().nonnegative(),
-  urlCount: z.number().int().nonnegative(),
-  lastmod: z.string().nullable(),
-}) satisfies z.ZodType<ManifestFile>;
-
-export const manifestFilesSchema = z.record(z.string(), manifestFileSchema) satisfies z.ZodType<ManifestFiles>;

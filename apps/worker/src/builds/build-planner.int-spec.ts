@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FlowProducer } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, createRepositories, type PrismaClient } from '@sitemaps/data';
 import { BuildProducer } from '@sitemaps/jobs';
 import { insertSite, testRedisUrl, uniqueQueuePrefix, useTestPool } from '@sitemaps/testing';
 import { BuildPlanner } from './build-planner';
@@ -19,7 +19,7 @@ describe('BuildPlanner (real Postgres and Redis)', () => {
     redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
     const prefix = uniqueQueuePrefix('planner');
     flows = new FlowProducer({ connection: redis, prefix });
-    planner = new BuildPlanner(prisma, flows, new BuildProducer(BuildProducer.queue(redis, prefix), redis, { quietMs: 10, maxWaitMs: 100 }));
+    planner = new BuildPlanner(createRepositories(prisma, createPgPool(fixture.db.url, { max: 1 })), flows, new BuildProducer(BuildProducer.queue(redis, prefix), redis, { quietMs: 10, maxWaitMs: 100 }));
   });
   afterAll(async () => {
     await flows?.close();

@@ -1,31 +1,29 @@
 // First step of a build: decide which shards to render and hand the work to a BullMQ flow
 // (one render child per shard, the publish parent runs when all children are done).
 import type { FlowProducer } from 'bullmq';
-import { Prisma, type PrismaClient } from '@sitemaps/data';
+import type { BuildRepository, ManifestRepository, ShardRepository } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type BuildProducer, type PlanBuildPayload, type PublishBuildPayload, type RenderShardPayload } from '@sitemaps/jobs';
 
 export class BuildPlanner {
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly repositories: { builds: BuildRepository; manifests: ManifestRepository; shards: ShardRepository },
     private readonly flows: FlowProducer,
     private readonly builds: BuildProducer,
   ) {}
 
   async plan(payload: PlanBuildPayload): Promise<{ buildId: string; shards: number }> {
     if (payload.trigger === 'change') await this.builds.clearPending(payload.siteId);
+    const { builds, manifests, shards: shardRepository } = this.repositories;
+    // A change build queued just before its site was deleted: no site, no build (and no retries).
     const build = payload.buildId
-      ? await this.prisma.build.findUnique({ where: { id: payload.buildId } })
-      : await this.prisma.build.create({ data: { siteId: payload.siteId, full: payload.full, trigger: payload.trigger } }).catch(siteGone);
+      ? await builds.findById(payload.buildId)
+      : await builds.create({ siteId: payload.siteId, full: payload.full, trigger: payload.trigger });
     // Deleted with its site, or already through: nothing to do (a retried job lands here).
     if (!build || build.status === 'published' || build.status === 'failed') return { buildId: build?.id ?? '', shards: 0 };
 
-    const hasManifest = (await this.prisma.manifest.count({ where: { siteId: build.siteId } })) > 0;
-    const shards = await this.prisma.shard.findMany({
-      where: { siteId: build.siteId, ...(build.full || !hasManifest ? {} : { dirty: true }) },
-      select: { id: true },
-      orderBy: { id: 'asc' },
-    });
-    await this.prisma.build.update({ where: { id: build.id }, data: { status: 'running', startedAt: build.startedAt ?? new Date() } });
+    const hasManifest = await manifests.exists(build.siteId);
+    const shards = await shardRepository.ids(build.siteId, { dirtyOnly: !build.full && hasManifest });
+    await builds.markRunning(build);
 
     const base = { v: 1 as const, siteId: build.siteId, buildId: build.id };
     // Flow jobs do not inherit a queue's default options: retries and retention are set here.
@@ -37,16 +35,10 @@ export class BuildPlanner {
       children: shards.map((shard) => ({
         name: JOB.renderShard,
         queueName: QUEUE.shard,
-        data: { ...base, shardId: String(shard.id) } satisfies RenderShardPayload,
-        opts: { ...DEFAULT_JOB_OPTIONS, jobId: jobId.renderShard(build.id, String(shard.id)), failParentOnFailure: true },
+        data: { ...base, shardId: String(shard) } satisfies RenderShardPayload,
+        opts: { ...DEFAULT_JOB_OPTIONS, jobId: jobId.renderShard(build.id, String(shard)), failParentOnFailure: true },
       })),
     });
     return { buildId: build.id, shards: shards.length };
   }
-}
-
-/** A change build queued just before its site was deleted: no site, no build (and no retries). */
-function siteGone(error: unknown): null {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') return null;
-  throw error;
 }

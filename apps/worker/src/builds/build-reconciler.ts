@@ -5,10 +5,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
+import { BuildRepository, SiteRepository } from '@sitemaps/data';
 import { jobId, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { BUILD_PRODUCER, CONFIG, PRISMA, REDIS } from '../worker.tokens';
+import { BUILD_PRODUCER, CONFIG, REDIS } from '../worker.tokens';
 
 @Injectable()
 export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -20,7 +20,8 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly sites: SiteRepository,
+    private readonly buildRepository: BuildRepository,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     private readonly workers: JobWorkers,
@@ -44,13 +45,11 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async pass(): Promise<void> {
-    const scheduled = await this.prisma.site.findMany({ where: { rebuildCron: { not: null } }, select: { id: true, rebuildCron: true } });
+    const scheduled = await this.sites.withRebuildSchedule();
     for (const site of scheduled) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
 
     const staleBefore = new Date(Date.now() - this.config.build.staleMs);
-    const stale = await this.prisma.build.findMany({
-      where: { status: { in: ['queued', 'running'] }, OR: [{ startedAt: { lt: staleBefore } }, { startedAt: null, createdAt: { lt: staleBefore } }] },
-    });
+    const stale = await this.buildRepository.findStale(staleBefore);
     const [buildQueue, publishQueue] = this.queues as [Queue, Queue];
     for (const build of stale) {
       const [plan, publish] = await Promise.all([buildQueue.getJob(jobId.planBuild(build.id)), publishQueue.getJob(jobId.publishBuild(build.id))]);

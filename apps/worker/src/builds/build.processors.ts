@@ -2,12 +2,12 @@
 // good is marked failed so the API reports it.
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import type { PrismaClient } from '@sitemaps/data';
+import { BuildRepository } from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
 import { planBuildPayload, publishBuildPayload, QUEUE, renderShardPayload, type WebhookProducer } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import type { AppConfig } from '@sitemaps/config';
-import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../worker.tokens';
+import { CONFIG, WEBHOOK_PRODUCER } from '../worker.tokens';
 import { BuildPlanner } from './build-planner';
 import { BuildPublisher } from './build-publisher';
 import { ShardRenderer } from './shard-renderer';
@@ -17,7 +17,7 @@ export class BuildProcessors implements OnModuleInit {
   private readonly logger = new Logger('builds');
 
   constructor(
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly builds: BuildRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly workers: JobWorkers,
     private readonly planner: BuildPlanner,
@@ -36,10 +36,10 @@ export class BuildProcessors implements OnModuleInit {
   private async markFailed(job: Job, error: Error): Promise<void> {
     const { buildId, siteId } = job.data as { buildId?: unknown; siteId?: unknown };
     if (typeof buildId !== 'string') return;
-    const marked = await this.prisma.build
-      .updateMany({ where: { id: buildId, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error: error.message, finishedAt: new Date() } })
+    const marked = await this.builds
+      .markFailed(buildId, error.message)
       .catch((cause: Error) => this.logger.error(`could not mark build ${buildId} failed: ${cause.message}`));
-    if (!marked || marked.count === 0 || typeof siteId !== 'string') return;
+    if (!marked || typeof siteId !== 'string') return;
     await this.webhooks
       .emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'failed', error: error.message }))
       .catch((cause: Error) => this.logger.error(`could not emit build.failed for build ${buildId}: ${cause.message}`));

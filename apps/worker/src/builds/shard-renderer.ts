@@ -1,8 +1,7 @@
 // Renders one shard: its stored fragments in order between header and footer, gzipped, stored
 // under a content-addressed key. Idempotent: a retry finds its own result and stops.
-import type { Pool, PoolClient } from 'pg';
-import type { PrismaClient } from '@sitemaps/data';
-import { limitsForSection, shardFilePath } from '@sitemaps/domain';
+import type { BuildRepository, FragmentRow, ShardHead, ShardRepository, StageTimings } from '@sitemaps/data';
+import { limitsForSection, shardFilePath, type RenderedFile } from '@sitemaps/domain';
 import type { RenderShardPayload } from '@sitemaps/jobs';
 import {
   assembleUrlset,
@@ -13,38 +12,10 @@ import {
   urlsetOverheadBytes,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
-import type { BlobStore, ManifestFile } from '@sitemaps/storage';
-import { readShardFragments } from './copy-fragments.reader';
+import type { BlobStore } from '@sitemaps/storage';
 
-export interface RenderedFile extends ManifestFile {
-  path: string;
-}
-
-export interface StageTimings {
-  /** Reading rows; on the streaming path this overlaps with gzip and is counted there. */
-  readMs: number;
-  renderMs: number;
-  gzipMs: number;
-  storeMs: number;
-}
-
-interface FragmentRow {
-  fragment: string;
-  fragment_size: number;
-  ns_mask: number;
-  lastmod: string | null;
-  lastmod_at: Date | null;
-}
-
-interface ShardHead {
-  section: string;
-  ordinal: number;
-  change_seq: string;
-  urls: number;
-  bytes: string;
-  mask: number;
-  newest: string | null;
-}
+export type { RenderedFile } from '@sitemaps/domain';
+export type { StageTimings } from '@sitemaps/data';
 
 /** A file's gzip bytes, before they are stored. */
 interface GzippedFile {
@@ -56,15 +27,14 @@ interface GzippedFile {
 
 export class ShardRenderer {
   constructor(
-    private readonly prisma: PrismaClient,
-    private readonly pool: Pool,
+    private readonly builds: BuildRepository,
+    private readonly shards: ShardRepository,
     private readonly store: BlobStore,
   ) {}
 
   async render(payload: RenderShardPayload): Promise<StageTimings | null> {
     const shardId = BigInt(payload.shardId);
-    const done = await this.prisma.shardRender.findUnique({ where: { buildId_shardId: { buildId: payload.buildId, shardId } } });
-    if (done) return null;
+    if (await this.builds.hasRender(payload.buildId, shardId)) return null;
 
     const timings: StageTimings = { readMs: 0, renderMs: 0, gzipMs: 0, storeMs: 0 };
     const snapshot = await this.readAndCompress(payload.shardId, timings);
@@ -85,11 +55,7 @@ export class ShardRenderer {
         lastmod: file.newest,
       });
     }
-    await this.prisma.shardRender.upsert({
-      where: { buildId_shardId: { buildId: payload.buildId, shardId } },
-      create: { buildId: payload.buildId, shardId, changeSeq: BigInt(snapshot.head.change_seq), files: files as object[], urlCount: snapshot.head.urls, timings: { ...timings } },
-      update: {},
-    });
+    await this.builds.saveRender({ buildId: payload.buildId, shardId, changeSeq: BigInt(snapshot.head.change_seq), files, urlCount: snapshot.head.urls, timings });
     return timings;
   }
 
@@ -99,12 +65,10 @@ export class ShardRenderer {
    * per-row objects, no uncompressed file in memory); one that outgrew a limit since planning
    * is read row by row and split into parts.
    */
-  private async readAndCompress(shardId: string, timings: StageTimings): Promise<{ head: ShardHead; files: GzippedFile[] } | null> {
-    const db = await this.pool.connect();
-    try {
-      await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  private readAndCompress(shardId: string, timings: StageTimings): Promise<{ head: ShardHead; files: GzippedFile[] } | null> {
+    return this.shards.snapshot(shardId, async (snapshot) => {
       let started = performance.now();
-      const head = await this.readHead(db, shardId);
+      const head = await snapshot.head();
       timings.readMs += performance.now() - started;
       if (!head) return null;
       if (head.urls === 0) return { head, files: [] };
@@ -113,16 +77,13 @@ export class ShardRenderer {
       const bytes = Number(head.bytes);
       if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) <= MAX_BYTES_PER_FILE) {
         started = performance.now();
-        const { gzip, byteSize } = await gzipUrlsetStream(readShardFragments(db, shardId), { urls: head.urls, bytes, mask: head.mask }, { maxUrls });
+        const { gzip, byteSize } = await gzipUrlsetStream(snapshot.streamFragments(), { urls: head.urls, bytes, mask: head.mask }, { maxUrls });
         timings.gzipMs += performance.now() - started;
         return { head, files: [{ gzip, byteSize, urls: head.urls, newest: head.newest }] };
       }
 
       started = performance.now();
-      const { rows } = await db.query<FragmentRow>(
-        `SELECT fragment, fragment_size, ns_mask, lastmod, lastmod_at FROM urls WHERE shard_id = $1 AND deleted_at IS NULL ORDER BY id`,
-        [shardId],
-      );
+      const rows = await snapshot.fragmentRows();
       timings.readMs += performance.now() - started;
       const files: GzippedFile[] = [];
       for (const range of packFragments(rows.map((row) => row.fragment_size), { maxUrls })) {
@@ -135,22 +96,7 @@ export class ShardRenderer {
         timings.gzipMs += performance.now() - started;
       }
       return { head, files };
-    } finally {
-      await db.query('COMMIT').catch(() => undefined);
-      db.release();
-    }
-  }
-
-  private async readHead(db: PoolClient, shardId: string): Promise<ShardHead | null> {
-    const { rows } = await db.query<ShardHead>(
-      `SELECT s.section, s.ordinal, s.change_seq, count(u.id)::int AS urls, coalesce(sum(u.fragment_size), 0) AS bytes,
-              coalesce(bit_or(u.ns_mask), 0) AS mask,
-              (SELECT lastmod FROM urls WHERE shard_id = s.id AND deleted_at IS NULL ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest
-         FROM shards s LEFT JOIN urls u ON u.shard_id = s.id AND u.deleted_at IS NULL
-        WHERE s.id = $1 GROUP BY s.id`,
-      [shardId],
-    );
-    return rows[0] ?? null;
+    });
   }
 }
 

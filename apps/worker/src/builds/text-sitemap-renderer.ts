@@ -3,25 +3,20 @@
 // site with more than 50,000 URLs (or 50 MiB of them) gets the first ones in sitemap.txt, while
 // the XML index keeps listing every URL.
 import { Logger } from '@nestjs/common';
-import type { PrismaClient } from '@sitemaps/data';
+import type { UrlRepository } from '@sitemaps/data';
 import { gzipFile, MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, renderTextSitemap } from '@sitemaps/sitemap-xml';
 import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
-export const TEXT_SITEMAP_PATH = 'sitemap.txt';
 
 const logger = new Logger('builds');
 
 /** Stores the site's text sitemap and returns its manifest entry; null when it has no live URL. */
-export async function renderTextSitemapFile(prisma: PrismaClient, store: BlobStore, siteId: string): Promise<ManifestFile | null> {
-  const rows = await prisma.$queryRaw<{ loc: string }[]>`
-    SELECT u.loc FROM urls u JOIN shards s ON s.id = u.shard_id
-     WHERE u.site_id = ${siteId}::uuid AND u.deleted_at IS NULL
-     ORDER BY s.section, s.ordinal, u.id
-     LIMIT ${MAX_URLS_PER_FILE + 1}`;
+export async function renderTextSitemapFile(urls: UrlRepository, store: BlobStore, siteId: string): Promise<ManifestFile | null> {
+  const rows = await urls.locsInShardOrder(siteId, MAX_URLS_PER_FILE + 1);
   if (rows.length === 0) return null;
   const locs: string[] = [];
   let bytes = 0;
-  for (const { loc } of rows) {
+  for (const loc of rows) {
     // Stored locs are normalised ASCII URIs: characters are bytes, plus one for the newline.
     if (locs.length === MAX_URLS_PER_FILE || bytes + loc.length + 1 > MAX_BYTES_PER_FILE) break;
     locs.push(loc);

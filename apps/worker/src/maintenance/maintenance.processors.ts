@@ -5,14 +5,14 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
+import { BuildRepository, ShardRepository } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type RedisConnection } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { JobWorkers } from '../job-workers';
 import type { UrlIngestService } from '@sitemaps/ingest';
 import { MAX_URLS_PER_FILE } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
-import { BLOB_STORE, BUILD_PRODUCER, CONFIG, PRISMA, REDIS, URL_INGEST } from '../worker.tokens';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../worker.tokens';
 import { ShardCompactor } from './shard-compactor';
 
 const maintenancePayload = z.object({ v: z.literal(1) });
@@ -29,7 +29,8 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: RedisConnection,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly buildRepository: BuildRepository,
+    private readonly shards: ShardRepository,
     @Inject(BLOB_STORE) private readonly store: BlobStore,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
@@ -62,7 +63,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
 
   async collectGarbage(): Promise<{ blobs: number; renders: number }> {
     const blobs = await this.store.collectGarbage(this.config.storage.graceMs);
-    const { count: renders } = await this.prisma.shardRender.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - RENDER_RETENTION_MS) } } });
+    const renders = await this.buildRepository.deleteRendersBefore(new Date(Date.now() - RENDER_RETENTION_MS));
     if (blobs || renders) this.logger.log(`collected ${blobs} blobs and ${renders} render records`);
     return { blobs, renders };
   }
@@ -77,13 +78,9 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
 
   /** Merges under-filled neighbouring shards; sites that changed get a (coalesced) build. */
   async compactShards(): Promise<number> {
-    const sites = await this.prisma.shard.findMany({
-      where: { urlCount: { gt: 0, lt: MAX_URLS_PER_FILE / 2 } },
-      distinct: ['siteId'],
-      select: { siteId: true },
-    });
+    const sites = await this.shards.sitesWithShardsUnder(MAX_URLS_PER_FILE / 2);
     let merged = 0;
-    for (const { siteId } of sites) {
+    for (const siteId of sites) {
       const count = await this.compactor.compact(siteId);
       if (count > 0) await this.builds.afterChange(siteId);
       merged += count;

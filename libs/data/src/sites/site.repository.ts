@@ -49,6 +49,12 @@ export class SiteRepository {
     });
   }
 
+  /** Sites with a scheduled full rebuild, and its cron expression. */
+  async withRebuildSchedule(): Promise<{ id: string; rebuildCron: string }[]> {
+    const rows = await this.prisma.site.findMany({ where: { rebuildCron: { not: null } }, select: { id: true, rebuildCron: true } });
+    return rows.flatMap((row) => (row.rebuildCron ? [{ id: row.id, rebuildCron: row.rebuildCron }] : []));
+  }
+
   /** Creates a site if the tenant's site quota has room (QUOTA_SITES) and the hostname is free (HOSTNAME_TAKEN). */
   async create(tenantId: string, settings: SiteSettings & { hostname: string }): Promise<Site> {
     return this.prisma

@@ -75,6 +75,18 @@ export class UrlRepository {
     });
   }
 
+  /** The locs of the site's live URLs in shard order (section, ordinal, id), at most `limit`. */
+  async locsInShardOrder(siteId: string, limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ loc: string }>(
+      `SELECT u.loc FROM urls u JOIN shards s ON s.id = u.shard_id
+        WHERE u.site_id = $1 AND u.deleted_at IS NULL
+        ORDER BY s.section, s.ordinal, u.id
+        LIMIT $2`,
+      [siteId, limit],
+    );
+    return rows.map((row) => row.loc);
+  }
+
   /** Live URLs in id order (the order they were first stored), after `afterId`, at most `limit`. */
   async list(siteId: string, filter: UrlListFilter, page: { afterId: string | undefined; limit: number }): Promise<StoredUrlRow[]> {
     const { rows } = await this.pool.query<StoredUrlRow>(

@@ -2,6 +2,8 @@
 // shard's section and ordinal only, so a shard keeps its name for life.
 
 export const INDEX_PATH = 'sitemap.xml';
+/** The plain-text sitemap, for sites that enable it. */
+export const TEXT_SITEMAP_PATH = 'sitemap.txt';
 export const DEFAULT_SECTION_FILE_PREFIX = 'sitemap';
 export const SECTION_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 /** Names the platform uses for its own files; a section may not take them. */

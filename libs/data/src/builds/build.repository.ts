@@ -1,0 +1,114 @@
+// The builds aggregate: a build and its shard renders (what the publish step merges).
+import type { ShardRenderOutput } from '@sitemaps/domain';
+import { Prisma, type Build, type PrismaClient, type Site } from '../generated/prisma/client';
+import { renderedFilesSchema, stageTimingsSchema, type StageTimings } from './build.schemas';
+
+export type { Build } from '../generated/prisma/client';
+
+export type BuildTrigger = 'api' | 'schedule' | 'change';
+
+export interface ShardRenderRecord extends ShardRenderOutput {
+  buildId: string;
+  urlCount: number;
+  timings: StageTimings;
+}
+
+/** A build with what its publish needs: the site, and every shard render so far. */
+export interface BuildToPublish {
+  build: Build;
+  site: Site;
+  renders: (ShardRenderOutput & { timings: StageTimings | null })[];
+}
+
+export class BuildRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** A queued build; null when its site is gone (deleted after the change that queued it). */
+  async create(build: { siteId: string; full: boolean; trigger: BuildTrigger }): Promise<Build | null> {
+    return this.prisma.build.create({ data: build }).catch((error: unknown) => {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') return null;
+      throw error;
+    });
+  }
+
+  findById(buildId: string): Promise<Build | null> {
+    return this.prisma.build.findUnique({ where: { id: buildId } });
+  }
+
+  /** The site's build with this id (a uuid), or null. */
+  findForSite(siteId: string, buildId: string): Promise<Build | null> {
+    return this.prisma.build.findFirst({ where: { id: buildId, siteId } });
+  }
+
+  /** The site's builds newest first, before the (createdAt, id) key `before`, at most `limit`. */
+  listForSite(siteId: string, page: { before: readonly [Date, string] | undefined; limit: number }): Promise<Build[]> {
+    const { before } = page;
+    return this.prisma.build.findMany({
+      where: { siteId, ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: page.limit,
+    });
+  }
+
+  async markRunning(build: Build): Promise<void> {
+    await this.prisma.build.update({ where: { id: build.id }, data: { status: 'running', startedAt: build.startedAt ?? new Date() } });
+  }
+
+  /** Marks a build failed unless it already finished; false if it had. */
+  async markFailed(buildId: string, error: string): Promise<boolean> {
+    const { count } = await this.prisma.build.updateMany({
+      where: { id: buildId, status: { in: ['queued', 'running'] } },
+      data: { status: 'failed', error, finishedAt: new Date() },
+    });
+    return count > 0;
+  }
+
+  /** Builds queued or running since before `before`: candidates for the reconciler. */
+  findStale(before: Date): Promise<Build[]> {
+    return this.prisma.build.findMany({
+      where: { status: { in: ['queued', 'running'] }, OR: [{ startedAt: { lt: before } }, { startedAt: null, createdAt: { lt: before } }] },
+    });
+  }
+
+  async loadForPublish(buildId: string): Promise<BuildToPublish | null> {
+    const row = await this.prisma.build.findUnique({ where: { id: buildId }, include: { site: true, renders: true } });
+    if (!row) return null;
+    const { site, renders, ...build } = row;
+    return {
+      build,
+      site,
+      renders: renders.map((render) => ({
+        shardId: render.shardId,
+        changeSeq: render.changeSeq,
+        files: renderedFilesSchema.parse(render.files),
+        timings: render.timings === null ? null : stageTimingsSchema.parse(render.timings),
+      })),
+    };
+  }
+
+  async hasRender(buildId: string, shardId: bigint): Promise<boolean> {
+    return (await this.prisma.shardRender.findUnique({ where: { buildId_shardId: { buildId, shardId } }, select: { shardId: true } })) !== null;
+  }
+
+  /** Records a shard's render once (a retried render job leaves the first). */
+  async saveRender(render: ShardRenderRecord): Promise<void> {
+    const { buildId, shardId } = render;
+    await this.prisma.shardRender.upsert({
+      where: { buildId_shardId: { buildId, shardId } },
+      create: {
+        buildId,
+        shardId,
+        changeSeq: render.changeSeq,
+        files: renderedFilesSchema.parse(render.files),
+        urlCount: render.urlCount,
+        timings: stageTimingsSchema.parse(render.timings),
+      },
+      update: {},
+    });
+  }
+
+  /** Deletes shard renders older than `before` (their builds are long published or failed). */
+  async deleteRendersBefore(before: Date): Promise<number> {
+    return (await this.prisma.shardRender.deleteMany({ where: { createdAt: { lt: before } } })).count;
+  }
+}

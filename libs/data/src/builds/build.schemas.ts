@@ -1,0 +1,41 @@
+// The JSON columns of builds, shard renders and manifests. Written and read through these schemas
+// only (by the repositories), so a row that drifted from its shape fails loudly where it is read.
+import { z } from 'zod';
+import type { ManifestFile, ManifestFiles, RenderedFile, ShardVersions } from '@sitemaps/domain';
+
+const BLOB_KEY = /^[0-9a-f]{64}$/;
+
+export const manifestFileSchema = z.object({
+  sha256: z.string().regex(BLOB_KEY),
+  kind: z.enum(['index', 'shard', 'text']),
+  byteSize: z.number().int().nonnegative(),
+  gzipSize: z.number().int().nonnegative(),
+  urlCount: z.number().int().nonnegative(),
+  lastmod: z.string().nullable(),
+}) satisfies z.ZodType<ManifestFile>;
+
+/** `manifests.files` */
+export const manifestFilesSchema = z.record(z.string(), manifestFileSchema) satisfies z.ZodType<ManifestFiles>;
+
+/** `manifests.shards` */
+export const shardVersionsSchema = z.record(
+  z.string(),
+  z.object({ changeSeq: z.string().regex(/^\d+$/), paths: z.array(z.string()) }),
+) satisfies z.ZodType<ShardVersions>;
+
+/** `shard_renders.files` */
+export const renderedFilesSchema = z.array(manifestFileSchema.extend({ path: z.string() })) satisfies z.ZodType<RenderedFile[]>;
+
+/** `shard_renders.timings`: milliseconds per stage of one shard's render. */
+export const stageTimingsSchema = z.object({
+  /** Reading rows; on the streaming path this overlaps with gzip and is counted there. */
+  readMs: z.number(),
+  renderMs: z.number(),
+  gzipMs: z.number(),
+  storeMs: z.number(),
+});
+export type StageTimings = z.infer<typeof stageTimingsSchema>;
+
+/** `builds.timings`: the shard stages summed over the build, and its wall time. */
+export const buildTimingsSchema = stageTimingsSchema.extend({ wallMs: z.number().nullable() });
+export type BuildTimings = z.infer<typeof buildTimingsSchema>;

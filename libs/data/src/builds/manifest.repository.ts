@@ -1,0 +1,79 @@
+// The manifests aggregate: what the public server serves for a site. A publish switches it in one
+// transaction with everything that follows from it: compare-and-swap on the version, blobs
+// released or kept, rendered shards marked clean, the build marked published.
+import type { ManifestFiles, ShardVersions } from '@sitemaps/domain';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { buildTimingsSchema, manifestFilesSchema, shardVersionsSchema, type BuildTimings } from './build.schemas';
+
+export interface CurrentManifest {
+  version: number;
+  files: ManifestFiles;
+  shards: ShardVersions;
+}
+
+export interface ManifestSwitch {
+  siteId: string;
+  buildId: string;
+  /** The version read before merging; null: the site has none yet. The switch fails if it changed. */
+  expectedVersion: number | null;
+  files: ManifestFiles;
+  shards: ShardVersions;
+  /** Blobs the new manifest no longer lists (released now, deleted after the grace period). */
+  dropped: string[];
+  /** Renders merged in: their shards become clean if still at that version. */
+  applied: { shardId: bigint; changeSeq: bigint }[];
+  /** The build's totals, recorded as it is marked published. */
+  totals: { shardsRendered: number; shardsSkipped: number; urlCount: number; byteSize: number; timings: BuildTimings };
+  now: Date;
+}
+
+export class ManifestRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async current(siteId: string): Promise<CurrentManifest | null> {
+    const row = await this.prisma.manifest.findUnique({ where: { siteId } });
+    return row ? { version: row.version, files: manifestFilesSchema.parse(row.files), shards: shardVersionsSchema.parse(row.shards) } : null;
+  }
+
+  async exists(siteId: string): Promise<boolean> {
+    return (await this.prisma.manifest.count({ where: { siteId } })) > 0;
+  }
+
+  /** Switches the manifest; false when another publish switched it since `expectedVersion` was read. */
+  switch(next: ManifestSwitch): Promise<boolean> {
+    const { siteId, buildId, now } = next;
+    const files = manifestFilesSchema.parse(next.files) as Prisma.InputJsonObject;
+    const shards = shardVersionsSchema.parse(next.shards) as Prisma.InputJsonObject;
+    const live = [...new Set(Object.values(next.files).map((file) => file.sha256))];
+    return this.prisma.$transaction(async (tx) => {
+      const switched =
+        next.expectedVersion !== null
+          ? (await tx.manifest.updateMany({ where: { siteId, version: next.expectedVersion }, data: { version: next.expectedVersion + 1, buildId, files, shards, publishedAt: now } })).count === 1
+          : (await tx.manifest.createMany({ data: [{ siteId, version: 1, buildId, files, shards, publishedAt: now }], skipDuplicates: true })).count === 1;
+      if (!switched) return false;
+      await tx.blob.updateMany({ where: { siteId, sha256: { in: next.dropped }, releasedAt: null }, data: { releasedAt: now } });
+      await tx.blob.updateMany({ where: { siteId, sha256: { in: live } }, data: { releasedAt: null } });
+      // One statement for all shards (a full build of a large site renders thousands). A shard
+      // that changed again after its render keeps its flag: the next build picks it up.
+      if (next.applied.length > 0) {
+        await tx.$executeRaw`
+          UPDATE shards s SET dirty = false FROM unnest(${next.applied.map((a) => a.shardId)}::bigint[], ${next.applied.map((a) => a.changeSeq)}::bigint[]) AS r(id, seq)
+           WHERE s.id = r.id AND s.change_seq = r.seq`;
+      }
+      const { totals } = next;
+      await tx.build.update({
+        where: { id: buildId },
+        data: {
+          status: 'published',
+          finishedAt: now,
+          shardsRendered: totals.shardsRendered,
+          shardsSkipped: totals.shardsSkipped,
+          urlCount: totals.urlCount,
+          byteSize: BigInt(totals.byteSize),
+          timings: buildTimingsSchema.parse(totals.timings),
+        },
+      });
+      return true;
+    });
+  }
+}

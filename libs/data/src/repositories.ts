@@ -1,0 +1,36 @@
+// Every repository over one Prisma client and one pg pool: what apps, tests and benchmarks wire.
+import type { Pool } from 'pg';
+import { BuildRepository } from './builds/build.repository';
+import { ManifestRepository } from './builds/manifest.repository';
+import type { PrismaClient } from './generated/prisma/client';
+import { ShardRepository } from './shards/shard.repository';
+import { SiteRepository } from './sites/site.repository';
+import { QuotaService } from './tenants/quota.service';
+import { TenantRepository } from './tenants/tenant.repository';
+import { UrlRepository } from './urls/url.repository';
+
+export function createRepositories(prisma: PrismaClient, pool: Pool) {
+  const quota = new QuotaService();
+  return {
+    quota,
+    tenants: new TenantRepository(prisma),
+    sites: new SiteRepository(prisma, pool, quota),
+    urls: new UrlRepository(pool),
+    shards: new ShardRepository(prisma, pool),
+    builds: new BuildRepository(prisma),
+    manifests: new ManifestRepository(prisma),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/** Each repository's class, by its key in Repositories: the injection token an app provides it under. */
+export const REPOSITORY_CLASSES = {
+  quota: QuotaService,
+  tenants: TenantRepository,
+  sites: SiteRepository,
+  urls: UrlRepository,
+  shards: ShardRepository,
+  builds: BuildRepository,
+  manifests: ManifestRepository,
+} as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };

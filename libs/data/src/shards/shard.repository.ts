@@ -1,0 +1,105 @@
+// The shards aggregate: a site's sitemap files' worth of URLs, and the snapshot a render reads.
+// URL placement in shards is part of the URL write (libs/ingest's shard placement).
+import type { Pool, PoolClient } from 'pg';
+import type { PrismaClient, Shard } from '../generated/prisma/client';
+import { readShardFragments } from './copy-fragments.reader';
+
+export type { Shard } from '../generated/prisma/client';
+
+/** A shard as a render sees it: its identity, version and the totals of its live URLs. */
+export interface ShardHead {
+  section: string;
+  ordinal: number;
+  change_seq: string;
+  urls: number;
+  bytes: string;
+  mask: number;
+  newest: string | null;
+}
+
+export interface FragmentRow {
+  fragment: string;
+  fragment_size: number;
+  ns_mask: number;
+  lastmod: string | null;
+  lastmod_at: Date | null;
+}
+
+/** Reads of one shard inside one REPEATABLE READ snapshot, so its head and its fragments agree. */
+export interface ShardSnapshot {
+  head(): Promise<ShardHead | null>;
+  /** The fragments of its live URLs in id order, as blocks of bytes (binary COPY). */
+  streamFragments(): AsyncGenerator<Buffer>;
+  /** The same, row by row, with what splitting it into parts needs. */
+  fragmentRows(): Promise<FragmentRow[]>;
+}
+
+export class ShardRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: Pool,
+  ) {}
+
+  count(siteId: string): Promise<number> {
+    return this.prisma.shard.count({ where: { siteId } });
+  }
+
+  /** Ids of the site's shards in id order, or only of the dirty ones. */
+  async ids(siteId: string, opts: { dirtyOnly: boolean }): Promise<bigint[]> {
+    const rows = await this.prisma.shard.findMany({
+      where: { siteId, ...(opts.dirtyOnly ? { dirty: true } : {}) },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  /** The site's shards in id order (the order they were created), after `afterId`, at most `limit`. */
+  listForSite(siteId: string, page: { afterId: string | undefined; limit: number }): Promise<Shard[]> {
+    return this.prisma.shard.findMany({
+      where: { siteId, ...(page.afterId ? { id: { gt: BigInt(page.afterId) } } : {}) },
+      orderBy: { id: 'asc' },
+      take: page.limit,
+    });
+  }
+
+  /** Sites with a non-empty shard holding fewer than `urls` URLs. */
+  async sitesWithShardsUnder(urls: number): Promise<string[]> {
+    const rows = await this.prisma.shard.findMany({ where: { urlCount: { gt: 0, lt: urls } }, distinct: ['siteId'], select: { siteId: true } });
+    return rows.map((row) => row.siteId);
+  }
+
+  /** Runs `read` on one connection in a read-only REPEATABLE READ transaction. */
+  async snapshot<T>(shardId: string, read: (snapshot: ShardSnapshot) => Promise<T>): Promise<T> {
+    const db = await this.pool.connect();
+    try {
+      await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      return await read({
+        head: () => readHead(db, shardId),
+        streamFragments: () => readShardFragments(db, shardId),
+        fragmentRows: async () =>
+          (
+            await db.query<FragmentRow>(
+              'SELECT fragment, fragment_size, ns_mask, lastmod, lastmod_at FROM urls WHERE shard_id = $1 AND deleted_at IS NULL ORDER BY id',
+              [shardId],
+            )
+          ).rows,
+      });
+    } finally {
+      await db.query('COMMIT').catch(() => undefined);
+      db.release();
+    }
+  }
+}
+
+async function readHead(db: PoolClient, shardId: string): Promise<ShardHead | null> {
+  const { rows } = await db.query<ShardHead>(
+    `SELECT s.section, s.ordinal, s.change_seq, count(u.id)::int AS urls, coalesce(sum(u.fragment_size), 0) AS bytes,
+            coalesce(bit_or(u.ns_mask), 0) AS mask,
+            (SELECT lastmod FROM urls WHERE shard_id = s.id AND deleted_at IS NULL ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest
+       FROM shards s LEFT JOIN urls u ON u.shard_id = s.id AND u.deleted_at IS NULL
+      WHERE s.id = $1 GROUP BY s.id`,
+    [shardId],
+  );
+  return rows[0] ?? null;
+}
