@@ -47,7 +47,8 @@ export class PublicServer {
   private handle(request: IncomingMessage, response: ServerResponse, fastify: Handler): void {
     // Probes, on any Host: no site serves a path under /health. One prefix test per request.
     const url = request.url ?? '';
-    const probe = url.startsWith('/health') && (request.method === 'GET' || request.method === 'HEAD') ? healthProbeOf(url) : undefined;
+    const method = request.method;
+    const probe = url.startsWith('/health') && (method === 'GET' || method === 'HEAD') ? healthProbeOf(url) : undefined;
     if (probe && this.readiness) return void this.answerProbe(probe, this.readiness, response);
     const started = performance.now();
     let answer: PublicResponse | undefined;

@@ -4,7 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { RedisConnection } from '@sitemaps/jobs';
 import type { Pool } from 'pg';
-import { answerHealth, HEALTH_LEGACY_PATH, HEALTH_LIVE_PATH, HEALTH_READY_PATH, postgresCheck, Readiness, redisCheck, type HealthProbe } from '@sitemaps/health';
+import {
+  answerHealth,
+  HEALTH_LEGACY_PATH,
+  HEALTH_LIVE_PATH,
+  HEALTH_READY_PATH,
+  postgresCheck,
+  Readiness,
+  redisCheck,
+  type HealthProbe,
+} from '@sitemaps/health';
 import { JobWorkers } from '../job-workers';
 import { PG_POOL, REDIS } from '../worker.tokens';
 import { WorkerHttpServer } from './worker-http.server';
@@ -28,7 +37,9 @@ export class WorkerHealth implements OnModuleInit {
           if (!jobs.running) throw new Error('job workers are closing');
         },
       },
-      { onChange: (report) => this.logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`) },
+      {
+        onChange: (report) => this.logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`),
+      },
     );
   }
 

@@ -62,7 +62,9 @@ export class WorkerHttpServer implements OnApplicationBootstrap, OnApplicationSh
     const query = url.indexOf('?');
     const handler = this.routes.get(query === -1 ? url : url.slice(0, query));
     if (!handler) return end(response, 404, 'Not Found\n');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return end(response, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return end(response, 405, 'Method Not Allowed\n', { allow: 'GET, HEAD' });
+    }
     try {
       await handler(request, response);
     } catch (error) {
@@ -74,6 +76,7 @@ export class WorkerHttpServer implements OnApplicationBootstrap, OnApplicationSh
 }
 
 function end(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  const length = Buffer.byteLength(body);
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': length, ...headers });
   response.end(body);
 }
