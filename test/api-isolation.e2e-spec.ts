@@ -177,7 +177,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const put = json.body.paths['/v1/sites/{siteId}/urls'].put;
       expect(put.requestBody.content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 10_000, items: { $ref: '#/components/schemas/UrlEntry' } });
       expect(json.body.components.schemas.UrlEntry).toMatchObject({ required: ['loc'] });
-      expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '413', '422', '429']));
+      expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '413', '429']));
       const list = json.body.paths['/v1/sites'].get;
       expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['cursor', 'limit']);
       const ui = await fetch(`${platform.apiUrl}/docs`);
@@ -349,7 +349,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       expect(gql.body.errors?.[0]?.extensions.code).toBe('QUOTA_SITES');
     });
 
-    it('refuses a batch that would take live URLs across the tenant\'s sites over tenants.max_urls with 422 QUOTA_URLS, storing none of it', async () => {
+    it('refuses a batch that would take live URLs across the tenant\'s sites over tenants.max_urls with 403 QUOTA_URLS (the status of every quota), storing none of it', async () => {
       const key = (await admin.post('/v1/tenants', { name: 'Capped', maxUrls: 5 })).body.apiKey;
       const client = apiClient(platform.apiUrl, key);
       const gql = graphqlClient(platform.apiUrl, key);
@@ -363,7 +363,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       // Room for 2: an update of a stored URL, an invalid entry and a repeated loc take none; the third new URL does not fit.
       const batch = [{ loc: loc(2, 'a'), priority: 0.9 }, { loc: loc(2, 'b') }, { loc: 'https://elsewhere.example.com/x' }, { loc: loc(2, 'c') }, { loc: loc(2, 'b') }, { loc: loc(2, 'd') }];
       const refused = await client.put(`/v1/sites/${two}/urls`, batch);
-      expect(refused.status).toBe(422);
+      expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ code: 'QUOTA_URLS', details: [{ index: 5, field: 'loc', code: 'QUOTA_URLS', message: expect.any(String) }] });
       expect(refused.body.error.message).toContain('5 URLs');
       const viaGql = await gql('mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }', { s: two, e: batch });
@@ -374,7 +374,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       expect(fits.status).toBe(200);
       expect(fits.body.upserted).toBe(4);
       expect(await count()).toBe(5);
-      expect((await client.put(`/v1/sites/${one}/urls`, [{ loc: loc(1, 'c') }])).status).toBe(422);
+      expect((await client.put(`/v1/sites/${one}/urls`, [{ loc: loc(1, 'c') }])).status).toBe(403);
       // Updates still go through at the limit, and deleting makes room.
       expect((await client.put(`/v1/sites/${one}/urls`, [{ loc: loc(1, 'a'), changefreq: 'daily' }])).status).toBe(200);
       await client.delete(`/v1/sites/${one}/urls`, { locs: [loc(1, 'b')] });

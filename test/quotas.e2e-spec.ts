@@ -74,8 +74,8 @@ describe('tenant quotas under concurrency', () => {
     );
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-    expect(statuses.filter((status) => status === 422)).toHaveLength(9);
-    for (const refused of results.filter((result) => result.status === 422)) {
+    expect(statuses.filter((status) => status === 403)).toHaveLength(9);
+    for (const refused of results.filter((result) => result.status === 403)) {
       expect(refused.body.error).toMatchObject({ code: 'QUOTA_URLS', details: expect.arrayContaining([expect.objectContaining({ code: 'QUOTA_URLS', field: 'loc' })]) });
       expect(refused.body.error.details).toHaveLength(1_000);
     }
@@ -110,8 +110,8 @@ describe('tenant quotas under concurrency', () => {
     expect(importA.status).toBe(201);
     expect(importB.status).toBe(201);
     for (const put of [putC, putA]) {
-      expect([200, 422]).toContain(put.status);
-      if (put.status === 422) expect(put.body.error.code).toBe('QUOTA_URLS');
+      expect([200, 403]).toContain(put.status);
+      if (put.status === 403) expect(put.body.error.code).toBe('QUOTA_URLS');
     }
     const stored = [importA, importB].reduce((sum, result) => sum + (result.body.stored as number), 0)
       + [putC, putA].reduce((sum, result) => sum + (result.status === 200 ? 400 : 0), 0);

@@ -6,12 +6,12 @@ import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, IdempotencyKeyRepository, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
-import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, URL_INGEST } from './api.tokens';
+import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, TENANT_RATE_LIMITER, URL_INGEST, IDEMPOTENCY_KEYS } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
 import { DATA_PROVIDERS } from './data.providers';
@@ -38,6 +38,7 @@ import { UrlsService } from './urls/urls.service';
 import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
 import { StreamedBodyParser } from './http/streamed-body.parser';
 import { LocationInterceptor } from './http/location.interceptor';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { ValidateController } from './validate/validate.controller';
 import { ValidateService } from './validate/validate.service';
 import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.providers';
@@ -98,6 +99,12 @@ export class ApiModule {
           useFactory: (redis: RedisConnection, { rateLimit }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
         },
         {
+          provide: TENANT_RATE_LIMITER,
+          inject: [REDIS, API_LIMITS],
+          useFactory: (redis: RedisConnection, { rateLimit, tenantRateLimit }: ApiLimits) =>
+            sharedLimiter(redis, `${config.queuePrefix}:tenant-rate-limit`, { points: tenantRateLimit.points, durationSeconds: rateLimit.durationSeconds }),
+        },
+        {
           provide: AUTH_FAILURE_LIMITER,
           inject: [REDIS, API_LIMITS],
           useFactory: (redis: RedisConnection, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
@@ -134,6 +141,9 @@ export class ApiModule {
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        { provide: IDEMPOTENCY_KEYS, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new IdempotencyKeyRepository(prisma, config.idempotencyKeyTtlSeconds) },
+        // In this order: a replay answers before the route (and its Location) runs at all.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: LocationInterceptor },
       ],
     };

@@ -7,7 +7,10 @@ export type ErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  /** A tenant quota (QUOTA_*): one status for all of them. */
   | 'quota'
+  /** Well-formed, but contradicts what the client sent before (IDEMPOTENCY_KEY_REUSED). */
+  | 'unprocessable'
   | 'too_large'
   | 'rate_limited';
 

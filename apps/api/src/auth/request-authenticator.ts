@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
-import { AUTH_FAILURE_LIMITER, RATE_LIMITER } from '../api.tokens';
+import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
 import { ApiKeysService } from './api-keys.service';
 import type { Principal } from './principal';
 
@@ -15,6 +15,9 @@ export function bearerKey(header: string | undefined): string | undefined {
  * Who makes a request, decided once per request: by a fastify hook before any body is read (see
  * api.app.ts) or by the guard. Each authenticated request spends one of its key's points; each
  * invalid key spends one of its address's, so guessing keys costs the guesser, not the database.
+ * A tenant's requests are also counted together, whatever key makes them: more keys buy no more.
+ * Every answer to a request that presented a key says where it stands (RateLimit-Limit,
+ * RateLimit-Remaining, RateLimit-Reset: the allowance that runs out first).
  */
 @Injectable()
 export class RequestAuthenticator {
@@ -23,6 +26,7 @@ export class RequestAuthenticator {
   constructor(
     private readonly keys: ApiKeysService,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterAbstract,
+    @Inject(TENANT_RATE_LIMITER) private readonly tenantLimiter: RateLimiterAbstract,
     @Inject(AUTH_FAILURE_LIMITER) private readonly failures: RateLimiterAbstract,
   ) {}
 
@@ -37,6 +41,7 @@ export class RequestAuthenticator {
     if (key !== undefined) {
       const spent = await this.failures.get(request.ip);
       if (spent && spent.consumedPoints >= this.failures.points) {
+        setRateLimitHeaders(reply, [[this.failures, spent]]);
         throw rateLimited(reply, spent, `too many invalid API keys from this address (${this.failures.points} per ${this.failures.duration} s)`);
       }
     }
@@ -45,19 +50,38 @@ export class RequestAuthenticator {
       principal = await this.keys.authenticate(key);
     } catch (error) {
       if (key !== undefined && error instanceof DomainError && error.kind === 'unauthenticated') {
-        await this.failures.penalty(request.ip).catch(() => undefined);
+        const spent = await this.failures.penalty(request.ip).catch(() => undefined);
+        if (spent) setRateLimitHeaders(reply, [[this.failures, spent]]);
       }
       throw error;
     }
-    // Per key, so one tenant's noisy integration cannot starve its other keys or other tenants.
-    try {
-      await this.limiter.consume(principal.kind === 'tenant' ? principal.keyId : 'platform');
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error;
-      throw rateLimited(reply, error, `rate limit of ${this.limiter.points} requests per ${this.limiter.duration} s exceeded for this key`);
-    }
+    // Per key, so one noisy integration cannot starve its tenant's other keys; then per tenant.
+    const spent: Spent[] = [];
+    const consume = async (limiter: RateLimiterAbstract, key: string, whose: string) => {
+      try {
+        spent.push([limiter, await limiter.consume(key)]);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        setRateLimitHeaders(reply, [...spent, [limiter, error]]);
+        throw rateLimited(reply, error, `rate limit of ${limiter.points} requests per ${limiter.duration} s exceeded for this ${whose}`);
+      }
+    };
+    await consume(this.limiter, principal.kind === 'tenant' ? principal.keyId : 'platform', 'key');
+    if (principal.kind === 'tenant') await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
+    setRateLimitHeaders(reply, spent);
     return principal;
   }
+}
+
+type Spent = [RateLimiterAbstract, RateLimiterRes];
+
+/** The allowance with the fewest requests left (on a tie, the one that resets last) is the one to report. */
+function setRateLimitHeaders(reply: FastifyReply, spent: Spent[]): void {
+  const binding = spent.reduce((a, b) => (b[1].remainingPoints < a[1].remainingPoints || (b[1].remainingPoints === a[1].remainingPoints && b[1].msBeforeNext > a[1].msBeforeNext) ? b : a));
+  const [limiter, res] = binding;
+  void reply.header('ratelimit-limit', String(limiter.points));
+  void reply.header('ratelimit-remaining', String(Math.max(0, res.remainingPoints)));
+  void reply.header('ratelimit-reset', String(Math.max(0, Math.ceil(res.msBeforeNext / 1000))));
 }
 
 function rateLimited(reply: FastifyReply, res: RateLimiterRes, why: string): DomainError {

@@ -7,6 +7,7 @@ import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { buildView, createBuildInput, createdBuildView } from './build.schemas';
 import { BuildsService } from './builds.service';
+import { Idempotent } from '../http/idempotency.interceptor';
 
 @ApiTags('builds')
 @Controller('v1/sites/:siteId/builds')
@@ -16,6 +17,7 @@ export class BuildsController {
   @Post()
   @RequireScope('write')
   @ZodBody(createBuildInput)
+  @Idempotent()
   @ZodCreated(202, createdBuildView, (build: { buildId: string }, { siteId }) => `/v1/sites/${siteId}/builds/${build.buildId}`, 'queued; poll GET …/builds/{buildId}')
   @ApiErrors(404)
   @ApiOperation({ summary: 'Queue a build of the site' })

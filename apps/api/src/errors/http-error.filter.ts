@@ -13,7 +13,9 @@ const STATUS: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
-  quota: 422,
+  // The tenant's plan refuses it, whatever the request: the same answer for every quota.
+  quota: 403,
+  unprocessable: 422,
   rate_limited: 429,
 };
 

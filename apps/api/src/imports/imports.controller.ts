@@ -12,6 +12,7 @@ import { formatOfContentType } from '../http/streamed-body.parser';
 import { importQuery, importView, rejectionView, sitemapImportInput, uploadResultView, warningView } from './import.schemas';
 import { ImportsService } from './imports.service';
 import { UploadSlots } from './upload-slots';
+import { Idempotent } from '../http/idempotency.interceptor';
 
 const UPLOAD_FORMATS = [
   'Any size, streamed; `Content-Encoding: gzip` (or deflate, br) accepted, and a gzip body is recognised without it.',
@@ -58,6 +59,7 @@ export class ImportsController {
   @Post('imports/sitemaps')
   @RequireScope('write')
   @ZodBody(sitemapImportInput)
+  @Idempotent()
   @ZodCreated(202, uploadResultView.pick({ importId: true, status: true }), importLocation, 'queued; poll GET …/imports/{importId}')
   @ApiErrors(404)
   @ApiOperation({ summary: 'Import URLs from an existing sitemap or robots.txt on the web' })

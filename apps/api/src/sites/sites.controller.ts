@@ -7,6 +7,7 @@ import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { createSiteInput, scheduleView, siteView, updateSiteInput } from './site.schemas';
 import { SitesService } from './sites.service';
+import { Idempotent } from '../http/idempotency.interceptor';
 
 @ApiTags('sites')
 @Controller('v1/sites')
@@ -24,6 +25,7 @@ export class SitesController {
   @Post()
   @RequireScope('write')
   @ZodBody(createSiteInput)
+  @Idempotent()
   @ZodCreated(201, siteView, (site: { id: string }) => `/v1/sites/${site.id}`)
   @ApiErrors(403, 409)
   @ApiOperation({ summary: 'Create a site' })

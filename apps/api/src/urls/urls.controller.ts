@@ -17,7 +17,7 @@ export class UrlsController {
   @RequireScope('write')
   @ZodBody(upsertUrlsInput, 'up to 10,000 entries; each is validated on its own')
   @ZodResponse(200, upsertResultView, 'valid entries stored; invalid ones listed in errors by index')
-  @ApiErrors(404, 413, 422)
+  @ApiErrors(403, 404, 413)
   @ApiOperation({ summary: 'Upsert up to 10,000 URL entries' })
   async upsert(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     const { upserted, changed, errors, warnings } = await this.urls.upsert(tenantId, siteId, body);

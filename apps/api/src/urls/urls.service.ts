@@ -17,7 +17,7 @@ export class UrlsService {
 
   /**
    * Upsert by loc. Invalid entries are reported by index; the valid ones are stored. A batch that
-   * would take the tenant's live URLs past tenants.max_urls is refused whole (422 QUOTA_URLS,
+   * would take the tenant's live URLs past tenants.max_urls is refused whole (403 QUOTA_URLS,
    * nothing stored), naming the entries past the limit, so the client can resend the part that
    * fits; the check runs in the writing transaction (see QuotaService), so it is exact under
    * concurrent writes.

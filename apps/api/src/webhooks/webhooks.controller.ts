@@ -7,6 +7,7 @@ import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
 import { createdWebhookView, createWebhookInput, deliveryView, testDeliveryView, updateWebhookInput, webhookView } from './webhook.schemas';
 import { WebhooksService } from './webhooks.service';
+import { Idempotent } from '../http/idempotency.interceptor';
 
 /** Managing endpoints (and their secrets) takes the admin scope; reading them and their logs, read. */
 @ApiTags('webhooks')
@@ -17,6 +18,7 @@ export class WebhooksController {
   @Post()
   @RequireScope('admin')
   @ZodBody(createWebhookInput)
+  @Idempotent()
   @ZodCreated(201, createdWebhookView, (webhook: { id: string }) => `/v1/webhooks/${webhook.id}`, 'created; the secret is shown only here')
   @ApiErrors(403)
   create(@TenantId() tenantId: string, @Body() body: unknown) {

@@ -1278,7 +1278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1346,7 +1346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1417,7 +1417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,7 +1482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1558,7 +1558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1635,7 +1635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1667,7 +1667,10 @@ export interface operations {
     "sites.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1706,7 +1709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1715,8 +1718,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (HOSTNAME_TAKEN) */
+            /**
+             * @description conflict (HOSTNAME_TAKEN)
+             *
+             *     the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1782,7 +1798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1856,7 +1872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1936,7 +1952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2030,7 +2046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2111,7 +2127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2131,15 +2147,6 @@ export interface operations {
             };
             /** @description request too large (PAYLOAD_TOO_LARGE, TOO_MANY_ENTRIES) */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description tenant quota exceeded (QUOTA_URLS) */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2209,7 +2216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2288,7 +2295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2329,7 +2336,10 @@ export interface operations {
     "builds.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 siteId: string;
             };
@@ -2370,7 +2380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2381,6 +2391,24 @@ export interface operations {
             };
             /** @description no such object for this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2447,7 +2475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,7 +2554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2608,7 +2636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2698,7 +2726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2748,7 +2776,10 @@ export interface operations {
     "imports.importSitemaps": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 siteId: string;
             };
@@ -2789,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2800,6 +2831,24 @@ export interface operations {
             };
             /** @description no such object for this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2868,7 +2917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2945,7 +2994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,7 +3074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3105,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3182,7 +3231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3214,7 +3263,10 @@ export interface operations {
     "webhooks.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3253,8 +3305,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3320,7 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3394,7 +3464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3474,7 +3544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3552,7 +3622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3631,7 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3708,7 +3778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -30,7 +30,7 @@ describe('admitWithinUrlQuota', () => {
 });
 
 describe('urlQuotaExceeded', () => {
-  it('is 422-kind QUOTA_URLS naming the entries past the limit, in index order', () => {
+  it('is quota-kind QUOTA_URLS naming the entries past the limit, in index order', () => {
     const error = urlQuotaExceeded({ max: 5, stored: 3 }, 3, [7, 5]);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'quota', code: 'QUOTA_URLS' });
@@ -43,6 +43,6 @@ describe('assertSiteQuota', () => {
   it('allows up to the limit and refuses with QUOTA_SITES beyond', () => {
     expect(() => assertSiteQuota(null, 1_000)).not.toThrow();
     expect(() => assertSiteQuota(2, 1)).not.toThrow();
-    expect(() => assertSiteQuota(2, 2)).toThrow(expect.objectContaining({ code: 'QUOTA_SITES', kind: 'forbidden' }));
+    expect(() => assertSiteQuota(2, 2)).toThrow(expect.objectContaining({ code: 'QUOTA_SITES', kind: 'quota' }));
   });
 });

@@ -46,7 +46,7 @@ export function admitWithinUrlQuota<T>(entries: readonly T[], adds: (entry: T) =
   return { accepted, over, added };
 }
 
-/** The refusal of a whole write: 422 QUOTA_URLS, naming (by index) every entry past the limit. */
+/** The refusal of a whole write: 403 QUOTA_URLS, naming (by index) every entry past the limit. */
 export function urlQuotaExceeded(quota: UrlQuotaState, adding: number, overIndexes: readonly number[]): DomainError {
   const indexes = [...overIndexes].sort((a, b) => a - b);
   const details: ErrorDetail[] = indexes.map((index) => ({ index, ...URL_QUOTA_ISSUE }));
@@ -61,6 +61,6 @@ export function urlQuotaExceeded(quota: UrlQuotaState, adding: number, overIndex
 /** Whether one more site fits under tenants.max_sites; throws 403 QUOTA_SITES if not. */
 export function assertSiteQuota(maxSites: number | null, sites: number): void {
   if (maxSites !== null && sites >= maxSites) {
-    throw new DomainError('forbidden', 'QUOTA_SITES', `tenant quota of ${maxSites} sites reached`);
+    throw new DomainError('quota', 'QUOTA_SITES', `tenant quota of ${maxSites} sites reached`);
   }
 }

@@ -1,0 +1,92 @@
+// `Idempotency-Key` on the POSTs that create (sites, builds, imports, webhooks): the first request
+// with a key reserves it for the tenant and its answer is stored; a retry with the same key and the
+// same request gets that answer again (status, body, Location, and `Idempotent-Replayed: true`);
+// the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still
+// running, 409 IDEMPOTENCY_KEY_IN_USE. A request that fails gives its key back. Keys live
+// IDEMPOTENCY_KEY_TTL_S in Postgres.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { applyDecorators, Inject, Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import type { IdempotencyKeyRepository } from '@sitemaps/data';
+import { DomainError, invalid } from '@sitemaps/domain';
+import { IDEMPOTENCY_KEYS } from '../api.tokens';
+import type { AuthedRequest } from '../auth/transport-context';
+import { errorSchemaRef } from '../openapi/zod-openapi';
+
+const IDEMPOTENT = 'idempotent';
+/** The route honours Idempotency-Key. */
+export const Idempotent = () =>
+  applyDecorators(
+    SetMetadata(IDEMPOTENT, true),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: `a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant`,
+    }),
+    ApiResponse({ status: 409, description: 'the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)', schema: errorSchemaRef() }),
+    ApiResponse({ status: 422, description: 'the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED)', schema: errorSchemaRef() }),
+  );
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(IDEMPOTENCY_KEYS) private readonly keys: IdempotencyKeyRepository,
+  ) {}
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthedRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (key === undefined || request.principal?.kind !== 'tenant') return next.handle();
+    if (typeof key !== 'string' || !KEY.test(key)) {
+      throw invalid('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', [{ field: 'Idempotency-Key', message: 'invalid' }]);
+    }
+    const tenantId = request.principal.tenantId;
+    const fingerprint = fingerprintOf(request.method, request.url, request.body);
+    const found = await this.keys.reserve(tenantId, key, fingerprint);
+    if (!found.reserved) {
+      if (found.fingerprint.length !== fingerprint.length || !timingSafeEqual(found.fingerprint, fingerprint)) {
+        throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was sent with another request; use a new key for a new request', [
+          { field: 'Idempotency-Key', message: 'already used with a different method, path or body' },
+        ]);
+      }
+      if (!found.answer) {
+        void reply.header('retry-after', '1');
+        throw new DomainError('conflict', 'IDEMPOTENCY_KEY_IN_USE', 'the first request with this Idempotency-Key is still running; retry shortly');
+      }
+      void reply.status(found.answer.status).header('idempotent-replayed', 'true');
+      if (found.answer.location) void reply.header('location', found.answer.location);
+      return of(found.answer.body);
+    }
+    return next.handle().pipe(
+      mergeMap((result) =>
+        from(
+          (async () => {
+            const location = reply.getHeader('location');
+            // Stored as JSON: what the client got (dates as ISO strings) is what a replay sends.
+            const body = result === undefined ? undefined : (JSON.parse(JSON.stringify(result)) as unknown);
+            await this.keys.complete(tenantId, key, { status: reply.statusCode, body, location: typeof location === 'string' ? location : null });
+            return result;
+          })(),
+        ),
+      ),
+      catchError((error: unknown) => from(this.keys.release(tenantId, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => error)))),
+    );
+  }
+}
+
+/** What makes two requests the same: method, path with query, and body (as parsed JSON). */
+function fingerprintOf(method: string, url: string, body: unknown): Uint8Array<ArrayBuffer> {
+  const hash = createHash('sha256').update(`${method} ${url}\n`);
+  if (body !== undefined && body !== null && typeof (body as { pipe?: unknown }).pipe !== 'function') hash.update(JSON.stringify(body));
+  return new Uint8Array(hash.digest());
+}
