@@ -3,10 +3,11 @@
 # docker-compose.yml):
 #   node [flags] dist/apps/<api|worker|public>/src/main.js
 #   node dist/libs/data/src/migrate/migrate.cli.js apply
-# Two stages. `build` installs every package and compiles the TypeScript with SWC into dist/
-# (scripts/build.js). The runtime stage installs production packages only — no compiler, test
-# tool or Prisma CLI — and takes dist/ from `build`. test/production-install.e2e-spec.ts makes
-# the same install and boots the apps from it; test/docker.spec.ts checks this file's shape.
+# Stages: `manifests` gathers what npm ci needs; `build` installs every package and compiles the
+# TypeScript with SWC into dist/ (scripts/build.js); the runtime stage installs production
+# packages only — no compiler, test tool or Prisma CLI — and takes dist/ from `build`.
+# test/production-install.e2e-spec.ts makes the same install and boots the apps from it;
+# test/docker.spec.ts checks this file's shape.
 ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS base
