@@ -5,11 +5,13 @@
 // Type checking is `npm run typecheck`; this only transpiles.
 // `node scripts/build.js --out-dir <dir>` writes elsewhere than dist/ (the production install test).
 const { transformFile } = require('@swc/core');
+const { buildConsole } = require('./build-console');
 const { mkdir, readdir, writeFile, rm, cp } = require('node:fs/promises');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 const outDirArg = process.argv.indexOf('--out-dir');
+const CONSOLE_SRC = path.join(ROOT, 'apps/console');
 const OUT = outDirArg === -1 ? path.join(ROOT, 'dist') : path.resolve(process.argv[outDirArg + 1] ?? 'dist');
 
 async function sources(dir) {
@@ -17,7 +19,8 @@ async function sources(dir) {
   const nested = await Promise.all(
     entries.map((entry) => {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(full);
+      // apps/console is a browser app: Vite builds it (build-console.js), not SWC.
+      if (entry.isDirectory()) return entry.name === 'node_modules' || full === CONSOLE_SRC ? [] : sources(full);
       return /\.ts$/.test(entry.name) && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
     }),
   );
@@ -63,7 +66,8 @@ async function main() {
   // Files the code reads beside itself at run time.
   await cp(path.join(ROOT, 'prisma'), path.join(OUT, 'prisma'), { recursive: true });
   await cp(path.join(ROOT, 'libs/sitemap-xml/schemas'), path.join(OUT, 'libs/sitemap-xml/schemas'), { recursive: true });
-  console.log(`built ${files.length} files into ${path.relative(process.cwd(), OUT) || '.'} in ${Date.now() - started} ms`);
+  const consoleFiles = await buildConsole(path.join(OUT, 'console'));
+  console.log(`built ${files.length} files and the console (${consoleFiles} files) into ${path.relative(process.cwd(), OUT) || '.'} in ${Date.now() - started} ms`);
 }
 
 main().catch((error) => {

@@ -30,7 +30,8 @@ function workspaceEntries(): Map<string, string> {
   for (const group of ['apps', 'libs']) {
     for (const name of readdirSync(path.join(ROOT, group))) {
       const pkg = JSON.parse(readFileSync(path.join(ROOT, group, name, 'package.json'), 'utf8')) as { name: string; main: string };
-      entries.set(pkg.name, path.join(ROOT, group, name, pkg.main));
+      // A project without a main (the console: a browser bundle built by Vite) loads nothing in production.
+      if (pkg.main) entries.set(pkg.name, path.join(ROOT, group, name, pkg.main));
     }
   }
   return entries;
@@ -87,7 +88,7 @@ function repositoryText(): string {
       if (skip.has(entry)) return [];
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) return read(full);
-      return /\.(ts|mts|js|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json' ? [readFileSync(full, 'utf8')] : [];
+      return /\.(ts|tsx|mts|js|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json' ? [readFileSync(full, 'utf8')] : [];
     });
   return [...read(ROOT), JSON.stringify(manifest.scripts)].join('\n');
 }

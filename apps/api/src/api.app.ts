@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientErrorHandler, hasDuplicateHost, nestLogLevels, type AppConfig } from '@sitemaps/config';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
+import { serveConsole } from './console/console.static';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { replyWithError } from './errors/http-error.filter';
 import { httpError, registerJsonBodyParser } from './http/json-body.parser';
@@ -106,6 +107,7 @@ export async function createApiApp(config: AppConfig, limitOverrides: ApiLimitOv
   });
   adapter.authenticateBodiesWith(app.get(RequestAuthenticator));
   setupOpenApi(app);
+  await serveConsole(app, config.api.consoleDir);
   app.enableShutdownHooks();
   return app;
 }

@@ -22,6 +22,8 @@ const envSchema = z.object({
   REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
   API_PORT: port(3000),
   API_HOST: z.string().default('0.0.0.0'),
+  /** Where the console's build is (the API serves it under /console); by default dist/console. */
+  CONSOLE_DIR: z.string().min(1).optional(),
   PUBLIC_PORT: port(8080),
   PUBLIC_HOST: z.string().default('0.0.0.0'),
   /** Public server processes (node:cluster; Node 20 has no reusePort): one per CPU by default, 1 runs no cluster. */
@@ -139,7 +141,7 @@ export interface AppConfig {
   redisUrl: string;
   /** Set when REDIS_CLUSTER_NODES is: every Redis connection is then a cluster client. */
   redisCluster: RedisClusterConfig | undefined;
-  api: { host: string; port: number; adminApiKey: string | undefined; limits: ApiLimits };
+  api: { host: string; port: number; adminApiKey: string | undefined; consoleDir: string | undefined; limits: ApiLimits };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
@@ -244,6 +246,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       host: e.API_HOST,
       port: e.API_PORT,
       adminApiKey: e.ADMIN_API_KEY,
+      consoleDir: e.CONSOLE_DIR,
       limits: {
         rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
         tenantRateLimit: { points: e.API_TENANT_RATE_LIMIT_POINTS },
