@@ -32,7 +32,7 @@ import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Redis } from 'ioredis';
-import { appArgs, childProcessEnv, loadServiceEnv } from '@sitemaps/config';
+import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
 import { copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/ingest';
 import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
@@ -205,7 +205,7 @@ class ApiProcess {
     const port = await freePort();
     const child = spawn(process.execPath, appArgs('api'), {
       cwd: ROOT,
-      env: childProcessEnv({ ...env, API_PORT: String(port), API_HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+      env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env, API_PORT: String(port), API_HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const api = new ApiProcess(child, `http://127.0.0.1:${port}`);

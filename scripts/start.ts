@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { appArgs, childProcessEnv, loadServiceEnv, loadStartEnv, PARENT_PID_ENV, type AppName } from '@sitemaps/config';
+import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv, loadStartEnv, PARENT_PID_ENV, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, freePort, isProcessAlive, loadEmbeddedPostgres, postmasterPid, untilProcessGone, type LocalService } from '@sitemaps/local-services';
 import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
@@ -145,6 +145,8 @@ class Platform {
       ADMIN_API_KEY: adminKey.key,
       API_PORT: String(apiPort),
       PUBLIC_PORT: String(publicPort),
+      // The demo runs in development mode (sites verified on creation) unless SITE_VERIFICATION says otherwise.
+      SITE_VERIFICATION: developmentSiteVerification(),
       [PARENT_PID_ENV]: String(process.pid),
     });
     for (const name of APPS) this.spawnApp(name, env);

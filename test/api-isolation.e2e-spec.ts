@@ -62,6 +62,7 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'PATCH', path: '/v1/sites/{siteId}', body: { scheme: 'http' }, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'DELETE', path: '/v1/sites/{siteId}', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'GET', path: '/v1/sites/{siteId}/schedule', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { method: 'POST', path: '/v1/sites/{siteId}/verify', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'PUT', path: '/v1/sites/{siteId}/urls', body: [{ loc: `https://${SITE}/intruder` }], access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'GET', path: '/v1/sites/{siteId}/urls', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'DELETE', path: '/v1/sites/{siteId}/urls', body: { locs: [`https://${SITE}/1`] }, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
@@ -90,6 +91,7 @@ const GQL_OPERATIONS: GqlOperation[] = [
   { field: 'createSite', query: 'mutation { createSite(input: { hostname: "new.example.net" }) { id } }', access: 'write', isolation: 'none' },
   { field: 'updateSite', query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: "http" }) { id } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { field: 'deleteSite', query: 'mutation($siteId: ID!) { deleteSite(siteId: $siteId) }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { field: 'verifySite', query: 'mutation($siteId: ID!) { verifySite(siteId: $siteId) { id verification { status } } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { field: 'urls', query: 'query($siteId: ID!) { urls(siteId: $siteId) { nodes { loc } } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   {
     field: 'upsertUrls',

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childProcessEnv } from '@sitemaps/config';
+import { childProcessEnv, developmentSiteVerification } from '@sitemaps/config';
 import { freePort } from '@sitemaps/local-services';
 import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
@@ -262,7 +262,7 @@ describe('bulk import: the API process killed mid-replace', () => {
   async function startApi(): Promise<ChildProcess> {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
       cwd: ROOT,
-      env: childProcessEnv({ DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), ADMIN_API_KEY: ADMIN_KEY, API_PORT: String(apiPort), API_HOST: '127.0.0.1', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' }),
+      env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), ADMIN_API_KEY: ADMIN_KEY, API_PORT: String(apiPort), API_HOST: '127.0.0.1', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);

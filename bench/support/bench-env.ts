@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { appArgs, childProcessEnv, loadServiceEnv, type AppName } from '@sitemaps/config';
+import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, stopChild, waitFor, type LocalService } from '@sitemaps/local-services';
 
@@ -57,7 +57,7 @@ export async function startApp(app: AppName, env: Record<string, string>, ready:
     if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
     built = true;
   }
-  const child = spawn(process.execPath, appArgs(app), { cwd: ROOT, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, appArgs(app), { cwd: ROOT, env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { APP_NODE_FLAGS, childProcessEnv } from '@sitemaps/config';
+import { APP_NODE_FLAGS, childProcessEnv, developmentSiteVerification } from '@sitemaps/config';
 import { freePort, waitFor } from '@sitemaps/local-services';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -24,7 +24,7 @@ export async function spawnApi(env: Record<string, string>): Promise<ApiProcess>
   const port = await freePort();
   const child = spawn(process.execPath, [...APP_NODE_FLAGS.api, '-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
-    env: childProcessEnv({ ...env, API_PORT: String(port), API_HOST: '127.0.0.1' }),
+    env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env, API_PORT: String(port), API_HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -2,7 +2,7 @@
 // HTTP servers on ephemeral ports and real BullMQ workers, as in production but without forks.
 import type { INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { parseConfig, type AppConfig } from '@sitemaps/config';
+import { developmentSiteVerification, parseConfig, type AppConfig } from '@sitemaps/config';
 import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase } from '@sitemaps/testing';
 import { createApiApp } from '../../apps/api/src/api.app';
 import { createPublicApp } from '../../apps/public/src/public.app';
@@ -36,6 +36,8 @@ export async function startPlatform(overrides: Record<string, string> = {}, opts
     API_AUTH_FAILURE_POINTS: '100000',
     // Test files run in parallel: each worker's HTTP listener on a port of its own.
     WORKER_HTTP_PORT: '0',
+    // Development mode unless the test (or whoever runs it) says otherwise: sites verified on creation.
+    SITE_VERIFICATION: developmentSiteVerification(),
     ...overrides,
   };
   const config = parseConfig(env);

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { APP_NODE_FLAGS, childProcessEnv } from '@sitemaps/config';
+import { APP_NODE_FLAGS, childProcessEnv, developmentSiteVerification } from '@sitemaps/config';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -28,7 +28,7 @@ export async function spawnPublic(env: Record<string, string>): Promise<PublicPr
   const child = spawn(process.execPath, [...APP_NODE_FLAGS.public, '-r', '@swc-node/register', 'apps/public/src/main.ts'], {
     cwd: ROOT,
     // Info: the access log is how a test sees which process answered.
-    env: childProcessEnv({ PUBLIC_PORT: '0', PUBLIC_HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' }),
+    env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), PUBLIC_PORT: '0', PUBLIC_HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];

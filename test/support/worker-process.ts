@@ -1,7 +1,7 @@
 // A worker in its own process, so a test can kill it with SIGKILL like a crash would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { childProcessEnv } from '@sitemaps/config';
+import { childProcessEnv, developmentSiteVerification } from '@sitemaps/config';
 import { stopChild, waitFor } from '@sitemaps/local-services';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -18,7 +18,7 @@ export interface WorkerProcess {
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
     cwd: ROOT,
-    env: childProcessEnv({ WORKER_HTTP_PORT: '0', ...env }),
+    env: childProcessEnv({ WORKER_HTTP_PORT: '0', SITE_VERIFICATION: developmentSiteVerification(), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,9 +9,22 @@ import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, IdempotencyKeyRepository, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { BuildProducer, createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
+import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
-import { API_LIMITS, AUTH_FAILURE_LIMITER, BUILD_PRODUCER, CONFIG, PG_POOL, PRISMA, RATE_LIMITER, REDIS, TENANT_RATE_LIMITER, URL_INGEST, IDEMPOTENCY_KEYS } from './api.tokens';
+import {
+  API_LIMITS,
+  AUTH_FAILURE_LIMITER,
+  BUILD_PRODUCER,
+  CONFIG,
+  IDEMPOTENCY_KEYS,
+  PG_POOL,
+  PRISMA,
+  RATE_LIMITER,
+  REDIS,
+  TENANT_RATE_LIMITER,
+  URL_INGEST,
+  VERIFICATION_PRODUCER,
+} from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
 import { DATA_PROVIDERS } from './data.providers';
@@ -57,10 +70,12 @@ class ApiClients implements OnApplicationShutdown {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_QUEUE) private readonly queue: Queue,
+    @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
+    await this.verification.close();
     await this.prisma.$disconnect();
     await this.pool.end();
     this.redis.disconnect();
@@ -88,6 +103,7 @@ export class ApiModule {
           inject: [BUILD_QUEUE, REDIS],
           useFactory: (queue: Queue, redis: RedisConnection) => new BuildProducer(queue, redis, config.build),
         },
+        { provide: VERIFICATION_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new VerificationProducer(VerificationProducer.queue(redis, config.queuePrefix)) },
         {
           provide: URL_INGEST,
           inject: [PG_POOL, BUILD_PRODUCER],

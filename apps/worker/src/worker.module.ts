@@ -8,11 +8,13 @@ import {
   createPrismaClient,
   ManifestRepository,
   ShardRepository,
+  SiteOwnershipRepository,
+  TenantRepository,
   UrlRepository,
   WebhookRepository,
   type PrismaClient,
 } from '@sitemaps/data';
-import { buildFinishedEvent } from '@sitemaps/domain';
+import { buildFinishedEvent, siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
 import { BuildProducer, createRedisConnection, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
@@ -30,9 +32,12 @@ import { ShardRenderer } from './builds/shard-renderer';
 import { IndexNowDrainer } from './indexnow/indexnow-drainer';
 import { IndexNowSubmitter } from './indexnow/indexnow-submitter';
 import { IndexNowProcessors } from './indexnow/indexnow.processors';
-import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, URL_INGEST, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from './worker.tokens';
+import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, SITE_EVENTS, URL_INGEST, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from './worker.tokens';
 import { WebhookProcessors } from './webhooks/webhook.processors';
 import { WebhookSender } from './webhooks/webhook-sender';
+import { HostnameProofs } from './verification/hostname-proofs';
+import { SiteVerifier } from './verification/site-verifier';
+import { VerificationProcessors } from './verification/verification.processors';
 import { UrlIngestService } from '@sitemaps/ingest';
 
 /** Closes the clients this module created, after the processors have stopped taking jobs. */
@@ -80,9 +85,9 @@ export class WorkerModule {
         ...DATA_PROVIDERS,
         {
           provide: BuildPlanner,
-          inject: [BuildRepository, ManifestRepository, ShardRepository, FLOW_PRODUCER, BUILD_PRODUCER],
-          useFactory: (builds: BuildRepository, manifests: ManifestRepository, shards: ShardRepository, f: FlowProducer, b: BuildProducer) =>
-            new BuildPlanner({ builds, manifests, shards }, f, b),
+          inject: [BuildRepository, ManifestRepository, ShardRepository, TenantRepository, FLOW_PRODUCER, BUILD_PRODUCER],
+          useFactory: (builds: BuildRepository, manifests: ManifestRepository, shards: ShardRepository, tenants: TenantRepository, f: FlowProducer, b: BuildProducer) =>
+            new BuildPlanner({ builds, manifests, shards }, f, b, (siteId) => tenants.siteSuspended(siteId)),
         },
         {
           provide: ShardRenderer,
@@ -136,6 +141,24 @@ export class WorkerModule {
         ...IMPORT_PROVIDERS,
         IndexNowProcessors,
         WebhookProcessors,
+        // site.verified / site.verification_lost, delivered to the tenant's webhook endpoints.
+        {
+          provide: SITE_EVENTS,
+          inject: [WEBHOOK_PRODUCER],
+          useFactory: (webhooks: WebhookProducer): SiteEventsPort => ({
+            publish: async (event) => {
+              await webhooks.emit({ siteId: event.siteId }, siteVerificationEvent(event.type, event, event.at, event.reason));
+            },
+          }),
+        },
+        { provide: HostnameProofs, useFactory: () => new HostnameProofs(config.verification) },
+        {
+          provide: SiteVerifier,
+          inject: [SiteOwnershipRepository, HostnameProofs, REDIS, SITE_EVENTS],
+          useFactory: (ownership: SiteOwnershipRepository, proofs: HostnameProofs, redis: RedisConnection, events: SiteEventsPort) =>
+            new SiteVerifier(ownership, proofs, config.verification, (siteId) => publishManifestChanged(redis, siteId), events),
+        },
+        VerificationProcessors,
         WorkerClients,
         WorkerHttpServer,
         WorkerHealth,

@@ -9,3 +9,5 @@ export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');
 export const URL_INGEST = Symbol('URL_INGEST');
 export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
 export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');
+/** Where site.verified / site.verification_lost go (a SiteEventsPort); by default nowhere. */
+export const SITE_EVENTS = Symbol('SITE_EVENTS');

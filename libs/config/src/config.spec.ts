@@ -48,4 +48,22 @@ describe('config', () => {
     expect(parseConfig(base)).toMatchObject({ redisCluster: undefined, queuePrefix: 'sitemaps' });
     expect(() => parseConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a' })).toThrow(/REDIS_CLUSTER_NODES/);
   });
+
+  it('verifies sites by default; SITE_VERIFICATION=off is development mode', () => {
+    expect(parseConfig(base).verification).toMatchObject({ enabled: true, dnsServers: undefined, recheckMs: 86_400_000, graceMs: 259_200_000 });
+    expect(parseConfig({ ...base, SITE_VERIFICATION: 'off' }).verification.enabled).toBe(false);
+    expect(() => parseConfig({ ...base, SITE_VERIFICATION: 'maybe' })).toThrow(/SITE_VERIFICATION/);
+  });
+
+  it('takes DNS resolvers as addresses with optional ports', () => {
+    expect(parseConfig({ ...base, VERIFICATION_DNS_SERVERS: '127.0.0.1:5353, 8.8.8.8, ::1, [::1]:53' }).verification.dnsServers).toEqual([
+      '127.0.0.1:5353',
+      '8.8.8.8',
+      '::1',
+      '[::1]:53',
+    ]);
+    for (const bad of ['dns.google', '127.0.0.1:99999', 'http://1.1.1.1', ' , ']) {
+      expect(() => parseConfig({ ...base, VERIFICATION_DNS_SERVERS: bad }), bad).toThrow(/VERIFICATION_DNS_SERVERS/);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // The only place that reads process.env. Every app parses its config once at boot and stops
 // with a clear message on the first invalid variable; tests build config from plain objects.
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
@@ -10,7 +11,7 @@ const csv = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import,webhook';
+export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import,webhook,verification';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -131,9 +132,33 @@ const envSchema = z.object({
   /** Endpoints are customer URLs: private, loopback and link-local addresses are refused unless
    *  this is set (tests receive webhooks on 127.0.0.1). */
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
+  /** `on`: a new site is pending until its hostname is proven (DNS TXT or HTTP file). `off`
+   *  (development, the demo, tests): sites are verified on creation and private names allowed. */
+  SITE_VERIFICATION: z.enum(['on', 'off']).default('on'),
+  /** Resolvers the DNS proof asks, as `ip` or `ip:port`; unset: the system's. */
+  VERIFICATION_DNS_SERVERS: csv.pipe(z.array(z.string().refine(isResolverAddress, 'expected an IP address, optionally with :port ([v6]:port)')).min(1)).optional(),
+  /** First re-check of a failed proof; doubles per failure up to VERIFICATION_RECHECK_MS. */
+  VERIFICATION_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often a verified site's proof is checked again. */
+  VERIFICATION_RECHECK_MS: z.coerce.number().int().min(100).default(24 * 3_600_000),
+  /** How long a verified site's proof may be missing before it loses verification. */
+  VERIFICATION_GRACE_MS: z.coerce.number().int().min(0).default(72 * 3_600_000),
+  /** How often the worker looks for sites due for a check. */
+  VERIFICATION_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
+  VERIFICATION_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  VERIFICATION_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+/** What node:dns Resolver.setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
+function isResolverAddress(value: string): boolean {
+  if (isIP(value)) return true;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  const host = match?.[1] ?? match?.[2];
+  return !!host && isIP(host) !== 0 && Number(match?.[3]) <= 65_535;
+}
 
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
@@ -154,6 +179,7 @@ export interface AppConfig {
   import: ImportConfig;
   webhooks: WebhookConfig;
   idempotencyKeyTtlSeconds: number;
+  verification: VerificationConfig;
 }
 
 export interface WebhookConfig {
@@ -167,6 +193,18 @@ export interface WebhookConfig {
 export interface RedisClusterConfig {
   nodes: { host: string; port: number }[];
   password: string | undefined;
+}
+
+export interface VerificationConfig {
+  /** Whether new sites must prove their hostname; off also allows private names (development mode). */
+  enabled: boolean;
+  dnsServers: string[] | undefined;
+  retryMs: number;
+  recheckMs: number;
+  graceMs: number;
+  sweepMs: number;
+  httpPort: number | undefined;
+  allowPrivateAddresses: boolean;
 }
 
 export interface StorageConfig {
@@ -292,6 +330,16 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       allowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
     },
     idempotencyKeyTtlSeconds: e.IDEMPOTENCY_KEY_TTL_S,
+    verification: {
+      enabled: e.SITE_VERIFICATION === 'on',
+      dnsServers: e.VERIFICATION_DNS_SERVERS,
+      retryMs: e.VERIFICATION_RETRY_MS,
+      recheckMs: e.VERIFICATION_RECHECK_MS,
+      graceMs: e.VERIFICATION_GRACE_MS,
+      sweepMs: e.VERIFICATION_SWEEP_MS,
+      httpPort: e.VERIFICATION_HTTP_PORT,
+      allowPrivateAddresses: e.VERIFICATION_ALLOW_PRIVATE_ADDRESSES,
+    },
   };
 }
 
@@ -317,6 +365,14 @@ function storageConfig(e: z.output<typeof envSchema>): StorageConfig {
     credentials: keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret } : undefined,
   };
   return storage;
+}
+
+/**
+ * `npm start` and the test harness run in development mode unless told otherwise: with
+ * SITE_VERIFICATION unset they pass `off`; a value that is set is honoured.
+ */
+export function developmentSiteVerification(): 'on' | 'off' | string {
+  return process.env.SITE_VERIFICATION || 'off';
 }
 
 /** Reads process.env once; the apps call this at boot. */

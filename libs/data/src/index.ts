@@ -11,3 +11,5 @@ export * from './builds/build.repository';
 export * from './builds/manifest.repository';
 export * from './shards/shard.repository';
 export * from './repositories';
+export * from './sites/site-ownership.repository';
+export * from './audit/audit-entry.repository';

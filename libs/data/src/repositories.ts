@@ -4,7 +4,9 @@ import { BuildRepository } from './builds/build.repository';
 import { ManifestRepository } from './builds/manifest.repository';
 import type { PrismaClient } from './generated/prisma/client';
 import { ShardRepository } from './shards/shard.repository';
+import { SiteOwnershipRepository } from './sites/site-ownership.repository';
 import { SiteRepository } from './sites/site.repository';
+import { AuditEntryRepository } from './audit/audit-entry.repository';
 import { QuotaService } from './tenants/quota.service';
 import { TenantRepository } from './tenants/tenant.repository';
 import { UrlRepository } from './urls/url.repository';
@@ -19,6 +21,8 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     shards: new ShardRepository(prisma, pool),
     builds: new BuildRepository(prisma),
     manifests: new ManifestRepository(prisma),
+    siteOwnership: new SiteOwnershipRepository(prisma),
+    auditEntries: new AuditEntryRepository(prisma),
   };
 }
 
@@ -33,4 +37,6 @@ export const REPOSITORY_CLASSES = {
   shards: ShardRepository,
   builds: BuildRepository,
   manifests: ManifestRepository,
+  siteOwnership: SiteOwnershipRepository,
+  auditEntries: AuditEntryRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };

@@ -12,3 +12,4 @@ export * from './tenants/quota.rules';
 export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
 export * from './builds/manifest-merge';
+export * from './sites/site-verification';

@@ -3,3 +3,4 @@ export * from './connection';
 export * from './job-defaults';
 export * from './build.producer';
 export * from './webhook.producer';
+export * from './verification.producer';

@@ -14,6 +14,8 @@ export const QUEUE = {
   import: 'import',
   /** One attempt series per webhook delivery (an event for one endpoint). */
   webhook: 'webhook',
+  /** Checks hostname proofs (DNS TXT, HTTP file) of sites due for a check. */
+  verification: 'verification',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
@@ -31,6 +33,10 @@ export const JOB = {
   importSitemaps: 'import-sitemaps',
   /** Signs and POSTs one delivery to its endpoint; retried with backoff until it succeeds or runs out. */
   deliverWebhook: 'deliver-webhook',
+  /** Checks one site's proof of its hostname and records the outcome. */
+  verifySite: 'verify-site',
+  /** On a schedule: queues a verify-site job for every site whose check is due. */
+  sweepVerification: 'sweep-verification',
 } as const;
 
 const uuid = z.uuid();
@@ -91,6 +97,8 @@ export type ImportSitemapsPayload = z.infer<typeof importSitemapsPayload>;
 /** The delivery row (event body, endpoint) is the record; the job only names it. */
 export const deliverWebhookPayload = z.object({ v: z.literal(1), deliveryId: uuid });
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+export const verifySitePayload = z.object({ v: z.literal(1), siteId: uuid });
+export type VerifySitePayload = z.infer<typeof verifySitePayload>;
 
 // Job ids are deterministic so a retried or doubled enqueue is one job. BullMQ forbids ':' in
 // custom ids and all-digit ids.
@@ -108,4 +116,7 @@ export const jobId = {
   submitIndexNow: (buildId: string, batch: number, endpointHash: string) => `indexnow-${buildId}-${batch}-${endpointHash}`,
   importSitemaps: (importId: string) => `import-${importId}`,
   deliverWebhook: (deliveryId: string) => `webhook-${deliveryId}`,
+  /** A de-duplication id: one check of a site waits or runs at a time. */
+  verifySite: (siteId: string) => `verify-${siteId}`,
+  sweepVerification: 'sweep-verification',
 };

@@ -204,8 +204,9 @@ export class ManifestReader {
   }
 
   private async query(hostname: string): Promise<SiteSnapshot | null> {
-    const site = await this.prisma.site.findUnique({
-      where: { hostname },
+    // Served once its hostname is verified (at most one site per hostname is), while its tenant is not suspended.
+    const site = await this.prisma.site.findFirst({
+      where: { hostname, verificationStatus: 'verified', tenant: { suspendedAt: null } },
       select: {
         id: true,
         hostname: true,

@@ -9,6 +9,8 @@ export interface SiteRow {
   scheme: 'http' | 'https';
   defaultChangefreq: string | null;
   defaultPriority: number | null;
+  /** Verified by default: what tests start from is a site the public server serves. */
+  verificationStatus: 'pending' | 'verified' | 'taken';
 }
 
 export async function insertTenant(db: Pool, overrides: { name?: string; maxSites?: number; maxUrls?: number } = {}): Promise<{ id: string }> {
@@ -26,12 +28,13 @@ export async function insertSite(db: Pool, overrides: Partial<SiteRow> = {}): Pr
     scheme: 'https',
     defaultChangefreq: null,
     defaultPriority: null,
+    verificationStatus: 'verified',
     ...overrides,
   };
   await db.query(
-    `INSERT INTO sites (id, tenant_id, hostname, scheme, default_changefreq, default_priority, indexnow_key, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-    [site.id, site.tenantId, site.hostname, site.scheme, site.defaultChangefreq, site.defaultPriority, randomBytes(16).toString('hex')],
+    `INSERT INTO sites (id, tenant_id, hostname, scheme, default_changefreq, default_priority, indexnow_key, verification_status, verified_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text, CASE WHEN $8::text = 'verified' THEN now() END, now())`,
+    [site.id, site.tenantId, site.hostname, site.scheme, site.defaultChangefreq, site.defaultPriority, randomBytes(16).toString('hex'), site.verificationStatus],
   );
   return site;
 }

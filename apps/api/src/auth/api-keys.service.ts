@@ -9,6 +9,7 @@ import type { ApiKeyView } from '../tenants/tenant.schemas';
 import type { Principal, Scope } from './principal';
 
 const KEY_PREFIX = 'smk_';
+export const TENANT_SUSPENDED = 'TENANT_SUSPENDED';
 
 export function hashKey(key: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(key).digest());
@@ -26,8 +27,10 @@ export class ApiKeysService {
     if (!key) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'missing API key: send Authorization: Bearer <key>');
     const admin = this.config.api.adminApiKey;
     if (admin && key.length === admin.length && timingSafeEqual(Buffer.from(key), Buffer.from(admin))) return { kind: 'platform' };
-    const found = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(key) } });
+    const found = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(key) }, include: { tenant: { select: { suspendedAt: true } } } });
     if (!found || found.revokedAt) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'invalid or revoked API key');
+    // Read on every request, so a suspension (and a resumption) applies to the very next one.
+    if (found.tenant.suspendedAt) throw new DomainError('unauthenticated', TENANT_SUSPENDED, 'this account is suspended by the platform operator');
     return { kind: 'tenant', tenantId: found.tenantId, keyId: found.id, scopes: found.scopes as Scope[] };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
 import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
-import { ApiKeysService } from './api-keys.service';
+import { ApiKeysService, TENANT_SUSPENDED } from './api-keys.service';
 import type { Principal } from './principal';
 
 /** `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110 §11.1). */
@@ -49,7 +49,8 @@ export class RequestAuthenticator {
     try {
       principal = await this.keys.authenticate(key);
     } catch (error) {
-      if (key !== undefined && error instanceof DomainError && error.kind === 'unauthenticated') {
+      // A suspended tenant's key is a valid key: its address is not charged for guessing.
+      if (key !== undefined && error instanceof DomainError && error.kind === 'unauthenticated' && error.code !== TENANT_SUSPENDED) {
         const spent = await this.failures.penalty(request.ip).catch(() => undefined);
         if (spent) setRateLimitHeaders(reply, [[this.failures, spent]]);
       }

@@ -163,7 +163,7 @@ export const ApiUploadBody =
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …)',
-  401: 'missing, unknown or revoked API key',
+  401: 'missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED)',
   403: 'the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS)',
   404: 'no such object for this tenant',
   409: 'conflict (HOSTNAME_TAKEN)',

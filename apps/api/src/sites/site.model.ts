@@ -1,6 +1,32 @@
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, PartialType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
-import type { SiteView } from './site.schemas';
+import type { VerificationStatus } from '@sitemaps/domain';
+import type { SiteVerificationView, SiteView } from './site.schemas';
+
+@ObjectType('DnsRecord')
+export class DnsRecordModel {
+  @Field(() => String) type!: 'TXT';
+  @Field(() => String) name!: string;
+  @Field(() => String) value!: string;
+}
+
+@ObjectType('VerificationError')
+export class VerificationErrorModel {
+  @Field(() => String) code!: string;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType('SiteVerification')
+export class SiteVerificationModel implements SiteVerificationView {
+  @Field(() => String, { description: 'pending, verified or taken' }) status!: VerificationStatus;
+  @Field(() => String) token!: string;
+  @Field(() => DnsRecordModel) dnsRecord!: DnsRecordModel;
+  @Field(() => String) fileUrl!: string;
+  @Field(() => GraphQLISODateTime, { nullable: true }) verifiedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) checkedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) nextCheckAt!: Date | null;
+  @Field(() => VerificationErrorModel, { nullable: true }) error!: VerificationErrorModel | null;
+}
 
 @ObjectType('Site')
 export class SiteModel implements SiteView {
@@ -16,6 +42,7 @@ export class SiteModel implements SiteView {
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
+  @Field(() => SiteVerificationModel, { description: 'proof of the hostname; only verified sites are served' }) verification!: SiteVerificationModel;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }

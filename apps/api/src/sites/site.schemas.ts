@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
 import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
 
 const siteFields = {
@@ -15,6 +16,20 @@ const siteFields = {
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
 
+export const siteVerificationView = z.object({
+  status: z.enum(VERIFICATION_STATUSES as [VerificationStatus, ...VerificationStatus[]]).describe(
+    'pending: not served until the hostname is proven; verified: served; taken: another account verified the hostname first',
+  ),
+  token: z.string().describe('publish it as the TXT record or the file below'),
+  dnsRecord: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }),
+  fileUrl: z.string().describe('or serve the token in this file (http or https)'),
+  verifiedAt: z.date().nullable(),
+  checkedAt: z.date().nullable().describe('last check'),
+  nextCheckAt: z.date().nullable().describe('next scheduled check; null: none (taken, or verified without proof in development mode)'),
+  error: z.object({ code: z.string(), message: z.string() }).nullable().describe('why the last check failed (PROOF_NOT_FOUND, VERIFICATION_LOST, HOSTNAME_VERIFIED_ELSEWHERE)'),
+});
+export type SiteVerificationView = z.output<typeof siteVerificationView>;
+
 export const siteView = z.object({
   id: z.uuid(),
   hostname: z.string(),
@@ -28,6 +43,7 @@ export const siteView = z.object({
   indexNowKey: z.string(),
   sitemapUrl: z.string(),
   crossSubmitRobotsLine: z.string().nullable().describe("for sites that keep their own robots.txt: the line that authorises the platform-hosted index"),
+  verification: siteVerificationView,
   createdAt: z.date(),
   updatedAt: z.date(),
 }).meta({ id: 'Site' });

@@ -61,6 +61,14 @@ export class SitesController {
     return this.sites.update(tenantId, siteId, parseInput(updateSiteInput, body));
   }
 
+  @Post(':siteId/verify')
+  @RequireScope('write')
+  @ZodCreated(202, siteView, (site: { id: string }) => `/v1/sites/${site.id}`, 'a check of the hostname proof is queued; poll the site for verification.status')
+  @ApiErrors(404)
+  verify(@TenantId() tenantId: string, @Param('siteId') siteId: string) {
+    return this.sites.verify(tenantId, siteId);
+  }
+
   @Delete(':siteId')
   @HttpCode(204)
   @RequireScope('write')

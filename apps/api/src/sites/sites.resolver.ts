@@ -51,6 +51,12 @@ export class SitesResolver {
     return this.sitesService.update(tenantId, siteId, parseInput(updateSiteInput, input, 'input'));
   }
 
+  @Mutation(() => SiteModel, { nullable: true, description: 'queues a check of the hostname proof; see verification.status' })
+  @RequireScope('write')
+  verifySite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {
+    return this.sitesService.verify(tenantId, siteId);
+  }
+
   @Mutation(() => Boolean, { nullable: true })
   @RequireScope('write')
   async deleteSite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {

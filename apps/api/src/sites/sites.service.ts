@@ -1,10 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import { SiteRepository, type Site, type SiteSettings } from '@sitemaps/data';
-import { DomainError, normalizeHostname, notFound, validateRebuildCron, validateRobotsTxt } from '@sitemaps/domain';
-import type { BuildProducer, RedisConnection } from '@sitemaps/jobs';
+import { pendingClaim, SiteOwnershipRepository, SiteRepository, verifiedUnproven, type Site, type SiteSettings } from '@sitemaps/data';
+import {
+  challengeRecordName,
+  DomainError,
+  normalizeHostname,
+  notFound,
+  validateRebuildCron,
+  validateRobotsTxt,
+  verificationFileUrl,
+  type VerificationStatus,
+} from '@sitemaps/domain';
+import type { BuildProducer, RedisConnection, VerificationProducer } from '@sitemaps/jobs';
 import { publishManifestChanged } from '@sitemaps/storage';
-import { BUILD_PRODUCER, CONFIG, REDIS } from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG, REDIS, VERIFICATION_PRODUCER } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
 
@@ -30,6 +39,8 @@ export class SitesService {
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly ownership: SiteOwnershipRepository,
+    @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
   ) {}
 
   /**
@@ -63,18 +74,45 @@ export class SitesService {
     return pageOf(rows, page.first, (site) => site.id, (site) => this.present(site));
   }
 
+  /**
+   * With SITE_VERIFICATION=on a new site is pending (checked at once, then on the worker's
+   * schedule) and a hostname another site has verified is refused; off, it is verified now.
+   */
   async create(tenantId: string, input: SiteInput & { hostname: string }): Promise<SiteView> {
-    const hostname = normalizeHostname(input.hostname);
+    const hostname = this.hostname(input.hostname);
+    const verify = this.config.verification.enabled;
+    if (verify && (await this.ownership.verifiedHolder(hostname))) throw hostnameTakenError(hostname);
+    const now = new Date();
     // QUOTA_SITES is checked in the creating transaction, so concurrent creates cannot pass it together.
-    const site = await this.sites.create(tenantId, { ...settings(input), hostname });
+    const site = await this.sites.create(tenantId, { ...settings(input), hostname }, verify ? pendingClaim(now) : verifiedUnproven(now));
     if (site.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
+    if (verify) await this.verification.requestCheck(site.id);
     return this.present(site);
+  }
+
+  /** Queues a check of the site's proof now (202); with SITE_VERIFICATION=off there is nothing to check. */
+  async verify(tenantId: string, siteId: string): Promise<SiteView> {
+    const site = await this.get(tenantId, siteId);
+    if (!this.config.verification.enabled) return this.present(site);
+    await this.ownership.requestCheck(site.id, new Date());
+    await this.verification.requestCheck(site.id);
+    return this.present(site);
+  }
+
+  private hostname(input: string): string {
+    // Development mode (verification off) may use names no one could prove: demo.localhost.
+    return normalizeHostname(input, { allowPrivate: !this.config.verification.enabled });
   }
 
   async update(tenantId: string, siteId: string, input: SiteInput): Promise<SiteView> {
     const before = await this.get(tenantId, siteId);
-    const hostname = input.hostname === undefined ? undefined : normalizeHostname(input.hostname);
-    const site = await this.sites.update(before.id, { ...settings(input), ...(hostname ? { hostname } : {}) }, before.hostname);
+    const hostname = input.hostname === undefined ? undefined : this.hostname(input.hostname);
+    // A new hostname needs its own proof: the site is pending again (and not served) until it has one.
+    const reverify = hostname !== undefined && hostname !== before.hostname && this.config.verification.enabled;
+    if (reverify && (await this.ownership.verifiedHolder(hostname, before.id))) throw hostnameTakenError(hostname);
+    const ownership = reverify ? pendingClaim(new Date()) : {};
+    const site = await this.sites.update(before.id, { ...settings(input), ...(hostname ? { hostname } : {}) }, before.hostname, ownership);
+    if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
     await publishManifestChanged(this.redis, site.id);
@@ -116,6 +154,10 @@ function settings(input: SiteInput): SiteSettings {
   };
 }
 
+function hostnameTakenError(hostname: string): DomainError {
+  return new DomainError('conflict', 'HOSTNAME_TAKEN', `a site with hostname ${hostname} already exists`, [{ field: 'hostname', message: 'already registered' }]);
+}
+
 export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
   const crossSubmitUrl = publicBaseUrl ? `${publicBaseUrl.replace(/\/$/, '')}/s/${site.hostname}/sitemap.xml` : null;
   return {
@@ -131,6 +173,16 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,
+    verification: {
+      status: site.verificationStatus as VerificationStatus,
+      token: site.verificationToken,
+      dnsRecord: { type: 'TXT', name: challengeRecordName(site.hostname), value: site.verificationToken },
+      fileUrl: verificationFileUrl(site.scheme, site.hostname),
+      verifiedAt: site.verifiedAt,
+      checkedAt: site.verificationCheckedAt,
+      nextCheckAt: site.verificationDueAt,
+      error: site.verificationErrorCode ? { code: site.verificationErrorCode, message: site.verificationError ?? '' } : null,
+    },
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
   };

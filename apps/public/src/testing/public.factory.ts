@@ -10,7 +10,8 @@ const gzipAsync = promisify(gzip);
 
 export async function createSite(prisma: PrismaClient, hostname: string, overrides: { scheme?: string; robotsTxt?: string; cacheMaxAge?: number; textSitemap?: boolean } = {}) {
   const tenant = await prisma.tenant.create({ data: { name: `tenant of ${hostname}` } });
-  return prisma.site.create({ data: { tenantId: tenant.id, hostname, ...overrides } });
+  // Verified: the public server serves nothing else.
+  return prisma.site.create({ data: { tenantId: tenant.id, hostname, verificationStatus: 'verified', verifiedAt: new Date(), ...overrides } });
 }
 
 export function urlsetXml(origin: string, paths: string[]): string {

@@ -9,10 +9,17 @@ export class BuildPlanner {
     private readonly repositories: { builds: BuildRepository; manifests: ManifestRepository; shards: ShardRepository },
     private readonly flows: FlowProducer,
     private readonly builds: BuildProducer,
+    /** Suspended tenants get no builds (see TenantRepository.siteSuspended). */
+    private readonly suspended: (siteId: string) => Promise<boolean> = async () => false,
   ) {}
 
   async plan(payload: PlanBuildPayload): Promise<{ buildId: string; shards: number }> {
     if (payload.trigger === 'change') await this.builds.clearPending(payload.siteId);
+    if (await this.suspended(payload.siteId)) {
+      // Queued before the suspension (or a schedule firing during it): it ends here, said so.
+      if (payload.buildId) await this.repositories.builds.markFailed(payload.buildId, 'TENANT_SUSPENDED: the account is suspended');
+      return { buildId: payload.buildId ?? '', shards: 0 };
+    }
     const { builds, manifests, shards: shardRepository } = this.repositories;
     // A change build queued just before its site was deleted: no site, no build (and no retries).
     const build = payload.buildId

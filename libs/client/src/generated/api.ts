@@ -107,6 +107,23 @@ export interface paths {
         patch: operations["sites.update"];
         trace?: never;
     };
+    "/v1/sites/{siteId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify */
+        post: operations["sites.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{siteId}/urls": {
         parameters: {
             query?: never;
@@ -661,6 +678,33 @@ export interface components {
             sitemapUrl: string;
             /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
             crossSubmitRobotsLine: string | null;
+            verification: {
+                /**
+                 * @description pending: not served until the hostname is proven; verified: served; taken: another account verified the hostname first
+                 * @enum {string}
+                 */
+                status: "pending" | "verified" | "taken";
+                /** @description publish it as the TXT record or the file below */
+                token: string;
+                dnsRecord: {
+                    /** @constant */
+                    type: "TXT";
+                    name: string;
+                    value: string;
+                };
+                /** @description or serve the token in this file (http or https) */
+                fileUrl: string;
+                verifiedAt: string | null;
+                /** @description last check */
+                checkedAt: string | null;
+                /** @description next scheduled check; null: none (taken, or verified without proof in development mode) */
+                nextCheckAt: string | null;
+                /** @description why the last check failed (PROOF_NOT_FOUND, VERIFICATION_LOST, HOSTNAME_VERIFIED_ELSEWHERE) */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            };
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1269,7 +1313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1337,7 +1381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1408,7 +1452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1473,7 +1517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1549,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1626,7 +1670,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1700,7 +1744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1789,7 +1833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1863,7 +1907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1943,7 +1987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1972,6 +2016,84 @@ export interface operations {
             };
             /** @description conflict (HOSTNAME_TAKEN) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "sites.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a check of the hostname proof is queued; poll the site for verification.status */
+            202: {
+                headers: {
+                    /** @description the path of what was created */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2037,7 +2159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2118,7 +2240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2207,7 +2329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2286,7 +2408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2371,7 +2493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2466,7 +2588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2545,7 +2667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2627,7 +2749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2717,7 +2839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2811,7 +2933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2908,7 +3030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2985,7 +3107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3065,7 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3145,7 +3267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,7 +3344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3296,7 +3418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3381,7 +3503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3455,7 +3577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3535,7 +3657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3613,7 +3735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3692,7 +3814,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3769,7 +3891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing, unknown or revoked API key */
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
             401: {
                 headers: {
                     [name: string]: unknown;

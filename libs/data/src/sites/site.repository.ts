@@ -4,6 +4,7 @@ import { DomainError } from '@sitemaps/domain';
 import type { Pool } from 'pg';
 import { Prisma, type PrismaClient, type Site } from '../generated/prisma/client';
 import type { QuotaService } from '../tenants/quota.service';
+import type { OwnershipColumns } from './site-ownership.repository';
 import { inTransaction, lockSiteUrls } from '../urls/url.repository';
 
 export type { Site } from '../generated/prisma/client';
@@ -56,19 +57,19 @@ export class SiteRepository {
   }
 
   /** Creates a site if the tenant's site quota has room (QUOTA_SITES) and the hostname is free (HOSTNAME_TAKEN). */
-  async create(tenantId: string, settings: SiteSettings & { hostname: string }): Promise<Site> {
+  async create(tenantId: string, settings: SiteSettings & { hostname: string }, ownership: OwnershipColumns = {}): Promise<Site> {
     return this.prisma
       .$transaction(async (tx) => {
         await this.quota.reserveSite(tx, tenantId);
-        return tx.site.create({ data: { tenantId, scheme: 'https', ...definedSettings(settings), hostname: settings.hostname } });
+        return tx.site.create({ data: { tenantId, scheme: 'https', ...definedSettings(settings), hostname: settings.hostname, ...ownership } });
       }, CREATE_TRANSACTION)
       .catch(hostnameTaken(settings.hostname));
   }
 
   /** Updates a site's settings (HOSTNAME_TAKEN if its new hostname belongs to another site). */
-  update(siteId: string, settings: SiteSettings, currentHostname: string): Promise<Site> {
+  update(siteId: string, settings: SiteSettings, currentHostname: string, ownership: OwnershipColumns = {}): Promise<Site> {
     return this.prisma.site
-      .update({ where: { id: siteId }, data: definedSettings(settings) })
+      .update({ where: { id: siteId }, data: { ...definedSettings(settings), ...ownership } })
       .catch(hostnameTaken(settings.hostname ?? currentHostname));
   }
 

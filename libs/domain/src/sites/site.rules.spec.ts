@@ -5,14 +5,31 @@ import { validateRobotsTxt } from './robots.rules';
 import { isAnnounceableHost, normalizeHostname } from './site.rules';
 
 describe('normalizeHostname', () => {
-  it('lowercases and punycodes', () => {
+  it('lowercases, punycodes and drops the trailing dot, so one name has one form', () => {
     expect(normalizeHostname('Shop.Example.COM')).toBe('shop.example.com');
-    expect(normalizeHostname('bücher.example')).toBe('xn--bcher-kva.example');
-    expect(normalizeHostname('demo.localhost')).toBe('demo.localhost');
+    expect(normalizeHostname('bücher.example.org')).toBe('xn--bcher-kva.example.org');
+    expect(normalizeHostname('BÜCHER.Example.org.')).toBe('xn--bcher-kva.example.org');
+    expect(normalizeHostname('xn--bcher-kva.example.org')).toBe('xn--bcher-kva.example.org');
+    expect(normalizeHostname(' shop.example.com. ')).toBe('shop.example.com');
   });
 
-  it.each(['https://a.com', 'a.com/path', 'a.com:8080', 'nodot', '-a.com', '10.0.0.1', 'a..com', ''])('rejects %j', (input) => {
-    expect(() => normalizeHostname(input)).toThrow(DomainError);
+  it.each(['https://a.com', 'a.com/path', 'a.com:8080', 'a.com:80', 'a.com:', 'user@a.com', 'nodot', '-a.com', 'a..com', '.', '', '[::1]'])(
+    'refuses %j as INVALID_HOSTNAME',
+    (input) => {
+      expect(() => normalizeHostname(input, { allowPrivate: true })).toThrow(expect.objectContaining({ code: 'INVALID_HOSTNAME' }));
+    },
+  );
+
+  it.each(['localhost', 'demo.localhost', 'shop.test', 'printer.local', 'db.internal', 'x.invalid', 'a.example', 'router.home.arpa', '10.0.0.1', '127.0.0.1', 'LOCALHOST.'])(
+    'refuses %j as HOSTNAME_NOT_PUBLIC outside development, accepts it in development',
+    (input) => {
+      expect(() => normalizeHostname(input)).toThrow(expect.objectContaining({ code: 'HOSTNAME_NOT_PUBLIC', details: [expect.objectContaining({ field: 'hostname' })] }));
+      expect(normalizeHostname(input, { allowPrivate: true })).toBe(input.toLowerCase().replace(/\.$/, ''));
+    },
+  );
+
+  it('throws DomainErrors only', () => {
+    expect(() => normalizeHostname('bad host')).toThrow(DomainError);
   });
 });
 

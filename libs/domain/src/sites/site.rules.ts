@@ -1,28 +1,52 @@
+import { domainToASCII } from 'node:url';
 import { invalid } from '../domain.errors';
 
 export type Scheme = 'http' | 'https';
 
+export interface HostnameOptions {
+  /**
+   * Accept names that can never be public (`localhost`, `*.localhost`, `*.test`, `*.local`,
+   * `*.internal`, IPv4 literals…): development mode only (SITE_VERIFICATION=off), since no proof of
+   * ownership could ever be published for them.
+   */
+  allowPrivate: boolean;
+}
+
 /**
- * A site is one host: lowercase, IDNs in punycode, no port, path or credentials, at least one
- * dot unless it is `localhost` or ends in `.localhost` (handy for demos and tests).
+ * A site is one host, in the one form every comparison uses: lowercase, IDNs in punycode, no
+ * trailing dot, no port, path or credentials, at least one dot unless it is `localhost`.
  */
-export function normalizeHostname(input: string): string {
+export function normalizeHostname(input: string, options: HostnameOptions = { allowPrivate: false }): string {
   const raw = input.trim();
   let host: string;
   try {
     const url = new URL(`http://${raw}`);
     if (url.port || url.username || url.password || url.pathname !== '/' || url.search || url.hash) throw new Error('extra parts');
+    // A port the URL parser drops because it is the default (`a.com:80`) is a port all the same.
+    if (/:\d*$/.test(raw)) throw new Error('port');
     host = url.hostname;
   } catch {
     throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a bare host name`, [{ field: 'hostname', message: 'expected a host name such as shop.example.com, without scheme, port or path' }]);
   }
+  // `example.com.` is the same name as `example.com`; IDNs compare in their ASCII form.
+  host = domainToASCII(host.replace(/\.$/, ''));
+  const ipv4 = /^\d+(\.\d+){3}$/.test(host);
   const labels = host.split('.');
   const validLabels = labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label));
   const dotted = labels.length >= 2 || host === 'localhost';
-  if (!validLabels || !dotted || host.length > 253 || /^\d+(\.\d+){3}$/.test(host)) {
+  if (!host || !validLabels || !dotted || host.length > 253) {
     throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a valid DNS name`, [{ field: 'hostname', message: 'expected a DNS name such as shop.example.com' }]);
   }
+  if (!options.allowPrivate && (ipv4 || !isAnnounceableHost(host))) {
+    throw notPublic(raw, ipv4 ? 'an IP address' : 'a name that never resolves on the public internet');
+  }
   return host;
+}
+
+function notPublic(raw: string, what: string) {
+  return invalid('HOSTNAME_NOT_PUBLIC', `hostname "${raw}" is ${what}: its ownership cannot be proven`, [
+    { field: 'hostname', message: 'expected a public DNS name; localhost, *.localhost, *.test, *.local, *.internal and IP addresses are for development only' },
+  ]);
 }
 
 export function originOf(site: { scheme: string; hostname: string }): string {
@@ -30,7 +54,7 @@ export function originOf(site: { scheme: string; hostname: string }): string {
 }
 
 /** Names that never resolve on the public internet (RFC 6761, RFC 6762, IP literals). */
-const PRIVATE_SUFFIXES = ['localhost', 'test', 'invalid', 'local', 'internal', 'home.arpa'];
+const PRIVATE_SUFFIXES = ['localhost', 'test', 'invalid', 'example', 'local', 'internal', 'home.arpa', 'onion'];
 
 /**
  * Whether a search engine could ever verify this host: IndexNow submissions for a demo or

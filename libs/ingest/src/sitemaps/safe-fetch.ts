@@ -14,6 +14,9 @@ export interface FetchPolicy {
   allowPrivateAddresses: boolean;
   maxRedirects: number;
   requestTimeoutMs: number;
+  /** How host names resolve; default: the system's (dns.lookup). The addresses are checked either way. */
+  resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
+  userAgent?: string;
 }
 
 /** Why a URL was not read: its code becomes the rejection's code. */
@@ -107,7 +110,7 @@ function request(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<In
       signal,
       lookup: guardedLookup(policy),
       timeout: policy.requestTimeoutMs,
-      headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip, deflate, br', accept: 'application/xml, text/xml, text/plain, */*' },
+      headers: { 'user-agent': policy.userAgent ?? USER_AGENT, 'accept-encoding': 'gzip, deflate, br', accept: 'application/xml, text/xml, text/plain, */*' },
     });
     req.on('timeout', () => req.destroy(new FetchRefusedError('TIMEOUT', `${url.href}: no answer within ${policy.requestTimeoutMs} ms`)));
     req.on('response', (response) => {
@@ -121,9 +124,14 @@ function request(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<In
 }
 
 /** The resolver hook that refuses private addresses (unless allowed): sockets connect only to what it approved. */
-export function guardedLookup(policy: Pick<FetchPolicy, 'allowPrivateAddresses'>): LookupFunction {
+export function guardedLookup(policy: Pick<FetchPolicy, 'allowPrivateAddresses' | 'resolve'>): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    const lookup = policy.resolve
+      ? (done: (error: Error | null, addresses: dns.LookupAddress[]) => void) =>
+          policy.resolve!(hostname).then((all) => done(null, family ? all.filter((a) => a.family === family) : all), (error: Error) => done(error, []))
+      : (done: (error: Error | null, addresses: dns.LookupAddress[]) => void) => dns.lookup(hostname, { all: true, family }, done);
+    lookup((error, addresses) => {
       if (error) return callback(error, '', 0);
       const refused = policy.allowPrivateAddresses ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
       if (refused || addresses.length === 0) {

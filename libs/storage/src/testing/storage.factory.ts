@@ -11,7 +11,7 @@ const gzipAsync = promisify(gzip);
 export async function createSite(prisma: PrismaClient, overrides: { hostname?: string; scheme?: string } = {}) {
   const tenant = await prisma.tenant.create({ data: { name: 'test tenant' } });
   return prisma.site.create({
-    data: { tenantId: tenant.id, hostname: overrides.hostname ?? `${randomBytes(4).toString('hex')}.example.com`, scheme: overrides.scheme ?? 'https' },
+    data: { tenantId: tenant.id, hostname: overrides.hostname ?? `${randomBytes(4).toString('hex')}.example.com`, scheme: overrides.scheme ?? 'https', verificationStatus: 'verified', verifiedAt: new Date() },
   });
 }
 

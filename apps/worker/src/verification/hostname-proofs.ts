@@ -1,0 +1,104 @@
+// The two proofs of a hostname search consoles use: a DNS TXT record at
+// _sitemaps-challenge.<hostname> holding the site's token, or the token in a file at
+// http(s)://<hostname>/.well-known/sitemaps-verification.txt. DNS goes through a node:dns Resolver
+// (VERIFICATION_DNS_SERVERS, else the system's); the file is fetched SSRF-safe like an import's
+// sitemaps, its host resolved by the same resolver and every address checked.
+import { Resolver } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import type { Readable } from 'node:stream';
+import type { VerificationConfig } from '@sitemaps/config';
+import { challengeRecordName, VERIFICATION_FILE_PATH, type CheckOutcome } from '@sitemaps/domain';
+import { fetchUrl, FetchRefusedError, type FetchPolicy } from '@sitemaps/ingest';
+
+/** Enough for a token and a few lines around it; the rest of a larger file is not read. */
+const MAX_FILE_BYTES = 4_096;
+const TIMEOUT_MS = 10_000;
+
+export interface ProofSubject {
+  hostname: string;
+  scheme: string;
+  token: string;
+}
+
+export class HostnameProofs {
+  private readonly resolver: Resolver;
+  private readonly fetchPolicy: FetchPolicy;
+
+  constructor(private readonly config: VerificationConfig) {
+    this.resolver = new Resolver({ timeout: 5_000, tries: 2 });
+    if (config.dnsServers) this.resolver.setServers(config.dnsServers);
+    this.fetchPolicy = {
+      allowPrivateAddresses: config.allowPrivateAddresses,
+      maxRedirects: 3,
+      requestTimeoutMs: TIMEOUT_MS,
+      userAgent: 'sitemaps-platform-verification/1.0 (+hostname ownership check)',
+      // With resolvers of its own, the file's host resolves through them too: one view of the name.
+      ...(config.dnsServers ? { resolve: (hostname: string) => this.addresses(hostname) } : {}),
+    };
+  }
+
+  /** DNS first (cheap), then the file over the site's scheme, then the other scheme. */
+  async check(subject: ProofSubject): Promise<CheckOutcome> {
+    const dns = await this.checkDns(subject);
+    if (dns === true) return { proven: true, method: 'dns' };
+    const schemes = subject.scheme === 'http' ? ['http', 'https'] : ['https', 'http'];
+    const reasons: string[] = [dns];
+    for (const scheme of schemes) {
+      const file = await this.checkFile(subject, scheme);
+      if (file === true) return { proven: true, method: 'http' };
+      reasons.push(file);
+    }
+    return { proven: false, code: 'PROOF_NOT_FOUND', message: reasons.join('; ') };
+  }
+
+  /** True, or why not. */
+  private async checkDns({ hostname, token }: ProofSubject): Promise<true | string> {
+    const name = challengeRecordName(hostname);
+    try {
+      const records = await this.resolver.resolveTxt(name);
+      // A TXT record may come in several strings of at most 255 bytes: they are one value.
+      if (records.some((chunks) => chunks.join('').trim() === token)) return true;
+      return `TXT ${name} does not hold the site's token`;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTFOUND' || code === 'ENODATA') return `no TXT record at ${name}`;
+      return `TXT ${name}: lookup failed (${code ?? (error as Error).message})`;
+    }
+  }
+
+  private async checkFile({ hostname, token }: ProofSubject, scheme: string): Promise<true | string> {
+    const port = this.config.httpPort ? `:${this.config.httpPort}` : '';
+    const url = `${scheme}://${hostname}${port}${VERIFICATION_FILE_PATH}`;
+    const signal = AbortSignal.timeout(TIMEOUT_MS);
+    try {
+      const { body } = await fetchUrl(url, this.fetchPolicy, signal);
+      const text = await readPrefix(body, MAX_FILE_BYTES);
+      return text.split(/\s+/).includes(token) ? true : `${url} does not contain the site's token`;
+    } catch (error) {
+      return error instanceof FetchRefusedError ? error.message : `${url}: ${(error as Error).message}`;
+    }
+  }
+
+  private async addresses(hostname: string): Promise<LookupAddress[]> {
+    const settled = await Promise.allSettled([this.resolver.resolve4(hostname), this.resolver.resolve6(hostname)]);
+    const [v4, v6] = settled.map((result) => (result.status === 'fulfilled' ? result.value : []));
+    const all = [...(v4 ?? []).map((address) => ({ address, family: 4 })), ...(v6 ?? []).map((address) => ({ address, family: 6 }))];
+    if (!all.length) {
+      const failure = settled.find((result) => result.status === 'rejected');
+      throw failure?.status === 'rejected' ? failure.reason : new Error(`${hostname} has no address`);
+    }
+    return all;
+  }
+}
+
+async function readPrefix(body: Readable, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= maxBytes) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
+}
