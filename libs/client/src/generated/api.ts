@@ -2083,7 +2083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description the key lacks the scope, or a tenant quota (QUOTA_SITES) */
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
                 headers: {
                     [name: string]: unknown;
