@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { blobPath, ManifestReader, type FileVariant, type ManifestFile, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
+import { SITEMAP_STYLESHEET, XSL_STYLESHEET_PATH } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, isNotModified } from './http-conditions';
 import { resolveTarget, type RequestTarget } from './request-target';
 
@@ -60,6 +61,7 @@ const TEXT = 'text/plain; charset=utf-8';
 /** Served paths are short; a longer request target is a probe or a mistake (nginx allows 8 KiB for the whole line). */
 export const MAX_URL_LENGTH = 4_096;
 const TEXT_SITEMAP_PATH = 'sitemap.txt';
+const STYLESHEET_PATH = XSL_STYLESHEET_PATH.slice(1);
 
 @Injectable()
 export class PublicService {
@@ -108,6 +110,7 @@ export class PublicService {
     if (!snapshot) return { response: NOT_FOUND };
     const { settings } = snapshot.site;
     if (target.path === 'robots.txt') return { response: this.text(request, snapshot, 'robots') };
+    if (target.path === STYLESHEET_PATH) return { response: stylesheet(request) };
     if (target.path === `${settings.indexNowKey}.txt`) return { response: this.text(request, snapshot, 'indexNowKey') };
     // Listed until the next publish after the site turns it off; the setting decides at once.
     if (target.path === TEXT_SITEMAP_PATH && !settings.textSitemap) return { response: NOT_FOUND };
@@ -186,6 +189,19 @@ function textFile(snapshot: SiteSnapshot, body: string): TextFile {
   const validators = { etag, 'cache-control': cacheControl(snapshot) };
   const ok = { ...validators, 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)) };
   return { body, representation: { etag, lastModified: null, notModified: validators, ok, head: ok } };
+}
+
+/** The same for every site: files that name it (the site's `xslStylesheet`) show as a table in a browser. */
+const STYLESHEET = (() => {
+  const body = Buffer.from(SITEMAP_STYLESHEET);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const validators = { etag, 'cache-control': 'public, max-age=3600', 'x-robots-tag': 'noindex' };
+  return { body, validators, ok: { ...validators, 'content-type': 'text/xsl; charset=utf-8', 'content-length': String(body.length) } };
+})();
+
+function stylesheet(request: PublicRequest): PublicResponse {
+  if (isNotModified(request.headers, STYLESHEET.validators.etag, null)) return { status: 304, headers: STYLESHEET.validators };
+  return request.method === 'HEAD' ? { status: 200, headers: STYLESHEET.ok } : { status: 200, headers: STYLESHEET.ok, body: STYLESHEET.body };
 }
 
 /** Served before the first publish too: it only names where the index will be. */

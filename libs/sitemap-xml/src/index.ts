@@ -26,6 +26,8 @@ export {
   URLSET_CLOSE,
   urlsetOpen,
   urlsetOverheadBytes,
+  XSL_STYLESHEET_PATH,
+  XSL_STYLESHEET_PI,
 } from './namespaces';
 export { renderUrlFragment, toUrlFragment, namespacesOf, type UrlFragment } from './url-fragment.writer';
 export {
@@ -58,3 +60,4 @@ export {
   type ValidateSetOptions,
 } from './validate/sitemap.validator';
 export * from './url-entry.schema';
+export { SITEMAP_STYLESHEET } from './sitemap-stylesheet';

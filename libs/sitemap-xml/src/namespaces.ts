@@ -20,18 +20,28 @@ export const ALL_NAMESPACES = 15;
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 export const URLSET_CLOSE = '</urlset>\n';
 
-const OPENINGS: readonly string[] = Array.from({ length: ALL_NAMESPACES + 1 }, (_, mask) => {
-  let open = `${XML_DECLARATION}<urlset xmlns="${SITEMAP_NS}"`;
+/**
+ * Where a browser finds the stylesheet that shows a sitemap as a table (the public server's
+ * /sitemap.xsl). A processing instruction: the XSDs, which constrain elements only, and crawlers
+ * ignore it. Written after the declaration, before the root element.
+ */
+export const XSL_STYLESHEET_PATH = '/sitemap.xsl';
+export const XSL_STYLESHEET_PI = `<?xml-stylesheet type="text/xsl" href="${XSL_STYLESHEET_PATH}"?>\n`;
+
+const openings = (prolog: string): readonly string[] => Array.from({ length: ALL_NAMESPACES + 1 }, (_, mask) => {
+  let open = `${prolog}<urlset xmlns="${SITEMAP_NS}"`;
   if (mask & Namespace.XHTML) open += ` xmlns:xhtml="${XHTML_NS}"`;
   if (mask & Namespace.IMAGE) open += ` xmlns:image="${IMAGE_NS}"`;
   if (mask & Namespace.VIDEO) open += ` xmlns:video="${VIDEO_NS}"`;
   if (mask & Namespace.NEWS) open += ` xmlns:news="${NEWS_NS}"`;
   return open + '>';
 });
+const OPENINGS = openings(XML_DECLARATION);
+const STYLED_OPENINGS = openings(XML_DECLARATION + XSL_STYLESHEET_PI);
 
-/** XML declaration and `<urlset …>` declaring the sitemap namespace plus those in `mask`. */
-export function urlsetOpen(mask: number): string {
-  return OPENINGS[mask & ALL_NAMESPACES]!;
+/** XML declaration (and the stylesheet's PI) and `<urlset …>` declaring the sitemap namespace plus those in `mask`. */
+export function urlsetOpen(mask: number, stylesheet = false): string {
+  return (stylesheet ? STYLED_OPENINGS : OPENINGS)[mask & ALL_NAMESPACES]!;
 }
 
 /** Bytes a file spends on header and footer for `mask` (all ASCII, so length = bytes). */

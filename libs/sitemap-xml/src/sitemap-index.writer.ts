@@ -1,7 +1,7 @@
 import { create } from 'xmlbuilder2';
 import { describeChar, findForbiddenChar } from './escape';
 import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH } from './limits';
-import { SITEMAP_NS } from './namespaces';
+import { SITEMAP_NS, XSL_STYLESHEET_PATH } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
 import { normalizeHttpUrl } from './url.rules';
 import { normalizeW3cDatetime } from './w3c-datetime.rules';
@@ -21,7 +21,7 @@ export interface SitemapIndexEntry {
   isIndex?: boolean;
 }
 
-export function renderSitemapIndex(entries: readonly SitemapIndexEntry[]): string {
+export function renderSitemapIndex(entries: readonly SitemapIndexEntry[], opts: { stylesheet?: boolean } = {}): string {
   if (entries.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a sitemap index needs at least one <sitemap>');
   if (entries.length > MAX_INDEX_ENTRIES) {
     throw new SitemapXmlError('INDEX_ENTRY_LIMIT', `${entries.length} entries exceed the limit of ${MAX_INDEX_ENTRIES} per index`, {
@@ -29,7 +29,9 @@ export function renderSitemapIndex(entries: readonly SitemapIndexEntry[]): strin
       maxEntries: MAX_INDEX_ENTRIES,
     });
   }
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP_NS, 'sitemapindex');
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  if (opts.stylesheet) doc.ins('xml-stylesheet', `type="text/xsl" href="${XSL_STYLESHEET_PATH}"`);
+  const root = doc.ele(SITEMAP_NS, 'sitemapindex');
   entries.forEach((entry, index) => {
     if (entry.isIndex === true) {
       throw new SitemapXmlError('NESTED_INDEX', `entry ${index} (${entry.loc}) is an index; an index may list sitemaps only`, { index });

@@ -24,13 +24,14 @@ export interface UrlsetStreamMeta {
 export async function gzipUrlsetStream(
   body: AsyncIterable<Buffer>,
   meta: UrlsetStreamMeta,
-  opts: FileLimits & { level?: number } = {},
+  opts: FileLimits & { level?: number; stylesheet?: boolean } = {},
 ): Promise<{ gzip: Buffer; byteSize: number }> {
   const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
   if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
   if (meta.urls > maxUrls) throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, { urls: meta.urls, maxUrls });
-  const head = urlsetOpen(meta.mask);
+  // The stylesheet costs one header, not a byte per URL.
+  const head = urlsetOpen(meta.mask, opts.stylesheet ?? false);
   const byteSize = head.length + meta.bytes + URLSET_CLOSE.length;
   if (byteSize > maxBytes) throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, { bytes: byteSize, maxBytes });
 

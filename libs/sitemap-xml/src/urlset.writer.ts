@@ -37,7 +37,7 @@ export interface GzippedUrlsetFile {
  * FRAGMENT_BYTES_MISMATCH when a fragment's stored `bytes` is not its real UTF-8 length
  * (the byte limit is only as good as those numbers).
  */
-export function assembleUrlset(fragments: readonly UrlFragment[], limits: FileLimits = {}): Buffer {
+export function assembleUrlset(fragments: readonly UrlFragment[], limits: FileLimits & { stylesheet?: boolean } = {}): Buffer {
   const maxUrls = limits.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = limits.maxBytes ?? MAX_BYTES_PER_FILE;
   if (fragments.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
@@ -57,7 +57,7 @@ export function assembleUrlset(fragments: readonly UrlFragment[], limits: FileLi
     mask |= f.mask;
     body += f.bytes;
   }
-  const head = urlsetOpen(mask);
+  const head = urlsetOpen(mask, limits.stylesheet ?? false);
   const total = head.length + body + URLSET_CLOSE.length;
   if (total > maxBytes) {
     throw new SitemapXmlError('FILE_BYTE_LIMIT', `${total} bytes exceed the limit of ${maxBytes} per file`, {

@@ -39,6 +39,7 @@ export class SiteModel implements SiteView {
   @Field(() => String, { nullable: true }) robotsTxt!: string | null;
   @Field(() => Int) cacheMaxAge!: number;
   @Field(() => Boolean) textSitemap!: boolean;
+  @Field(() => Boolean) xslStylesheet!: boolean;
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
@@ -62,6 +63,7 @@ export class CreateSiteInput {
   @Field(() => Boolean, { nullable: true }) robotsTxtNonStandard?: boolean;
   @Field(() => Int, { nullable: true }) cacheMaxAge?: number;
   @Field(() => Boolean, { nullable: true }) textSitemap?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'the index and shards name /sitemap.xsl' }) xslStylesheet?: boolean;
 }
 
 @InputType()

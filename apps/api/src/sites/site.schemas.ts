@@ -12,6 +12,7 @@ const siteFields = {
   robotsTxtNonStandard: z.boolean().optional().describe('allow lines only some engines read (Host:, Clean-param:)'),
   cacheMaxAge: z.number().int().min(0).max(31_536_000).optional(),
   textSitemap: z.boolean().optional().describe('also publish /sitemap.txt'),
+  xslStylesheet: z.boolean().optional().describe('the index and shards name /sitemap.xsl, so a browser shows them as a sortable table'),
 };
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
@@ -40,6 +41,7 @@ export const siteView = z.object({
   robotsTxt: z.string().nullable(),
   cacheMaxAge: z.number().int(),
   textSitemap: z.boolean(),
+  xslStylesheet: z.boolean(),
   indexNowKey: z.string(),
   sitemapUrl: z.string(),
   crossSubmitRobotsLine: z.string().nullable().describe("for sites that keep their own robots.txt: the line that authorises the platform-hosted index"),

@@ -28,6 +28,7 @@ export interface SiteInput {
   robotsTxtNonStandard?: boolean;
   cacheMaxAge?: number;
   textSitemap?: boolean;
+  xslStylesheet?: boolean;
 }
 
 export type SiteRow = Site;
@@ -117,7 +118,9 @@ export class SitesService {
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
     await publishManifestChanged(this.redis, site.id);
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
-    if (site.textSitemap !== before.textSitemap) await this.builds.afterChange(site.id);
+    // The stylesheet is in every file's header: every shard renders again.
+    if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
+    if (site.textSitemap !== before.textSitemap || site.xslStylesheet !== before.xslStylesheet) await this.builds.afterChange(site.id);
     return this.present(site);
   }
 
@@ -151,6 +154,7 @@ function settings(input: SiteInput): SiteSettings {
       : {}),
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
+    ...(input.xslStylesheet !== undefined ? { xslStylesheet: input.xslStylesheet } : {}),
   };
 }
 
@@ -170,6 +174,7 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     robotsTxt: site.robotsTxt,
     cacheMaxAge: site.cacheMaxAge,
     textSitemap: site.textSitemap,
+    xslStylesheet: site.xslStylesheet,
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,

@@ -54,7 +54,10 @@ export class BuildPublisher {
     const shardPaths = Object.keys(files).sort(compareShardPaths);
     if (shardPaths.length > 0) {
       const xml = Buffer.from(
-        renderSitemapIndex(shardPaths.map((path) => ({ loc: `${origin}/${path}`, ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}) }))),
+        renderSitemapIndex(
+          shardPaths.map((path) => ({ loc: `${origin}/${path}`, ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}) })),
+          { stylesheet: site.xslStylesheet },
+        ),
       );
       const gzip = await gzipFile([xml]);
       const sha256 = await this.deps.store.put(build.siteId, gzip, xml.length);

@@ -10,6 +10,7 @@ import {
   MAX_BYTES_PER_FILE,
   packFragments,
   urlsetOverheadBytes,
+  XSL_STYLESHEET_PI,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
@@ -75,9 +76,10 @@ export class ShardRenderer {
 
       const { maxUrls } = limitsForSection(head.section);
       const bytes = Number(head.bytes);
-      if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) <= MAX_BYTES_PER_FILE) {
+      const stylesheet = head.xsl ? XSL_STYLESHEET_PI.length : 0;
+      if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE) {
         started = performance.now();
-        const { gzip, byteSize } = await gzipUrlsetStream(snapshot.streamFragments(), { urls: head.urls, bytes, mask: head.mask }, { maxUrls });
+        const { gzip, byteSize } = await gzipUrlsetStream(snapshot.streamFragments(), { urls: head.urls, bytes, mask: head.mask }, { maxUrls, stylesheet: head.xsl });
         timings.gzipMs += performance.now() - started;
         return { head, files: [{ gzip, byteSize, urls: head.urls, newest: head.newest }] };
       }
@@ -86,10 +88,11 @@ export class ShardRenderer {
       const rows = await snapshot.fragmentRows();
       timings.readMs += performance.now() - started;
       const files: GzippedFile[] = [];
-      for (const range of packFragments(rows.map((row) => row.fragment_size), { maxUrls })) {
+      const overheadBytes = urlsetOverheadBytes() + stylesheet;
+      for (const range of packFragments(rows.map((row) => row.fragment_size), { maxUrls, overheadBytes })) {
         const part = rows.slice(range.start, range.end);
         started = performance.now();
-        const xml = assembleUrlset(part.map((row): UrlFragment => ({ xml: row.fragment, bytes: row.fragment_size, mask: row.ns_mask })), { maxUrls });
+        const xml = assembleUrlset(part.map((row): UrlFragment => ({ xml: row.fragment, bytes: row.fragment_size, mask: row.ns_mask })), { maxUrls, stylesheet: head.xsl });
         timings.renderMs += performance.now() - started;
         started = performance.now();
         files.push({ gzip: await gzipFile([xml]), byteSize: xml.length, urls: part.length, newest: newestLastmod(part) });

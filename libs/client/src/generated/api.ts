@@ -674,6 +674,7 @@ export interface components {
             robotsTxt: string | null;
             cacheMaxAge: number;
             textSitemap: boolean;
+            xslStylesheet: boolean;
             indexNowKey: string;
             sitemapUrl: string;
             /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
@@ -725,6 +726,8 @@ export interface components {
             cacheMaxAge?: number;
             /** @description also publish /sitemap.txt */
             textSitemap?: boolean;
+            /** @description the index and shards name /sitemap.xsl, so a browser shows them as a sortable table */
+            xslStylesheet?: boolean;
         };
         SitemapImportCreate: {
             /**
@@ -757,6 +760,8 @@ export interface components {
             cacheMaxAge?: number;
             /** @description also publish /sitemap.txt */
             textSitemap?: boolean;
+            /** @description the index and shards name /sitemap.xsl, so a browser shows them as a sortable table */
+            xslStylesheet?: boolean;
         };
         TenantCreate: {
             name: string;

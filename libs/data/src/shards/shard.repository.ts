@@ -15,6 +15,8 @@ export interface ShardHead {
   bytes: string;
   mask: number;
   newest: string | null;
+  /** Its site names /sitemap.xsl in its files (sites.xsl_stylesheet). */
+  xsl: boolean;
 }
 
 export interface FragmentRow {
@@ -96,7 +98,8 @@ async function readHead(db: PoolClient, shardId: string): Promise<ShardHead | nu
   const { rows } = await db.query<ShardHead>(
     `SELECT s.section, s.ordinal, s.change_seq, count(u.id)::int AS urls, coalesce(sum(u.fragment_size), 0) AS bytes,
             coalesce(bit_or(u.ns_mask), 0) AS mask,
-            (SELECT lastmod FROM urls WHERE shard_id = s.id AND deleted_at IS NULL ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest
+            (SELECT lastmod FROM urls WHERE shard_id = s.id AND deleted_at IS NULL ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest,
+            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl
        FROM shards s LEFT JOIN urls u ON u.shard_id = s.id AND u.deleted_at IS NULL
       WHERE s.id = $1 GROUP BY s.id`,
     [shardId],

@@ -19,6 +19,7 @@ export interface SiteSettings {
   robotsTxt?: string | null | undefined;
   cacheMaxAge?: number | undefined;
   textSitemap?: boolean | undefined;
+  xslStylesheet?: boolean | undefined;
 }
 
 /** A site creation waits this long at most for its turn under the tenant's quota lock. */
@@ -71,6 +72,11 @@ export class SiteRepository {
     return this.prisma.site
       .update({ where: { id: siteId }, data: { ...definedSettings(settings), ...ownership } })
       .catch(hostnameTaken(settings.hostname ?? currentHostname));
+  }
+
+  /** Every shard of the site re-renders in the next build: a change to what every file holds (its stylesheet). */
+  async markShardsDirty(siteId: string): Promise<void> {
+    await this.prisma.shard.updateMany({ where: { siteId }, data: { dirty: true } });
   }
 
   /**

@@ -1,0 +1,114 @@
+// Sitemaps a person can read: a site that turns on `xslStylesheet` publishes an index and shards
+// that name /sitemap.xsl; a browser shows them as a sortable table, the files stay valid against
+// the XSDs, and turning it off takes the instruction out of every file again.
+import { statSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SITEMAP_STYLESHEET } from '@sitemaps/sitemap-xml';
+import { rawRequest } from '@sitemaps/testing';
+import { apiClient } from './support/api-client';
+import { launchBrowser, screenshot, VIEWPORTS } from './support/browser';
+import { crawl, validateSitemaps } from './support/crawler';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+
+const SITE = 'xsl.example.com';
+const PI = '<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>\n';
+
+describe('sitemaps with an XSL stylesheet', () => {
+  let platform: Platform;
+  let owner: ReturnType<typeof apiClient>;
+  let siteId: string;
+  let browser: Browser | undefined;
+
+  async function publish(): Promise<void> {
+    const buildId = (await owner.post(`/v1/sites/${siteId}/builds`, {})).body.buildId as string;
+    await owner.waitForBuild(siteId, buildId);
+  }
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    owner = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'XSL' })).body.apiKey);
+    const created = await owner.post('/v1/sites', { hostname: SITE, scheme: 'http', xslStylesheet: true });
+    expect(created.status).toBe(201);
+    expect(created.body.xslStylesheet).toBe(true);
+    siteId = created.body.id;
+    const entries = ['en', 'de', 'fr'].flatMap((language) =>
+      [1, 2, 3, 4].map((n) => ({
+        loc: `http://${SITE}/${language}/product-${n}`,
+        lastmod: `2026-0${n}-1${n}`,
+        changefreq: n % 2 ? 'weekly' : 'daily',
+        priority: n / 10,
+        hreflang: language,
+        alternates: ['en', 'de', 'fr'].map((other) => ({ hreflang: other, href: `http://${SITE}/${other}/product-${n}` })),
+        images: language === 'en' ? [{ loc: `http://cdn.example.com/product-${n}.jpg` }] : [],
+      })),
+    );
+    expect((await owner.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
+    await publish();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.close();
+  });
+
+  it('names the stylesheet right after the XML declaration of the index and every shard, which stay valid', async () => {
+    const { index, shards } = await crawl(platform.publicUrl, SITE);
+    expect(index.xml.startsWith(PI)).toBe(true);
+    expect(shards.length).toBeGreaterThan(0);
+    for (const shard of shards) expect(shard.xml.startsWith(PI)).toBe(true);
+    const validation = await validateSitemaps([index, ...shards].map((file) => ({ name: file.path, data: file.body })));
+    expect(validation.output).toBe('');
+    expect(validation.status).toBe(0);
+  });
+
+  it('serves the stylesheet at /sitemap.xsl, with a strong ETag', async () => {
+    const response = await rawRequest(platform.publicUrl, '/sitemap.xsl', { host: SITE });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/xsl; charset=utf-8');
+    expect(response.body.toString()).toBe(SITEMAP_STYLESHEET);
+    const again = await rawRequest(platform.publicUrl, '/sitemap.xsl', { host: SITE, headers: { 'if-none-match': String(response.headers.etag) } });
+    expect(again.status).toBe(304);
+  });
+
+  it('shows a browser the index and a shard as tables it can sort (screenshots in test-artifacts)', async () => {
+    browser = await launchBrowser({ [SITE]: new URL(platform.publicUrl).host });
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`http://${SITE}/sitemap.xml`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Sitemap index');
+      const shardLink = page.locator('tbody a').first();
+      const shardUrl = (await shardLink.getAttribute('href')) as string;
+      expect(shardUrl).toMatch(new RegExp(`^http://${SITE.replace(/\./g, '\\.')}/`));
+      await screenshot(page, `xsl-index-${name}`);
+
+      await page.goto(shardUrl.replace(/\.gz$/, ''));
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Sitemap');
+      expect(await page.locator('p.summary').textContent()).toMatch(/12 URLs, 12 with hreflang alternates, 4 images/);
+      const rows = page.locator('tbody tr');
+      expect(await rows.count()).toBe(12);
+      const firstRow = rows.first();
+      expect(await firstRow.locator('td').nth(4).locator('li').count()).toBe(3);
+
+      // Sort by priority, descending on the second press: the 0.4 products come first.
+      const priority = page.getByRole('button', { name: 'Priority' });
+      await priority.click();
+      await priority.click();
+      expect(await page.locator('th', { has: priority }).getAttribute('aria-sort')).toBe('descending');
+      expect(await rows.first().locator('td').nth(3).textContent()).toBe('0.4');
+      await page.getByRole('button', { name: 'URL' }).click();
+      expect(await rows.first().locator('td.loc a').textContent()).toBe(`http://${SITE}/de/product-1`);
+      const file = await screenshot(page, `xsl-shard-${name}`);
+      expect(statSync(file).size).toBeGreaterThan(10_000);
+      await page.close();
+    }
+  });
+
+  it('takes the instruction out of every file when the site turns it off', async () => {
+    const patched = await owner.patch(`/v1/sites/${siteId}`, { xslStylesheet: false });
+    expect(patched.body.xslStylesheet).toBe(false);
+    await publish();
+    const { index, shards } = await crawl(platform.publicUrl, SITE);
+    expect(index.xml).not.toContain('xml-stylesheet');
+    for (const shard of shards) expect(shard.xml).not.toContain('xml-stylesheet');
+  });
+});
