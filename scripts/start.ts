@@ -103,7 +103,7 @@ class Platform {
 
   async start(): Promise<void> {
     const serviceEnv = loadServiceEnv();
-    const { apiPort, publicPort, workerHttpPort, adminApiKey: configuredAdminKey } = loadStartEnv();
+    const { apiPort, publicPort, workerHttpPort, adminApiKey: configuredAdminKey, logFormat } = loadStartEnv();
     const dataDir = path.resolve(serviceEnv.dataDir);
     await mkdir(dataDir, { recursive: true });
     await assertPortFree('API_PORT', apiPort);
@@ -147,6 +147,7 @@ class Platform {
       PUBLIC_PORT: String(publicPort),
       // The demo runs in development mode (sites verified on creation) unless SITE_VERIFICATION says otherwise.
       SITE_VERIFICATION: developmentSiteVerification(),
+      LOG_FORMAT: logFormat,
       [PARENT_PID_ENV]: String(process.pid),
     });
     for (const name of APPS) this.spawnApp(name, env);

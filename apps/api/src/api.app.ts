@@ -2,7 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clientErrorHandler, hasDuplicateHost, nestLogLevels, type AppConfig } from '@sitemaps/config';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { clientErrorHandler, hasDuplicateHost, type AppConfig } from '@sitemaps/config';
+import { createLogger, PlatformMetrics } from '@sitemaps/observability';
+import { QUEUE_BOARD_PATH, QueueBoard } from './admin/queue-board';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
 import { serveConsole } from './console/console.static';
@@ -11,6 +15,8 @@ import { replyWithError } from './errors/http-error.filter';
 import { httpError, registerJsonBodyParser } from './http/json-body.parser';
 import { lingerOnClose } from './http/lingering-close';
 import { setupOpenApi } from './openapi/openapi.setup';
+import { REDIS } from './api.tokens';
+import { RequestLog, requestIdOf } from './http/request-log';
 
 const GRAPHQL_PATH = '/graphql';
 /** Routes that take up to 10,000 entries; every other route takes a small body. */
@@ -28,9 +34,14 @@ class ApiFastifyAdapter extends FastifyAdapter {
   private authenticator: RequestAuthenticator | undefined;
   private parsersRegistered = false;
 
-  constructor(private readonly limits: ApiLimits) {
+  constructor(
+    private readonly limits: ApiLimits,
+    requestLog: RequestLog,
+  ) {
     super({
       bodyLimit: limits.bodyLimitBytes,
+      // From the client's X-Request-Id when it is a sane token, else a new UUID; echoed back.
+      genReqId: requestIdOf,
       clientErrorHandler: clientErrorHandler({
         contentType: 'application/json; charset=utf-8',
         body: (_status, code, message) => JSON.stringify({ error: { code, message, details: [] } }),
@@ -43,12 +54,21 @@ class ApiFastifyAdapter extends FastifyAdapter {
       if (methods.some((method) => BULK_ROUTES.has(`${method} ${route.url}`))) route.bodyLimit ??= limits.bulkBodyLimitBytes;
       if (route.url === GRAPHQL_PATH) route.preValidation = [...[route.preValidation ?? []].flat(), boundGraphqlDocument(limits.graphql.maxQueryLength)];
     });
+    fastify.addHook('onRequest', (request, reply, done) => {
+      void reply.header('x-request-id', request.id);
+      done();
+    });
+    fastify.addHook('onResponse', (request, reply, done) => {
+      requestLog.write(request, reply, this.authenticator?.tenantOf(request));
+      done();
+    });
     fastify.addHook('onRequest', async (request, reply) => {
       if (hasDuplicateHost(request.raw.rawHeaders)) {
         void reply.header('connection', 'close');
         throw httpError(400, 'more than one Host header', 'MALFORMED_REQUEST');
       }
-      if (!announcesBody(request)) return;
+      // The queue board checks the admin key itself (Basic or Bearer), before its body is read.
+      if (!announcesBody(request) || request.url.startsWith(`${QUEUE_BOARD_PATH}/`)) return;
       // A body that stops arriving is cut off: Node destroys a socket idle this long. Disarmed once
       // the body is in; Node arms its own keep-alive timeout after the answer.
       const socket = request.raw.socket;
@@ -101,11 +121,20 @@ function boundGraphqlDocument(maxLength: number) {
 
 export async function createApiApp(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): Promise<NestFastifyApplication> {
   const limits = apiLimits(config.api.limits, limitOverrides);
-  const adapter = new ApiFastifyAdapter(limits);
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, limitOverrides), adapter, {
-    logger: nestLogLevels(config.logLevel),
+  const logger: Logger = createLogger('api', { level: config.logLevel, format: config.logFormat });
+  const metrics = new PlatformMetrics('api');
+  const adapter = new ApiFastifyAdapter(limits, new RequestLog(logger, metrics));
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, limitOverrides, { logger, metrics }), adapter, {
+    bufferLogs: true,
   });
+  app.useLogger(app.get(PinoNestLogger));
   adapter.authenticateBodiesWith(app.get(RequestAuthenticator));
+  if (config.api.adminApiKey) {
+    const board = new QueueBoard(app.get(REDIS), config.queuePrefix, config.api.adminApiKey);
+    const fastify = adapter.getInstance();
+    await board.mount(fastify);
+    fastify.addHook('onClose', async () => board.close());
+  }
   setupOpenApi(app);
   await serveConsole(app, config.api.consoleDir);
   app.enableShutdownHooks();

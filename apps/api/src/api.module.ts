@@ -2,6 +2,8 @@ import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown 
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { MercuriusDriverConfig } from '@nestjs/mercurius';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger as PinoLogger } from 'pino';
 import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
@@ -10,6 +12,7 @@ import { createPgPool, createPrismaClient, IdempotencyKeyRepository, type Prisma
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
+import { createLogger, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import {
   API_LIMITS,
@@ -85,17 +88,41 @@ class ApiClients implements OnApplicationShutdown {
 @Module({})
 export class ApiModule {
   /** Limits are to come from libs/config; until then, production defaults that tests may override. */
-  static forRoot(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    limitOverrides: ApiLimitOverrides = {},
+    observability: { logger: PinoLogger; metrics: PlatformMetrics } = {
+      logger: createLogger('api', { level: config.logLevel, format: config.logFormat }),
+      metrics: new PlatformMetrics('api'),
+    },
+  ): DynamicModule {
     const limits = apiLimits(config.api.limits, limitOverrides);
+    const { logger, metrics } = observability;
     return {
       module: ApiModule,
-      imports: [GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql))],
+      imports: [
+        // Nest's and the services' own lines through the app's pino logger; inside a request they
+        // carry its requestId (the request's own line is written by RequestLog, on response).
+        LoggerModule.forRoot({
+          pinoHttp: { logger, autoLogging: false, quietReqLogger: true, customAttributeKeys: { reqId: 'requestId' }, genReqId: (req) => (req as { id?: string }).id ?? '' },
+        }),
+        GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql)),
+      ],
       controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS, ...WEBHOOK_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
-        { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
+        { provide: PlatformMetrics, useValue: metrics },
+        { provide: ROOT_LOGGER, useValue: logger },
+        {
+          provide: PG_POOL,
+          useFactory: () => {
+            const pool = createPgPool(config.databaseUrl);
+            metrics.observePool('api', pool);
+            return pool;
+          },
+        },
         { provide: REDIS, useFactory: () => createRedisConnection(config, 'producer') },
         { provide: BUILD_QUEUE, inject: [REDIS], useFactory: (redis: RedisConnection) => BuildProducer.queue(redis, config.queuePrefix) },
         {

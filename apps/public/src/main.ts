@@ -1,8 +1,11 @@
+import './tracing';
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
 import { ConfigError, describeConfig, exitWithParent, loadConfig, type AppConfig } from '@sitemaps/config';
+import { createLogger, loggerOptions, PlatformMetrics, startMetricsServer, stopTracing, type MetricsServer } from '@sitemaps/observability';
 import { createPublicApp } from './public.app';
 import { superviseWorkers } from './public.cluster';
 
@@ -11,8 +14,14 @@ async function main(): Promise<void> {
   // Cluster workers are the primary's children, and end with it.
   if (cluster.isPrimary) exitWithParent();
   if (cluster.isPrimary && config.public.workers > 1) {
-    const logger = pino({ level: config.logLevel, base: { app: 'public', pid: process.pid, role: 'primary' } });
-    process.exit(await superviseWorkers(config.public.workers, logger, () => describeConfig(config)));
+    const options = { ...loggerOptions('public', config.logLevel), base: { app: 'public', pid: process.pid, role: 'primary' } };
+    const logger = config.logFormat === 'pretty' ? createLogger('public', { level: config.logLevel, format: 'pretty' }).child({ role: 'primary' }) : pino(options);
+    // One scrape for the whole cluster: the primary asks every worker for its metrics (IPC) and sums them.
+    const aggregator = new AggregatorRegistry();
+    const metrics = await serveMetrics(config, logger, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));
+    const code = await superviseWorkers(config.public.workers, logger, () => describeConfig(config));
+    await metrics?.close();
+    process.exit(code);
   }
   await serve(config);
 }
@@ -20,11 +29,19 @@ async function main(): Promise<void> {
 /** The whole app in this process: the only one, or one of the cluster's workers. */
 async function serve(config: AppConfig): Promise<void> {
   const app = await createPublicApp(config);
+  const metrics = app.get(PlatformMetrics);
+  const logger = app.getHttpAdapter().getInstance().log as unknown as pino.Logger;
+  if (cluster.isWorker) {
+    // Answers the primary's requests for this worker's metrics.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  }
+  const metricsServer = cluster.isWorker ? undefined : await serveMetrics(config, logger, () => metrics.text());
   let closing = false;
   const close = () => {
     if (closing) return;
     closing = true;
-    app.close().then(
+    Promise.all([app.close(), metricsServer?.close(), stopTracing()]).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);
@@ -48,3 +65,11 @@ main().catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });
+
+/** PUBLIC_METRICS_PORT's listener, when set. */
+async function serveMetrics(config: AppConfig, logger: pino.Logger, source: () => Promise<{ contentType: string; body: string }>): Promise<MetricsServer | undefined> {
+  if (config.metrics.publicPort === undefined) return undefined;
+  const server = await startMetricsServer(config.metrics.host, config.metrics.publicPort, source);
+  logger.info({ metricsPort: server.port }, `public metrics on http://${config.metrics.host}:${server.port}/metrics`);
+  return server;
+}

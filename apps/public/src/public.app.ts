@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { clientErrorHandler, type AppConfig } from '@sitemaps/config';
 import { Readiness } from '@sitemaps/health';
+import { createLogger, loggerOptions, PlatformMetrics } from '@sitemaps/observability';
 import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
 import { PublicServer } from './public.server';
@@ -14,12 +15,18 @@ import { PublicService } from './public.service';
 export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
   // Asynchronous, batched writes (BatchedDestination): a line costs its serialisation, not a write.
   // The pid tells the lines of a cluster's worker processes apart.
-  const logger = pino({ level: config.logLevel, base: { app: 'public', pid: process.pid } }, BatchedDestination.stdout());
+  // The same format as the other apps (libs/observability), through pino-pretty under `npm start`.
+  const logger =
+    config.logFormat === 'pretty'
+      ? createLogger('public', { level: config.logLevel, format: 'pretty' })
+      : pino(loggerOptions('public', config.logLevel), BatchedDestination.stdout());
   const accessLog = new AccessLog(logger);
-  const server = new PublicServer(accessLog, { maxHeaderBytes: 8_192, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 30_000 });
+  // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
+  const metrics = new PlatformMetrics('public');
+  const server = new PublicServer(accessLog, metrics.publicTally, { maxHeaderBytes: 8_192, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 30_000 });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    logController: new AccessLogController(accessLog),
+    logController: new AccessLogController(accessLog, metrics.publicTally),
     serverFactory: server.factory,
     clientErrorHandler: clientErrorHandler({ contentType: 'text/plain; charset=utf-8', body: (status) => `${STATUS_CODES[status] ?? 'Error'}\n` }),
     // No Nest middleware here: middie's per-request hook would be pure overhead.
@@ -39,7 +46,7 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   const fastify = adapter.getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  const app = await NestFactory.create<NestFastifyApplication>(PublicModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(PublicModule.forRoot(config, metrics), adapter, {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     bodyParser: false,
   });

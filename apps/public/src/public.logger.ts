@@ -2,6 +2,7 @@
 import type { LoggerService } from '@nestjs/common';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import type { ResponseTally } from '@sitemaps/observability';
 
 /** POSIX keeps a pipe write of at most this many bytes whole, whoever else writes the pipe. */
 const PIPE_BUF = 4_096;
@@ -128,13 +129,18 @@ function round(ms: number): number {
 
 /** Fastify's request lines go to the access log, one per request: Fastify's default writes two. */
 export class AccessLogController extends LogController {
-  constructor(private readonly accessLog: AccessLog) {
+  constructor(
+    private readonly accessLog: AccessLog,
+    private readonly tally: ResponseTally,
+  ) {
     super();
   }
 
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // Not answered from memory: the site or the file's bytes were loaded first.
+    this.tally.count(reply.statusCode, false);
     const length = reply.getHeader('content-length');
     this.accessLog.write(
       {

@@ -9,6 +9,7 @@ import { createBlobStore, ManifestReader } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
+import { PlatformMetrics } from '@sitemaps/observability';
 
 const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
 
@@ -32,7 +33,7 @@ class PublicConnections implements OnApplicationShutdown {
 
 @Module({})
 export class PublicModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, metrics: PlatformMetrics = new PlatformMetrics('public')): DynamicModule {
     const options: PublicOptions = {
       platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
       blobBaseUrl: config.storage.publicBaseUrl ?? null,
@@ -44,7 +45,15 @@ export class PublicModule {
         { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
         // A connection of its own: a subscribed Redis connection can run nothing else.
         { provide: MANIFEST_SUBSCRIBER, useFactory: () => createRedisConnection(config, 'subscriber') },
-        { provide: BLOB_POOL, useFactory: () => createPgPool(config.databaseUrl, { max: 4 }) },
+        { provide: PlatformMetrics, useValue: metrics },
+        {
+          provide: BLOB_POOL,
+          useFactory: () => {
+            const pool = createPgPool(config.databaseUrl, { max: 4 });
+            metrics.observePool('public-blobs', pool);
+            return pool;
+          },
+        },
         {
           provide: ManifestReader,
           inject: [PrismaClient, MANIFEST_SUBSCRIBER, BLOB_POOL],

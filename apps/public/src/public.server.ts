@@ -9,6 +9,7 @@ import { hasDuplicateHost } from '@sitemaps/config';
 import { answerHealth, healthProbeOf, type HealthProbe, type Readiness } from '@sitemaps/health';
 import type { AccessLog } from './public.logger';
 import type { PublicResponse, PublicService } from './public.service';
+import type { ResponseTally } from '@sitemaps/observability';
 
 export interface PublicServerOptions {
   /** Request line plus headers: Node answers 431 beyond this. A crawler's GET needs a fraction. */
@@ -27,6 +28,7 @@ export class PublicServer {
 
   constructor(
     private readonly accessLog: AccessLog,
+    private readonly tally: ResponseTally,
     private readonly options: PublicServerOptions,
   ) {}
 
@@ -63,6 +65,7 @@ export class PublicServer {
     if (!answer) return fastify(request, response);
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
+    this.tally.count(answer.status, true);
     // Every answer with a body states its length; a 304 has none.
     const length = answer.headers['content-length'];
     this.accessLog.write({

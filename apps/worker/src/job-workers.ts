@@ -1,12 +1,18 @@
 // One BullMQ Worker per served queue: validates payloads (a payload that does not parse never
 // will, so it fails without retries), maps domain errors to UnrecoverableError, and closes all
 // workers on shutdown. Which queues this process serves is config (WORKER_QUEUES).
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
+// Every log line written while a job runs carries its queue, job id, site and build (the job's
+// logger is in nestjs-pino's async context), and each job ends with one line saying how it went.
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Queue, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { storage, Store } from 'nestjs-pino/storage';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
 import type { QueueName, RedisConnection } from '@sitemaps/jobs';
+import { jobTelemetry, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 import { CONFIG, REDIS } from './worker.tokens';
 
 export interface ServeOptions {
@@ -19,14 +25,20 @@ export interface ServeOptions {
 
 @Injectable()
 export class JobWorkers implements OnModuleDestroy {
-  private readonly logger = new Logger('jobs');
+  private readonly logger: Logger;
   private readonly workers: Worker[] = [];
   private closing = false;
+  /** Read for the queue gauge on scrape. */
+  private readonly queues: Queue[] = [];
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: RedisConnection,
-  ) {}
+    @Inject(ROOT_LOGGER) logger: Logger,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+  ) {
+    this.logger = logger.child({ component: 'jobs' });
+  }
 
   /** Taking jobs: true from the start until shutdown begins. */
   get running(): boolean {
@@ -41,15 +53,21 @@ export class JobWorkers implements OnModuleDestroy {
     if (!this.serves(queue)) return;
     const worker = new Worker(
       queue,
-      async (job: Job) => {
-        const parsed = schema.safeParse(job.data);
-        if (!parsed.success) throw new UnrecoverableError(`invalid ${queue} payload: ${parsed.error.message}`);
-        try {
-          return await handle(parsed.data, job);
-        } catch (error) {
-          if (error instanceof DomainError && error.kind !== 'conflict') throw new UnrecoverableError(error.message);
-          throw error;
-        }
+      (job: Job) => {
+        const log = this.logger.child(jobFields(queue, job));
+        return storage.run(new Store(log), async () => {
+          const started = performance.now();
+          const parsed = schema.safeParse(job.data);
+          if (!parsed.success) throw new UnrecoverableError(`invalid ${queue} payload: ${parsed.error.message}`);
+          try {
+            const result = await handle(parsed.data, job);
+            log.info({ ms: Math.round(performance.now() - started) }, 'job done');
+            return result;
+          } catch (error) {
+            if (error instanceof DomainError && error.kind !== 'conflict') throw new UnrecoverableError(error.message);
+            throw error;
+          }
+        });
       },
       {
         connection: this.redis,
@@ -59,20 +77,39 @@ export class JobWorkers implements OnModuleDestroy {
         lockDuration: this.config.worker.lockMs,
         stalledInterval: Math.max(500, Math.floor(this.config.worker.lockMs / 2)),
         ...(opts.settings ? { settings: opts.settings } : {}),
+        ...jobTelemetry(),
       },
     );
     worker.on('failed', (job, error) => {
       if (!job) return;
       const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
-      this.logger.error(`${queue} job ${job.id} failed (attempt ${job.attemptsMade}${final ? ', final' : ''}): ${error.message}`);
+      this.logger.error({ ...jobFields(queue, job), attempt: job.attemptsMade, final, err: error }, `job failed: ${error.message}`);
       if (final && opts.onFinalFailure) void opts.onFinalFailure(job, error);
     });
-    worker.on('error', (error) => this.logger.error(`${queue} worker: ${error.message}`));
+    worker.on('error', (error) => this.logger.error({ queue, err: error }, `worker error: ${error.message}`));
     this.workers.push(worker);
+    const counted = new Queue(queue, { connection: this.redis, prefix: this.config.queuePrefix });
+    this.queues.push(counted);
+    this.metrics.observeQueues([counted]);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all(this.queues.map((queue) => queue.close()));
   }
+}
+
+/** What each line about a job says: which job, and the site and build it works for. */
+function jobFields(queue: string, job: Job): Record<string, unknown> {
+  const data = (job.data ?? {}) as { siteId?: unknown; buildId?: unknown; shardId?: unknown; importId?: unknown };
+  return {
+    queue,
+    jobId: job.id,
+    job: job.name,
+    ...(typeof data.siteId === 'string' ? { siteId: data.siteId } : {}),
+    ...(typeof data.buildId === 'string' ? { buildId: data.buildId } : {}),
+    ...(typeof data.shardId === 'string' ? { shardId: data.shardId } : {}),
+    ...(typeof data.importId === 'string' ? { importId: data.importId } : {}),
+  };
 }

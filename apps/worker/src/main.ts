@@ -1,4 +1,7 @@
+import './tracing';
+import type { Logger } from 'pino';
 import { exitWithParent, loadConfig } from '@sitemaps/config';
+import { logStarted, ROOT_LOGGER, stopTracing } from '@sitemaps/observability';
 import { WorkerHttpServer } from './http/worker-http.server';
 import { createWorkerApp } from './worker.app';
 
@@ -8,12 +11,18 @@ async function main(): Promise<void> {
   const app = await createWorkerApp(config);
   const stop = async () => {
     await app.close();
+    await stopTracing();
     process.exit(0);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   const http = app.get(WorkerHttpServer).address();
-  console.log(`worker serving queues: ${config.worker.queues.join(', ')}; health on http://${http?.address}:${http?.port}/health/ready`);
+  const base = `http://${http?.address}:${http?.port}`;
+  logStarted(
+    app.get<Logger>(ROOT_LOGGER),
+    { queues: config.worker.queues, httpPort: http?.port },
+    `worker serving queues: ${config.worker.queues.join(', ')}; health on ${base}/health/ready, metrics on ${base}/metrics`,
+  );
 }
 
 main().catch((error: unknown) => {

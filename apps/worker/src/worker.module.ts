@@ -1,5 +1,7 @@
 import { Module, type DynamicModule, Inject, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowProducer } from 'bullmq';
+import { LoggerModule } from 'nestjs-pino';
+import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import {
@@ -24,6 +26,7 @@ import { DATA_PROVIDERS } from './data.providers';
 import { JobWorkers } from './job-workers';
 import { WorkerHealth } from './http/worker-health';
 import { WorkerHttpServer } from './http/worker-http.server';
+import { WorkerMetrics } from './http/worker-metrics';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
@@ -39,6 +42,7 @@ import { HostnameProofs } from './verification/hostname-proofs';
 import { SiteVerifier } from './verification/site-verifier';
 import { VerificationProcessors } from './verification/verification.processors';
 import { UrlIngestService } from '@sitemaps/ingest';
+import { jobTelemetry, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 
 /** Closes the clients this module created, after the processors have stopped taking jobs. */
 class WorkerClients implements OnApplicationShutdown {
@@ -61,16 +65,28 @@ class WorkerClients implements OnApplicationShutdown {
 
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, observability: { logger: Logger; metrics: PlatformMetrics }): DynamicModule {
+    const { logger, metrics } = observability;
     return {
       module: WorkerModule,
+      // Nest's and the processors' lines through the app's pino logger (no HTTP: no middleware).
+      imports: [LoggerModule.forRoot({ pinoHttp: { logger } })],
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: ROOT_LOGGER, useValue: logger },
+        { provide: PlatformMetrics, useValue: metrics },
         { provide: PRISMA, useFactory: () => createPrismaClient(config.databaseUrl) },
-        { provide: PG_POOL, useFactory: () => createPgPool(config.databaseUrl) },
+        {
+          provide: PG_POOL,
+          useFactory: () => {
+            const pool = createPgPool(config.databaseUrl);
+            metrics.observePool('worker', pool);
+            return pool;
+          },
+        },
         { provide: REDIS, useFactory: () => createRedisConnection(config, 'worker') },
         { provide: BLOB_STORE, inject: [PRISMA, PG_POOL], useFactory: (prisma: PrismaClient, pool: Pool) => createBlobStore(config.storage, prisma, pool) },
-        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new FlowProducer({ connection: redis, prefix: config.queuePrefix }) },
+        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new FlowProducer({ connection: redis, prefix: config.queuePrefix, ...jobTelemetry() }) },
         {
           provide: BUILD_PRODUCER,
           inject: [REDIS],
@@ -132,6 +148,7 @@ export class WorkerModule {
                 // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
                 await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
               },
+              published: (build) => metrics.recordPublish(build),
             }),
         },
         JobWorkers,
@@ -162,6 +179,7 @@ export class WorkerModule {
         WorkerClients,
         WorkerHttpServer,
         WorkerHealth,
+        WorkerMetrics,
       ],
     };
   }

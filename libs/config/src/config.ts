@@ -63,6 +63,14 @@ const envSchema = z.object({
   /** The platform's own key: may create tenants. Unset disables platform administration. */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** JSON lines (production); `pretty` for people (npm start), through pino-pretty, a dev dependency. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** `GET /metrics` (Prometheus) on a listener of its own per app, off when unset; keep the port private. */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  /** OTLP/HTTP endpoint for traces (spans go to `<endpoint>/v1/traces`); unset: no tracing at all. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
   QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('sitemaps'),
   /** Which queues this worker process serves. */
@@ -169,6 +177,10 @@ export interface AppConfig {
   api: { host: string; port: number; adminApiKey: string | undefined; consoleDir: string | undefined; limits: ApiLimits };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
+  logFormat: 'json' | 'pretty';
+  /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
+  metrics: { host: string; apiPort: number | undefined; publicPort: number | undefined };
+  tracing: { endpoint: string | undefined };
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
    *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
@@ -298,6 +310,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },
+    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
     queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
     worker: {
       queues: e.WORKER_QUEUES,
@@ -387,6 +402,16 @@ export function loadDatabaseEnv(): { databaseUrl: string } {
   return { databaseUrl: url };
 }
 
+/**
+ * Read before anything else loads (the first line of each app's main.ts), since tracing must
+ * hook modules before they are required: the OTLP endpoint alone, or undefined.
+ */
+export function loadTracingEnv(): { endpoint: string | undefined } {
+  const result = envSchema.pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true }).safeParse(emptyToUndefined(process.env));
+  // An invalid value is reported by loadConfig, which stops the app.
+  return { endpoint: result.success ? result.data.OTEL_EXPORTER_OTLP_ENDPOINT : undefined };
+}
+
 /** What the local-services bootstrap may find already configured. */
 export function loadServiceEnv(): { databaseUrl?: string; redisUrl?: string; redisClusterNodes?: string; dataDir: string } {
   return {
@@ -426,16 +451,18 @@ function emptyToUndefined(env: Record<string, string | undefined>): Record<strin
  * What `npm start` reads before any database exists: the ports it waits on and the admin key
  * it hands the apps (it generates one when unset). DATABASE_URL is not needed here.
  */
-export function loadStartEnv(): { apiPort: number; publicPort: number; workerHttpPort: number; adminApiKey: string | undefined } {
+export function loadStartEnv(): { apiPort: number; publicPort: number; workerHttpPort: number; adminApiKey: string | undefined; logFormat: 'json' | 'pretty' } {
   const result = envSchema
     .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true })
+    // People read npm start's output: pretty lines unless LOG_FORMAT says otherwise.
+    .extend({ LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty') })
     .safeParse(emptyToUndefined(process.env));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
   }
   const data = result.data;
-  return { apiPort: data.API_PORT, publicPort: data.PUBLIC_PORT, workerHttpPort: data.WORKER_HTTP_PORT, adminApiKey: data.ADMIN_API_KEY };
+  return { apiPort: data.API_PORT, publicPort: data.PUBLIC_PORT, workerHttpPort: data.WORKER_HTTP_PORT, adminApiKey: data.ADMIN_API_KEY, logFormat: data.LOG_FORMAT };
 }
 
 /**

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { RedisConnection } from './connection';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { JOB, jobId, planBuildPayload, QUEUE, type PlanBuildPayload } from './queues';
+import { jobTelemetry } from '@sitemaps/observability';
 
 export interface BuildTiming {
   quietMs: number;
@@ -17,7 +18,7 @@ export class BuildProducer {
   ) {}
 
   static queue(connection: RedisConnection, prefix: string): Queue {
-    return new Queue(QUEUE.build, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    return new Queue(QUEUE.build, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
   }
 
   async enqueueBuild(payload: PlanBuildPayload & { buildId: string }): Promise<void> {

@@ -2,6 +2,7 @@
 // delivery. Called after the change the event reports has committed. Event ids are derived from
 // what happened, so emitting one event twice (a retried publish) delivers it once.
 import { Queue } from 'bullmq';
+import { jobTelemetry } from '@sitemaps/observability';
 import type { RedisConnection } from './connection';
 import type { EventScope, WebhookRepository } from '@sitemaps/data';
 import { parseWebhookEvent, TEST_EVENT_TYPE, webhookEventId, type NewWebhookEvent } from '@sitemaps/domain';
@@ -26,6 +27,7 @@ export class WebhookProducer {
       connection,
       prefix,
       defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.2 } },
+      ...jobTelemetry(),
     });
   }
 

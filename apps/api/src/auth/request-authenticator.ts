@@ -22,6 +22,8 @@ export function bearerKey(header: string | undefined): string | undefined {
 @Injectable()
 export class RequestAuthenticator {
   private readonly principals = new WeakMap<FastifyRequest, Promise<Principal>>();
+  /** The tenant of each authenticated request, for its log line. */
+  private readonly tenants = new WeakMap<FastifyRequest, string>();
 
   constructor(
     private readonly keys: ApiKeysService,
@@ -34,6 +36,11 @@ export class RequestAuthenticator {
     let pending = this.principals.get(request);
     if (!pending) this.principals.set(request, (pending = this.authenticate(request, reply)));
     return pending;
+  }
+
+  /** The tenant a request was authenticated as, if it was, by a tenant's key. */
+  tenantOf(request: FastifyRequest): string | undefined {
+    return this.tenants.get(request);
   }
 
   private async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
@@ -56,6 +63,7 @@ export class RequestAuthenticator {
       }
       throw error;
     }
+    if (principal.kind === 'tenant') this.tenants.set(request, principal.tenantId);
     // Per key, so one noisy integration cannot starve its tenant's other keys; then per tenant.
     const spent: Spent[] = [];
     const consume = async (limiter: RateLimiterAbstract, key: string, whose: string) => {

@@ -7,6 +7,7 @@ import type { AppConfig } from '@sitemaps/config';
 import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
 import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createPgPool } from '@sitemaps/data';
+import { jobTelemetry, PlatformMetrics } from '@sitemaps/observability';
 import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
@@ -30,7 +31,15 @@ export const IMPORT_CONTROLLERS = [ImportsController];
 export const IMPORT_PROVIDERS: Provider[] = [
   // An upload holds a connection for its whole life, at its client's pace: from a pool of its own,
   // so slow uploads can never take the connections every other request needs.
-  { provide: IMPORT_PG_POOL, inject: [CONFIG], useFactory: (config: AppConfig) => createPgPool(config.databaseUrl, { max: config.import.dbConnections }) },
+  {
+    provide: IMPORT_PG_POOL,
+    inject: [CONFIG, PlatformMetrics],
+    useFactory: (config: AppConfig, metrics: PlatformMetrics) => {
+      const pool = createPgPool(config.databaseUrl, { max: config.import.dbConnections });
+      metrics.observePool('api-uploads', pool);
+      return pool;
+    },
+  },
   {
     provide: URL_IMPORTS,
     inject: [IMPORT_PG_POOL, URL_INGEST, BUILD_PRODUCER],
@@ -39,7 +48,7 @@ export const IMPORT_PROVIDERS: Provider[] = [
   {
     provide: IMPORT_QUEUE,
     inject: [REDIS, CONFIG],
-    useFactory: (redis: RedisConnection, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+    useFactory: (redis: RedisConnection, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() }),
   },
   { provide: UploadSlots, inject: [CONFIG], useFactory: (config: AppConfig) => new UploadSlots(config.import.uploadsPerTenant) },
   ImportClients,

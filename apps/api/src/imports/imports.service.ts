@@ -6,6 +6,7 @@ import type { PrismaClient } from '@sitemaps/data';
 import { importFinishedEvent, notFound } from '@sitemaps/domain';
 import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
 import { importSitemapsPayload, JOB, jobId, type WebhookProducer } from '@sitemaps/jobs';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../api.tokens';
 import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
@@ -25,6 +26,7 @@ export class ImportsService implements OnApplicationBootstrap {
     @Inject(IMPORT_QUEUE) private readonly queue: Queue,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   /**
@@ -43,6 +45,7 @@ export class ImportsService implements OnApplicationBootstrap {
   async upload(tenantId: string, siteId: string, upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined }) {
     const site = await this.sites.get(tenantId, siteId);
     const result = await importUpload(this.imports, site, upload, { maxBytes: this.config.import.maxTotalBytes, maxRatio: this.config.import.maxCompressionRatio });
+    this.metrics.recordIngest('upload', result.stored, result.rejected);
     // The import is committed; a failure to announce it is logged, never the upload's answer.
     const event = importFinishedEvent(site.id, 'upload', result);
     if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${result.id}: ${error.message}`));

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UrlRepository } from '@sitemaps/data';
 import { DomainError, invalid } from '@sitemaps/domain';
 import type { UpsertResult, UrlIngestService } from '@sitemaps/ingest';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { URL_INGEST } from '../api.tokens';
 import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
@@ -13,6 +14,7 @@ export class UrlsService {
     private readonly sites: SitesService,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
     private readonly urls: UrlRepository,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   /**
@@ -28,7 +30,9 @@ export class UrlsService {
     if (entries.length > MAX_ENTRIES_PER_REQUEST) {
       throw new DomainError('too_large', 'TOO_MANY_ENTRIES', `at most ${MAX_ENTRIES_PER_REQUEST} entries per request; use the import endpoint for more`);
     }
-    return this.ingest.upsert(site, entries);
+    const result = await this.ingest.upsert(site, entries);
+    this.metrics.recordIngest('api', result.upserted, result.errors.length);
+    return result;
   }
 
   async delete(tenantId: string, siteId: string, locs: readonly string[]): Promise<{ deleted: number; notFound: string[] }> {

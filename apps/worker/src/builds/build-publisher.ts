@@ -17,6 +17,15 @@ export interface BuildPublisherDeps {
   announce: (siteId: string) => Promise<void>;
   /** Hands the published build on (IndexNow); must be idempotent per build. */
   afterPublish?: (siteId: string, buildId: string) => Promise<void>;
+  /** Told once per build when its manifest switch commits (metrics). */
+  published?: (build: PublishedBuild) => void;
+}
+
+/** What a publish did, for metrics: the build's wall time and its shards. */
+export interface PublishedBuild {
+  wallMs: number | null;
+  shardsRendered: number;
+  shardsSkipped: number;
 }
 
 export class BuildPublisher {
@@ -69,7 +78,7 @@ export class BuildPublisher {
     const totals = shardPaths.reduce((sum, path) => ({ urls: sum.urls + (files[path]?.urlCount ?? 0), bytes: sum.bytes + (files[path]?.byteSize ?? 0) }), { urls: 0, bytes: 0 });
     const totalShards = await this.deps.shards.count(build.siteId);
     const now = new Date();
-    return this.deps.manifests.switch({
+    const switched = await this.deps.manifests.switch({
       siteId: build.siteId,
       buildId: build.id,
       expectedVersion: current?.version ?? null,
@@ -86,6 +95,8 @@ export class BuildPublisher {
       },
       now,
     });
+    if (switched) this.deps.published?.({ wallMs: build.startedAt ? now.getTime() - build.startedAt.getTime() : null, shardsRendered: renders.length, shardsSkipped: Math.max(0, totalShards - renders.length) });
+    return switched;
   }
 }
 

@@ -9,6 +9,7 @@ import { BuildRepository, SiteRepository } from '@sitemaps/data';
 import { jobId, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import { BUILD_PRODUCER, CONFIG, REDIS } from '../worker.tokens';
+import { jobTelemetry } from '@sitemaps/observability';
 
 @Injectable()
 export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -29,7 +30,7 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.workers.serves(QUEUE.build)) return;
-    for (const name of [QUEUE.build, QUEUE.publish]) this.queues.push(new Queue(name, { connection: this.redis, prefix: this.config.queuePrefix }));
+    for (const name of [QUEUE.build, QUEUE.publish]) this.queues.push(new Queue(name, { connection: this.redis, prefix: this.config.queuePrefix, ...jobTelemetry() }));
     await this.reconcile();
     this.redis.on('ready', this.onReady);
     this.timer = setInterval(this.onReady, Math.min(60_000, Math.max(1_000, Math.floor(this.config.build.staleMs / 2))));

@@ -5,6 +5,7 @@ import type { PrismaClient } from '@sitemaps/data';
 import type { SitemapImporter, UrlImportService } from '@sitemaps/ingest';
 import { importFinishedEvent } from '@sitemaps/domain';
 import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload, type WebhookProducer } from '@sitemaps/jobs';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { PRISMA, WEBHOOK_PRODUCER } from '../worker.tokens';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
@@ -19,6 +20,7 @@ export class SitemapImportProcessors implements OnModuleInit {
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(SITEMAP_IMPORTER) private readonly importer: SitemapImporter,
     @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -33,6 +35,7 @@ export class SitemapImportProcessors implements OnModuleInit {
     if (!site) return { skipped: 'site deleted' };
     const result = await this.importer.run(site, importId);
     if (!result) return { skipped: 'completed, or running elsewhere' };
+    this.metrics.recordIngest('sitemap', result.stored, result.rejected);
     this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${result.error})` : ''}`);
     const event = importFinishedEvent(site.id, 'sitemaps', result);
     // After the import's own commit.

@@ -17,6 +17,7 @@ import {
   SUBMIT_BACKOFF_BASE_MS,
   URL_HOST_SQL,
 } from './indexnow.policy';
+import { jobTelemetry } from '@sitemaps/observability';
 
 interface BatchRow {
   host: string;
@@ -38,7 +39,7 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
   ) {}
 
   static queue(connection: RedisConnection, prefix: string): Queue {
-    return new Queue(QUEUE.indexnow, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    return new Queue(QUEUE.indexnow, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
   }
 
   /**

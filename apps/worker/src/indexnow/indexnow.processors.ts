@@ -1,8 +1,10 @@
 // Wires the indexnow queue: drain jobs (one per publish) and submit jobs (one per batch and
 // endpoint, retried with the IndexNow backoff).
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
-import { drainIndexNowPayload, JOB, QUEUE, submitIndexNowPayload } from '@sitemaps/jobs';
+import { drainIndexNowPayload, JOB, QUEUE, submitIndexNowPayload, type SubmitIndexNowPayload } from '@sitemaps/jobs';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { IndexNowDrainer } from './indexnow-drainer';
 import { IndexNowSubmitter } from './indexnow-submitter';
@@ -14,6 +16,7 @@ export class IndexNowProcessors implements OnModuleInit {
     private readonly workers: JobWorkers,
     private readonly drainer: IndexNowDrainer,
     private readonly submitter: IndexNowSubmitter,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -25,10 +28,22 @@ export class IndexNowProcessors implements OnModuleInit {
       payload,
       (data, job) =>
         job.name === JOB.submitIndexNow
-          ? this.submitter.submit(submitIndexNowPayload.parse(data), job.attemptsMade + 1)
+          ? this.submit(submitIndexNowPayload.parse(data), job.attemptsMade + 1)
           : this.drainer.drain(drainIndexNowPayload.parse(data)),
       // BullMQ asks this only for backoff types it does not know: here, INDEXNOW_BACKOFF.
       { settings: { backoffStrategy: indexNowBackoff(SUBMIT_BACKOFF_BASE_MS) } },
     );
+  }
+
+  /** Counted by outcome: accepted (2xx), retry (no answer, 408, 429, 5xx), refused (any other answer). */
+  private async submit(payload: SubmitIndexNowPayload, attempt: number) {
+    try {
+      const result = await this.submitter.submit(payload, attempt);
+      if (result) this.metrics.indexNowSubmissions.inc({ outcome: 'accepted' });
+      return result;
+    } catch (error) {
+      this.metrics.indexNowSubmissions.inc({ outcome: error instanceof UnrecoverableError ? 'refused' : 'retry' });
+      throw error;
+    }
   }
 }

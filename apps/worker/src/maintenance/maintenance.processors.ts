@@ -14,6 +14,7 @@ import { MAX_URLS_PER_FILE } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
 import { BLOB_STORE, BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../worker.tokens';
 import { ShardCompactor } from './shard-compactor';
+import { jobTelemetry } from '@sitemaps/observability';
 
 const maintenancePayload = z.object({ v: z.literal(1) });
 const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
@@ -40,7 +41,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     if (!this.workers.serves(QUEUE.maintenance)) return;
-    this.queue = new Queue(QUEUE.maintenance, { connection: this.redis, prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    this.queue = new Queue(QUEUE.maintenance, { connection: this.redis, prefix: this.config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
     await this.ensureSchedules();
     // Schedulers live in Redis: put them back after a Redis restart that lost them.
     this.redis.on('ready', this.onReady);

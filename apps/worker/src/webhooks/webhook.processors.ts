@@ -7,6 +7,7 @@ import type { AppConfig } from '@sitemaps/config';
 import type { WebhookRepository } from '@sitemaps/data';
 import { signWebhook, TEST_EVENT_TYPE } from '@sitemaps/domain';
 import { deliverWebhookPayload, QUEUE, type DeliverWebhookPayload } from '@sitemaps/jobs';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, WEBHOOK_REPOSITORY } from '../worker.tokens';
 import { WebhookSender } from './webhook-sender';
@@ -20,6 +21,7 @@ export class WebhookProcessors implements OnModuleInit {
     private readonly sender: WebhookSender,
     @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
   onModuleInit(): void {
@@ -47,6 +49,7 @@ export class WebhookProcessors implements OnModuleInit {
       { attempt, responseStatus: sent.status, latencyMs: sent.latencyMs, error: sent.error, result, gone, counts: !test },
       this.config.webhooks.disableAfterFailures,
     );
+    this.metrics.webhookDeliveries.inc({ outcome: result === 'succeeded' ? 'delivered' : result });
     if (disabled) this.logger.warn(`endpoint ${endpoint.id} of tenant ${endpoint.tenantId} disabled: ${gone ? 'it answered 410 Gone' : 'deliveries kept failing'}`);
     if (result === 'retry') throw new Error(`delivery ${deliveryId} to ${endpoint.url}: ${sent.error}`);
     if (result === 'failed') throw new UnrecoverableError(`delivery ${deliveryId} to ${endpoint.url} failed for good: ${sent.error}`);

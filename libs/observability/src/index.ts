@@ -1,0 +1,4 @@
+export * from './logger';
+export * from './platform.metrics';
+export * from './metrics.server';
+export * from './tracing';
