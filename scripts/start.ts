@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
+import { prettyFactory } from 'pino-pretty';
 import { setTimeout as delay } from 'node:timers/promises';
 import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv, loadStartEnv, PARENT_PID_ENV, type AppName } from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
@@ -35,6 +36,22 @@ const APP_COLORS: Record<AppName | 'start', (text: string) => string> = {
 
 function log(line: string, name: AppName | 'start' = 'start'): void {
   process.stdout.write(`${APP_COLORS[name](`[${name}]`.padEnd(8))} ${line}\n`);
+}
+
+/**
+ * The apps write JSON lines, as in production; people read them here through pino-pretty (a dev
+ * dependency: production never loads it). LOG_FORMAT=json shows the lines as the apps wrote them.
+ */
+function prettyLines(): (line: string) => string {
+  const prettify = prettyFactory({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true });
+  return (line) => {
+    if (!line.startsWith('{')) return line;
+    try {
+      return prettify(line).trimEnd();
+    } catch {
+      return line;
+    }
+  };
 }
 
 function describeError(error: unknown): string {
@@ -147,10 +164,10 @@ class Platform {
       PUBLIC_PORT: String(publicPort),
       // The demo runs in development mode (sites verified on creation) unless SITE_VERIFICATION says otherwise.
       SITE_VERIFICATION: developmentSiteVerification(),
-      LOG_FORMAT: logFormat,
       [PARENT_PID_ENV]: String(process.pid),
     });
-    for (const name of APPS) this.spawnApp(name, env);
+    const format = logFormat === 'pretty' ? prettyLines() : (line: string) => line;
+    for (const name of APPS) this.spawnApp(name, env, format);
 
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const publicUrl = `http://127.0.0.1:${publicPort}`;
@@ -165,7 +182,7 @@ class Platform {
     printBanner({ apiUrl, publicPort, postgres, redis, adminKey, demo });
   }
 
-  private spawnApp(name: AppName, env: Record<string, string>): void {
+  private spawnApp(name: AppName, env: Record<string, string>, format: (line: string) => string): void {
     // Its own process group: a terminal's Ctrl-C reaches only this process, which stops the apps
     // in order instead of all at once.
     // Compiled JavaScript (`npm run build`, run by `npm start` first): no compiler in each app's memory.
@@ -177,7 +194,7 @@ class Platform {
     });
     this.apps.set(name, child);
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => log(line, name));
+      readline.createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => log(format(line), name));
     }
     child.on('error', (error) => this.requestStop(1, `${name} could not be started: ${error.message}`));
     child.on('exit', (code, signal) => {

@@ -121,7 +121,7 @@ function boundGraphqlDocument(maxLength: number) {
 
 export async function createApiApp(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): Promise<NestFastifyApplication> {
   const limits = apiLimits(config.api.limits, limitOverrides);
-  const logger: Logger = createLogger('api', { level: config.logLevel, format: config.logFormat });
+  const logger: Logger = createLogger('api', config.logLevel);
   const metrics = new PlatformMetrics('api');
   const adapter = new ApiFastifyAdapter(limits, new RequestLog(logger, metrics));
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, limitOverrides, { logger, metrics }), adapter, {

@@ -92,7 +92,7 @@ export class ApiModule {
     config: AppConfig,
     limitOverrides: ApiLimitOverrides = {},
     observability: { logger: PinoLogger; metrics: PlatformMetrics } = {
-      logger: createLogger('api', { level: config.logLevel, format: config.logFormat }),
+      logger: createLogger('api', config.logLevel),
       metrics: new PlatformMetrics('api'),
     },
   ): DynamicModule {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { ConfigError, describeConfig, exitWithParent, loadConfig, type AppConfig } from '@sitemaps/config';
-import { createLogger, loggerOptions, PlatformMetrics, startMetricsServer, stopTracing, type MetricsServer } from '@sitemaps/observability';
+import { loggerOptions, PlatformMetrics, startMetricsServer, stopTracing, type MetricsServer } from '@sitemaps/observability';
 import { createPublicApp } from './public.app';
 import { superviseWorkers } from './public.cluster';
 
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   if (cluster.isPrimary) exitWithParent();
   if (cluster.isPrimary && config.public.workers > 1) {
     const options = { ...loggerOptions('public', config.logLevel), base: { app: 'public', pid: process.pid, role: 'primary' } };
-    const logger = config.logFormat === 'pretty' ? createLogger('public', { level: config.logLevel, format: 'pretty' }).child({ role: 'primary' }) : pino(options);
+    const logger = pino(options);
     // One scrape for the whole cluster: the primary asks every worker for its metrics (IPC) and sums them.
     const aggregator = new AggregatorRegistry();
     const metrics = await serveMetrics(config, logger, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { clientErrorHandler, type AppConfig } from '@sitemaps/config';
 import { Readiness } from '@sitemaps/health';
-import { createLogger, loggerOptions, PlatformMetrics } from '@sitemaps/observability';
+import { loggerOptions, PlatformMetrics } from '@sitemaps/observability';
 import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
 import { PublicModule } from './public.module';
 import { PublicServer } from './public.server';
@@ -15,11 +15,8 @@ import { PublicService } from './public.service';
 export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
   // Asynchronous, batched writes (BatchedDestination): a line costs its serialisation, not a write.
   // The pid tells the lines of a cluster's worker processes apart.
-  // The same format as the other apps (libs/observability), through pino-pretty under `npm start`.
-  const logger =
-    config.logFormat === 'pretty'
-      ? createLogger('public', { level: config.logLevel, format: 'pretty' })
-      : pino(loggerOptions('public', config.logLevel), BatchedDestination.stdout());
+  // The same format as the other apps (libs/observability), in batched asynchronous writes.
+  const logger = pino(loggerOptions('public', config.logLevel), BatchedDestination.stdout());
   const accessLog = new AccessLog(logger);
   // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
   const metrics = new PlatformMetrics('public');

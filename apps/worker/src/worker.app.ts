@@ -8,7 +8,7 @@ import { WorkerModule } from './worker.module';
 
 /** A Nest application context without HTTP: the processors start with it and stop on close(). */
 export async function createWorkerApp(config: AppConfig): Promise<INestApplicationContext> {
-  const logger = createLogger('worker', { level: config.logLevel, format: config.logFormat });
+  const logger = createLogger('worker', config.logLevel);
   const metrics = new PlatformMetrics('worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, { logger, metrics }), { bufferLogs: true });
   app.useLogger(app.get(PinoNestLogger));

@@ -63,8 +63,8 @@ const envSchema = z.object({
   /** The platform's own key: may create tenants. Unset disables platform administration. */
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** JSON lines (production); `pretty` for people (npm start), through pino-pretty, a dev dependency. */
-  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** npm start only: how it shows the apps' JSON lines (`pretty`: through pino-pretty; `json`: as written). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty'),
   /** `GET /metrics` (Prometheus) on a listener of its own per app, off when unset; keep the port private. */
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -177,7 +177,6 @@ export interface AppConfig {
   api: { host: string; port: number; adminApiKey: string | undefined; consoleDir: string | undefined; limits: ApiLimits };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
-  logFormat: 'json' | 'pretty';
   /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
   metrics: { host: string; apiPort: number | undefined; publicPort: number | undefined };
   tracing: { endpoint: string | undefined };
@@ -310,7 +309,6 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
     metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },
     tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
     queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
@@ -453,9 +451,7 @@ function emptyToUndefined(env: Record<string, string | undefined>): Record<strin
  */
 export function loadStartEnv(): { apiPort: number; publicPort: number; workerHttpPort: number; adminApiKey: string | undefined; logFormat: 'json' | 'pretty' } {
   const result = envSchema
-    .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true })
-    // People read npm start's output: pretty lines unless LOG_FORMAT says otherwise.
-    .extend({ LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty') })
+    .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true, LOG_FORMAT: true })
     .safeParse(emptyToUndefined(process.env));
   if (!result.success) {
     const issue = result.error.issues[0];

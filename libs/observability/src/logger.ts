@@ -1,10 +1,8 @@
 // One log format for every app: pino JSON lines with the same keys (`level` as its name, `time`
-// in epoch ms, `app`, `pid`, `msg`), secrets redacted by path. People running `npm start` get
-// the same lines through pino-pretty (a dev dependency) with LOG_FORMAT=pretty.
-import { createRequire } from 'node:module';
+// in epoch ms, `app`, `pid`, `msg`), secrets redacted by path. The apps always write JSON; `npm
+// start` shows the lines to people through pino-pretty (scripts/start.ts, LOG_FORMAT).
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-export type LogFormat = 'json' | 'pretty';
 export type LoggedApp = 'api' | 'worker' | 'public' | 'public-primary';
 
 /**
@@ -37,11 +35,6 @@ export const REDACTED_PATHS: readonly string[] = [
 
 export const REDACTED = '[redacted]';
 
-export interface LogSettings {
-  level: string;
-  format: LogFormat;
-}
-
 /** The options every app's root logger is built with. */
 export function loggerOptions(app: LoggedApp, level: string): LoggerOptions {
   return {
@@ -53,23 +46,9 @@ export function loggerOptions(app: LoggedApp, level: string): LoggerOptions {
   };
 }
 
-/**
- * A root logger. `json` writes to `destination` (stdout when none: pino's own, synchronous);
- * `pretty` writes human lines through pino-pretty, which only a development install has.
- */
-export function createLogger(app: LoggedApp, settings: LogSettings, destination?: DestinationStream): Logger {
-  return pino(loggerOptions(app, settings.level), settings.format === 'pretty' ? prettyStream() : destination ?? pino.destination(1));
-}
-
-function prettyStream(): DestinationStream {
-  const require = createRequire(__filename);
-  let pretty: (options: Record<string, unknown>) => DestinationStream;
-  try {
-    pretty = require('pino-pretty') as typeof pretty;
-  } catch {
-    throw new Error('LOG_FORMAT=pretty needs pino-pretty, a development dependency: use LOG_FORMAT=json in production');
-  }
-  return pretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true, sync: true });
+/** A root logger writing JSON lines to `destination` (stdout when none: pino's own, synchronous). */
+export function createLogger(app: LoggedApp, level: string, destination?: DestinationStream): Logger {
+  return pino(loggerOptions(app, level), destination ?? pino.destination(1));
 }
 
 /** Nest token of the app's root pino logger. */
