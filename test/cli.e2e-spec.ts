@@ -84,7 +84,14 @@ describe('the sitemaps CLI', () => {
     expect(again.stderr).toMatch(/HOSTNAME_TAKEN.*HTTP 409/);
     const list = await sitemaps(['sites', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toContain(SITE);
+    expect(list.stdout).toMatch(new RegExp(`^${SITE.replace(/\./g, '\\.')}\\s+https\\s+verified\\s+[0-9a-f-]{36}$`, 'm'));
+    // Tests run with SITE_VERIFICATION=off: a site is verified on creation, and stays so.
+    const verify = await sitemaps(['sites', 'verify', SITE]);
+    expect(verify.code).toBe(0);
+    expect(verify.stdout).toBe(`${SITE}: verified\n`);
+    const unknown = await sitemaps(['sites', 'verify', 'nowhere.example.com']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no site "nowhere.example.com"');
   });
 
   it('takes SITEMAPS_API_KEY over the stored key', async () => {

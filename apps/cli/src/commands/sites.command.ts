@@ -27,8 +27,7 @@ export async function resolveSite(api: SitemapsClient, ref: string): Promise<Sch
 }
 
 function verificationOf(site: Schemas['Site']): string {
-  const verification = (site as { verification?: { status?: string } }).verification;
-  return verification?.status ?? '';
+  return site.verification.status;
 }
 
 export function sitesCommand(program: Command, context: () => CliContext): void {
@@ -65,14 +64,16 @@ export function sitesCommand(program: Command, context: () => CliContext): void 
       const ctx = context();
       const api = await ctx.client();
       const site = await resolveSite(api, ref);
-      const verified = await verify(api, site.id);
-      ctx.print(verified, () => `${verified.hostname}: ${verificationOf(verified) || 'check queued'}`);
+      const verified = await unwrap(api.POST('/v1/sites/{siteId}/verify', { params: { path: { siteId: site.id } } }));
+      const { verification } = verified;
+      ctx.print(verified, () =>
+        verification.status === 'verified'
+          ? `${verified.hostname}: verified`
+          : [
+              `${verified.hostname}: ${verification.status}; a check is queued (sitemaps sites list shows the outcome)`,
+              `  prove it with a DNS record: ${verification.dnsRecord.name} ${verification.dnsRecord.type} "${verification.dnsRecord.value}"`,
+              `  or serve the token at ${verification.fileUrl}`,
+            ],
+      );
     });
-}
-
-/** POST /v1/sites/{siteId}/verify, where the API has it. */
-async function verify(api: SitemapsClient, siteId: string): Promise<Schemas['Site']> {
-  const paths = '/v1/sites/{siteId}/verify' as const;
-  type Post = (path: string, init: { params: { path: { siteId: string } } }) => ReturnType<SitemapsClient['GET']>;
-  return unwrap((api.POST as unknown as Post)(paths, { params: { path: { siteId } } })) as Promise<Schemas['Site']>;
 }
