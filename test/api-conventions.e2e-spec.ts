@@ -90,6 +90,25 @@ describe('API conventions', () => {
       expect(imports[1]!.headers.get('location')).toBe(imports[0]!.headers.get('location'));
     });
 
+    it('replays an upload: the body is hashed as it streams, and a retry\'s body is read to compare', async () => {
+      const siteId = (await api.post('/v1/sites', { hostname: 'upload.idempotent.example.com' })).body.id;
+      const ndjson = (paths: string[]) => paths.map((path) => JSON.stringify({ loc: `https://upload.idempotent.example.com${path}` })).join('\n');
+      const upload = (body: string) =>
+        api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, { raw: body, headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': 'upload-1' } });
+      const first = await upload(ndjson(['/a', '/b']));
+      expect(first.status).toBe(201);
+      const again = await upload(ndjson(['/a', '/b']));
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.headers.get('location')).toBe(first.headers.get('location'));
+      const other = await upload(ndjson(['/a', '/c']));
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await api.get(`/v1/sites/${siteId}/imports`)).body.items).toHaveLength(1);
+      expect((await api.get(`/v1/sites/${siteId}/urls`)).body.items).toHaveLength(2);
+    });
+
     it('keeps keys per tenant, gives a failed request its key back, and refuses a malformed key', async () => {
       const otherKey = await newTenant('Other conventions');
       const mine = await withKey('shared').post('/v1/sites', { hostname: 'mine.example.com' });

@@ -4,7 +4,12 @@
 // the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still
 // running, 409 IDEMPOTENCY_KEY_IN_USE. A request that fails gives its key back. Keys live
 // IDEMPOTENCY_KEY_TTL_S in Postgres.
-import { createHash, timingSafeEqual } from 'node:crypto';
+//
+// A streamed body (an upload) is hashed as the route reads it: the key is reserved under the
+// request's method, path and content headers, and its fingerprint completed with the body's hash
+// once the answer is stored; a retry's body is read and hashed before it is compared.
+import { createHash, timingSafeEqual, type Hash } from 'node:crypto';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { applyDecorators, Inject, Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
@@ -51,9 +56,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw invalid('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', [{ field: 'Idempotency-Key', message: 'invalid' }]);
     }
     const tenantId = request.principal.tenantId;
-    const fingerprint = fingerprintOf(request.method, request.url, request.body);
-    const found = await this.keys.reserve(tenantId, key, fingerprint);
+    const stream = isStream(request.body) ? request.body : undefined;
+    const head = stream
+      ? fingerprintOf(request.method, request.url, { contentType: request.headers['content-type'] ?? null, contentEncoding: request.headers['content-encoding'] ?? null })
+      : fingerprintOf(request.method, request.url, request.body);
+    const found = await this.keys.reserve(tenantId, key, head);
     if (!found.reserved) {
+      // A stored answer was stored with the whole request's fingerprint: read this body to compare.
+      if (stream && !found.answer) void reply.header('connection', 'close');
+      const fingerprint = stream && found.answer ? withBody(head, await hashOf(stream)) : head;
       if (found.fingerprint.length !== fingerprint.length || !timingSafeEqual(found.fingerprint, fingerprint)) {
         throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was sent with another request; use a new key for a new request', [
           { field: 'Idempotency-Key', message: 'already used with a different method, path or body' },
@@ -67,6 +78,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (found.answer.location) void reply.header('location', found.answer.location);
       return of(found.answer.body);
     }
+    let bodyHash: Hash | undefined;
+    if (stream) {
+      bodyHash = createHash('sha256');
+      (request as { body: unknown }).body = hashing(stream, bodyHash);
+    }
     return next.handle().pipe(
       mergeMap((result) =>
         from(
@@ -74,7 +90,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const location = reply.getHeader('location');
             // Stored as JSON: what the client got (dates as ISO strings) is what a replay sends.
             const body = result === undefined ? undefined : (JSON.parse(JSON.stringify(result)) as unknown);
-            await this.keys.complete(tenantId, key, { status: reply.statusCode, body, location: typeof location === 'string' ? location : null });
+            const answer = { status: reply.statusCode, body, location: typeof location === 'string' ? location : null };
+            await this.keys.complete(tenantId, key, answer, bodyHash ? withBody(head, new Uint8Array(bodyHash.digest())) : undefined);
             return result;
           })(),
         ),
@@ -82,6 +99,29 @@ export class IdempotencyInterceptor implements NestInterceptor {
       catchError((error: unknown) => from(this.keys.release(tenantId, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => error)))),
     );
   }
+}
+
+const isStream = (body: unknown): body is Readable => typeof (body as { pipe?: unknown } | null)?.pipe === 'function';
+
+/** The stream as the route will read it, every byte also going through the hash. */
+function hashing(stream: Readable, hash: Hash): Readable {
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  return pipeline(stream, tap, () => undefined);
+}
+
+async function hashOf(stream: Readable): Promise<Uint8Array<ArrayBuffer>> {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return new Uint8Array(hash.digest());
+}
+
+function withBody(head: Uint8Array, bodyHash: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(createHash('sha256').update(head).update(bodyHash).digest());
 }
 
 /** What makes two requests the same: method, path with query, and body (as parsed JSON). */

@@ -43,6 +43,7 @@ export class ImportsController {
   @ApiUploadBody(['application/x-ndjson', 'text/csv', 'application/gzip'], 'one URL entry per line (NDJSON) or row (CSV), optionally gzipped')
   @ApiOperation({ summary: 'Import URLs from an NDJSON or CSV upload', description: UPLOAD_FORMATS })
   @ZodQuery(importQuery)
+  @Idempotent()
   @ZodCreated(201, uploadResultView, importLocation, 'the import completed; rejected lines are listed at …/imports/{importId}/rejections')
   @ApiErrors(404, 409)
   async upload(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Query() query: unknown, @Req() request: FastifyRequest) {

@@ -2809,7 +2809,10 @@ export interface operations {
                 /** @description default: from Content-Type (application/x-ndjson, text/csv) */
                 format?: "ndjson" | "csv";
             };
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 siteId: string;
             };
@@ -2871,8 +2874,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description conflict (HOSTNAME_TAKEN) */
+            /**
+             * @description conflict (HOSTNAME_TAKEN)
+             *
+             *     the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)
+             */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

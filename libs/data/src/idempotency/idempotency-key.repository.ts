@@ -35,10 +35,11 @@ export class IdempotencyKeyRepository {
     };
   }
 
-  async complete(tenantId: string, key: string, answer: StoredAnswer): Promise<void> {
+  /** Stores the answer; `fingerprint` replaces the reserved one when the request's body was known only once read (an upload). */
+  async complete(tenantId: string, key: string, answer: StoredAnswer, fingerprint?: Uint8Array<ArrayBuffer>): Promise<void> {
     await this.prisma.idempotencyKey.updateMany({
       where: { tenantId, key },
-      data: { status: answer.status, body: answer.body === undefined ? Prisma.DbNull : (answer.body as Prisma.InputJsonValue), location: answer.location },
+      data: { ...(fingerprint ? { fingerprint } : {}), status: answer.status, body: answer.body === undefined ? Prisma.DbNull : (answer.body as Prisma.InputJsonValue), location: answer.location },
     });
   }
 
