@@ -8,7 +8,7 @@ import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
-import { createPgPool, createPrismaClient, IdempotencyKeyRepository, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
@@ -19,7 +19,6 @@ import {
   AUTH_FAILURE_LIMITER,
   BUILD_PRODUCER,
   CONFIG,
-  IDEMPOTENCY_KEYS,
   PG_POOL,
   PRISMA,
   RATE_LIMITER,
@@ -184,7 +183,6 @@ export class ApiModule {
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
-        { provide: IDEMPOTENCY_KEYS, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new IdempotencyKeyRepository(prisma, config.idempotencyKeyTtlSeconds) },
         // In this order: a replay answers before the route (and its Location) runs at all.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: LocationInterceptor },

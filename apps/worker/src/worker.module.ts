@@ -116,7 +116,7 @@ export class WorkerModule {
           useFactory: (pool: Pool, redis: RedisConnection) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
         },
         { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
-        { provide: WEBHOOK_REPOSITORY, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
+        { provide: WEBHOOK_REPOSITORY, useExisting: WebhookRepository },
         {
           provide: WEBHOOK_PRODUCER,
           inject: [REDIS, WEBHOOK_REPOSITORY],

@@ -10,6 +10,8 @@ import { AuditEntryRepository } from './audit/audit-entry.repository';
 import { QuotaService } from './tenants/quota.service';
 import { TenantRepository } from './tenants/tenant.repository';
 import { UrlRepository } from './urls/url.repository';
+import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
+import { WebhookRepository } from './webhooks/webhook.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -23,6 +25,8 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     manifests: new ManifestRepository(prisma),
     siteOwnership: new SiteOwnershipRepository(prisma),
     auditEntries: new AuditEntryRepository(prisma),
+    webhooks: new WebhookRepository(prisma),
+    idempotencyKeys: new IdempotencyKeyRepository(prisma),
   };
 }
 
@@ -39,4 +43,6 @@ export const REPOSITORY_CLASSES = {
   manifests: ManifestRepository,
   siteOwnership: SiteOwnershipRepository,
   auditEntries: AuditEntryRepository,
+  webhooks: WebhookRepository,
+  idempotencyKeys: IdempotencyKeyRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };

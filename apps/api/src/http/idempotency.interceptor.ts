@@ -15,9 +15,10 @@ import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import type { IdempotencyKeyRepository } from '@sitemaps/data';
 import { DomainError, invalid } from '@sitemaps/domain';
-import { IDEMPOTENCY_KEYS } from '../api.tokens';
+import type { AppConfig } from '@sitemaps/config';
+import { IdempotencyKeyRepository } from '@sitemaps/data';
+import { CONFIG } from '../api.tokens';
 import type { AuthedRequest } from '../auth/transport-context';
 import { errorSchemaRef } from '../openapi/zod-openapi';
 
@@ -42,7 +43,8 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
-    @Inject(IDEMPOTENCY_KEYS) private readonly keys: IdempotencyKeyRepository,
+    private readonly keys: IdempotencyKeyRepository,
+    @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
@@ -60,7 +62,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const head = stream
       ? fingerprintOf(request.method, request.url, { contentType: request.headers['content-type'] ?? null, contentEncoding: request.headers['content-encoding'] ?? null })
       : fingerprintOf(request.method, request.url, request.body);
-    const found = await this.keys.reserve(tenantId, key, head);
+    const found = await this.keys.reserve(tenantId, key, head, new Date(Date.now() - this.config.idempotencyKeyTtlSeconds * 1000));
     if (!found.reserved) {
       // A stored answer was stored with the whole request's fingerprint: read this body to compare.
       if (stream && !found.answer) void reply.header('connection', 'close');

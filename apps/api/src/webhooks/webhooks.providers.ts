@@ -2,9 +2,9 @@
 // producer side of the webhook queue (test events and events the API itself emits).
 import { Inject, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import { WebhookRepository, type PrismaClient } from '@sitemaps/data';
+import { WebhookRepository } from '@sitemaps/data';
 import { WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
-import { CONFIG, PRISMA, REDIS, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from '../api.tokens';
+import { CONFIG, REDIS, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from '../api.tokens';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksResolver } from './webhooks.resolver';
 import { WebhooksService } from './webhooks.service';
@@ -20,7 +20,8 @@ class WebhookClients implements OnApplicationShutdown {
 export const WEBHOOK_CONTROLLERS = [WebhooksController];
 
 export const WEBHOOK_PROVIDERS: Provider[] = [
-  { provide: WEBHOOK_REPOSITORY, inject: [PRISMA], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
+  // The one WebhookRepository of DATA_PROVIDERS, under the token the webhook code injects.
+  { provide: WEBHOOK_REPOSITORY, useExisting: WebhookRepository },
   {
     provide: WEBHOOK_PRODUCER,
     inject: [REDIS, CONFIG, WEBHOOK_REPOSITORY],

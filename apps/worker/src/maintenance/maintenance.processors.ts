@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
-import { BuildRepository, ShardRepository } from '@sitemaps/data';
+import { BuildRepository, IdempotencyKeyRepository, ShardRepository } from '@sitemaps/data';
 import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type RedisConnection } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { JobWorkers } from '../job-workers';
@@ -32,6 +32,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     @Inject(REDIS) private readonly redis: RedisConnection,
     private readonly buildRepository: BuildRepository,
     private readonly shards: ShardRepository,
+    private readonly idempotencyKeys: IdempotencyKeyRepository,
     @Inject(BLOB_STORE) private readonly store: BlobStore,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
@@ -62,11 +63,12 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     await this.queue?.upsertJobScheduler(jobId.compactShards, { every: COMPACT_EVERY_MS }, { name: JOB.compactShards, data: { v: 1 } });
   }
 
-  async collectGarbage(): Promise<{ blobs: number; renders: number }> {
+  async collectGarbage(): Promise<{ blobs: number; renders: number; idempotencyKeys: number }> {
     const blobs = await this.store.collectGarbage(this.config.storage.graceMs);
     const renders = await this.buildRepository.deleteRendersBefore(new Date(Date.now() - RENDER_RETENTION_MS));
-    if (blobs || renders) this.logger.log(`collected ${blobs} blobs and ${renders} render records`);
-    return { blobs, renders };
+    const idempotencyKeys = await this.idempotencyKeys.deleteExpired(new Date(Date.now() - this.config.idempotencyKeyTtlSeconds * 1000));
+    if (blobs || renders || idempotencyKeys) this.logger.log(`collected ${blobs} blobs, ${renders} render records and ${idempotencyKeys} expired idempotency keys`);
+    return { blobs, renders, idempotencyKeys };
   }
 
   async refreshNews(now = new Date()): Promise<number> {

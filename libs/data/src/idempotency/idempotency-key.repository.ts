@@ -1,5 +1,6 @@
 // Idempotency keys of create requests, per tenant: the first request with a key reserves it; its
-// answer is kept for a retry with the same key to replay. A key older than the TTL is free again.
+// answer is kept for a retry with the same key to replay. A key reserved before `expiredBefore`
+// (the caller's TTL) is free again.
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 
 export interface StoredAnswer {
@@ -12,13 +13,10 @@ export interface StoredAnswer {
 export type Reservation = { reserved: true } | { reserved: false; fingerprint: Uint8Array; answer: StoredAnswer | null };
 
 export class IdempotencyKeyRepository {
-  constructor(
-    private readonly prisma: PrismaClient,
-    private readonly ttlSeconds: number,
-  ) {}
+  constructor(private readonly prisma: PrismaClient) {}
 
-  async reserve(tenantId: string, key: string, fingerprint: Uint8Array<ArrayBuffer>): Promise<Reservation> {
-    const expired = new Date(Date.now() - this.ttlSeconds * 1000);
+  async reserve(tenantId: string, key: string, fingerprint: Uint8Array<ArrayBuffer>, expiredBefore: Date): Promise<Reservation> {
+    const expired = expiredBefore;
     // An expired reservation is taken over in the same statement; a live one is left alone.
     const taken = await this.prisma.$executeRaw`
       INSERT INTO idempotency_keys (tenant_id, key, fingerprint) VALUES (${tenantId}::uuid, ${key}, ${fingerprint})
@@ -27,7 +25,7 @@ export class IdempotencyKeyRepository {
     if (taken === 1) return { reserved: true };
     const row = await this.prisma.idempotencyKey.findUnique({ where: { tenantId_key: { tenantId, key } } });
     // Released between the two statements (the first request failed): try once more.
-    if (!row) return this.reserve(tenantId, key, fingerprint);
+    if (!row) return this.reserve(tenantId, key, fingerprint, expiredBefore);
     return {
       reserved: false,
       fingerprint: row.fingerprint,
@@ -48,9 +46,9 @@ export class IdempotencyKeyRepository {
     await this.prisma.idempotencyKey.deleteMany({ where: { tenantId, key, status: null } });
   }
 
-  /** Drops keys past their TTL; returns how many. */
-  async deleteExpired(): Promise<number> {
-    const { count } = await this.prisma.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - this.ttlSeconds * 1000) } } });
+  /** Drops keys reserved before `expiredBefore`; returns how many. */
+  async deleteExpired(expiredBefore: Date): Promise<number> {
+    const { count } = await this.prisma.idempotencyKey.deleteMany({ where: { createdAt: { lt: expiredBefore } } });
     return count;
   }
 }
