@@ -5,6 +5,7 @@
 // in a log; /metrics with the counts of what happened; the queue board behind the admin key.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentSiteVerification } from '@sitemaps/config';
 import { QUEUE } from '@sitemaps/jobs';
 import { createTestDatabase, rawRequest, testRedisUrl, uniqueQueuePrefix, waitUntil, type TestDatabase } from '@sitemaps/testing';
 import { spawnApi, type ApiProcess } from './support/api-process';
@@ -61,6 +62,7 @@ describe('observability', () => {
       LOG_LEVEL: 'info',
       BUILD_QUIET_MS: '100',
       INDEXNOW_ENDPOINTS: 'off',
+      SITE_VERIFICATION: developmentSiteVerification(),
       API_AUTH_FAILURE_POINTS: '100000',
     };
     [api, worker] = await Promise.all([spawnApi({ ...env, API_METRICS_PORT: '0' }), spawnWorker(env)]);

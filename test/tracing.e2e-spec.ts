@@ -1,0 +1,144 @@
+// One trace from a PUT to the publish, across processes: the api and a worker run as production
+// runs them, with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local OTLP/HTTP receiver (a node:http
+// server here, decoding the exporter's JSON). The PUT's server span is the root; the build's jobs
+// (plan, shard renders, publish) hang under it through the context BullMQ carries in each job.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { developmentSiteVerification } from '@sitemaps/config';
+import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, waitUntil, type TestDatabase } from '@sitemaps/testing';
+import { apiClient } from './support/api-client';
+import { spawnApi, type ApiProcess } from './support/api-process';
+import { ADMIN_KEY } from './support/platform';
+import { spawnWorker, type WorkerProcess } from './support/worker-process';
+
+const HOST = 'traced.example.com';
+
+interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  name: string;
+  kind: number;
+}
+
+interface OtlpJson {
+  resourceSpans?: {
+    resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
+    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number }[] }[];
+  }[];
+}
+
+/** An OTLP/HTTP receiver: every span exported to it, with its service name. */
+async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; contentTypes: Set<string>; close(): Promise<void> }> {
+  const spans: ReceivedSpan[] = [];
+  const contentTypes = new Set<string>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      contentTypes.add(String(request.headers['content-type']));
+      if (request.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJson;
+        for (const resource of body.resourceSpans ?? []) {
+          const service = resource.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
+          for (const scope of resource.scopeSpans ?? []) {
+            for (const span of scope.spans ?? []) {
+              spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined, name: span.name, kind: span.kind });
+            }
+          }
+        }
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    contentTypes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('tracing', () => {
+  let db: TestDatabase;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let api: ApiProcess;
+  let worker: WorkerProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    receiver = await startReceiver();
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL: testRedisUrl(),
+      ADMIN_API_KEY: ADMIN_KEY,
+      QUEUE_PREFIX: uniqueQueuePrefix('trace'),
+      LOG_LEVEL: 'warn',
+      BUILD_QUIET_MS: '100',
+      INDEXNOW_ENDPOINTS: 'off',
+      SITE_VERIFICATION: developmentSiteVerification(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    };
+    [api, worker] = await Promise.all([spawnApi(env), spawnWorker(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.stop();
+    await worker?.stop();
+    await receiver?.close();
+    await db?.drop();
+  });
+
+  it('follows a PUT through the build it triggers to the publish, from the api to the worker', async () => {
+    const admin = apiClient(api.url, ADMIN_KEY);
+    const tenant = apiClient(api.url, (await admin.post('/v1/tenants', { name: 'Traced' })).body.apiKey);
+    const site = await tenant.post('/v1/sites', { hostname: HOST, scheme: 'https' });
+    expect(site.status).toBe(201);
+    const put = await tenant.put(`/v1/sites/${site.body.id}/urls`, [{ loc: `https://${HOST}/a` }, { loc: `https://${HOST}/b` }]);
+    expect(put.status).toBe(200);
+    const build = await waitUntil('the change build to publish', async () => {
+      const { body } = await tenant.get(`/v1/sites/${site.body.id}/builds`);
+      const items = (body?.items ?? []) as { status: string }[];
+      return items.find((item) => item.status === 'published');
+    }, { timeoutMs: 60_000 });
+    expect(build).toBeDefined();
+
+    // The PUT's own server span, and the publish job's processing span in the same trace.
+    const putSpan = await waitUntil('the PUT server span', () =>
+      receiver.spans.find((span) => span.service === 'sitemaps-api' && span.kind === 2 && span.name.startsWith('PUT')),
+    );
+    const publish = await waitUntil(
+      'the publish span in the PUT trace',
+      () => receiver.spans.find((span) => span.traceId === putSpan.traceId && span.service === 'sitemaps-worker' && span.name === 'process publish'),
+      { timeoutMs: 30_000 },
+    );
+
+    // Parent by parent from the publish back to the PUT: every link is a span that was exported.
+    const chain = await waitUntil('every span from the publish back to the root', () => {
+      const byId = new Map(receiver.spans.map((span) => [span.spanId, span]));
+      const links: ReceivedSpan[] = [publish];
+      for (let span = publish; span.parentSpanId; ) {
+        const parent = byId.get(span.parentSpanId);
+        if (!parent) return undefined;
+        links.push(parent);
+        span = parent;
+      }
+      return links;
+    });
+    const root = chain.at(-1) as ReceivedSpan;
+    expect(root.spanId).toBe(putSpan.spanId);
+    const names = chain.map((span) => `${span.service}: ${span.name}`);
+    // The build job was added by the API and processed by the worker, which added the flow.
+    expect(names).toEqual(expect.arrayContaining(['sitemaps-worker: process publish', 'sitemaps-worker: process build']));
+    expect(names.some((name) => name.startsWith('sitemaps-api: add build.'))).toBe(true);
+    expect(new Set(chain.map((span) => span.traceId))).toEqual(new Set([putSpan.traceId]));
+
+    // Postgres and Redis calls of the PUT are in its trace too.
+    const inPut = receiver.spans.filter((span) => span.traceId === putSpan.traceId && span.service === 'sitemaps-api').map((span) => span.name);
+    expect(inPut.some((name) => /^(pg\.|SELECT|INSERT|UPDATE|BEGIN|COMMIT)/.test(name) || name.includes('pg'))).toBe(true);
+    expect([...receiver.contentTypes]).toEqual(['application/json']);
+  }, 120_000);
+});
