@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import { createPgPool, createPrismaClient, PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
-import { createBlobStore, ManifestReader } from '@sitemaps/storage';
+import { createBlobStore, ManifestReader, replayPosition } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
@@ -22,9 +22,11 @@ class PublicConnections implements OnApplicationShutdown {
     private readonly prisma: PrismaClient,
     @Inject(MANIFEST_SUBSCRIBER) private readonly subscriber: RedisConnection,
     @Inject(BLOB_POOL) private readonly pool: Pool,
+    private readonly reader: ManifestReader,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    this.reader.close();
     this.subscriber.disconnect();
     await this.prisma.$disconnect();
     await this.pool.end();
@@ -38,18 +40,20 @@ export class PublicModule {
       platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
       blobBaseUrl: config.storage.publicBaseUrl ?? null,
     };
+    // Everything here only reads: from the replica when there is one.
+    const readUrl = config.databaseReadUrl ?? config.databaseUrl;
     return {
       module: PublicModule,
       providers: [
         { provide: PUBLIC_OPTIONS, useValue: options },
-        { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(readUrl) },
         // A connection of its own: a subscribed Redis connection can run nothing else.
         { provide: MANIFEST_SUBSCRIBER, useFactory: () => createRedisConnection(config, 'subscriber') },
         { provide: PlatformMetrics, useValue: metrics },
         {
           provide: BLOB_POOL,
           useFactory: () => {
-            const pool = createPgPool(config.databaseUrl, { max: 4 });
+            const pool = createPgPool(readUrl, { max: 4 });
             metrics.observePool('public-blobs', pool);
             return pool;
           },
@@ -61,6 +65,8 @@ export class PublicModule {
             const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma, pool), {
               // Without a message, a cached manifest still refreshes well before GC may take its files.
               maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
+              // On a replica, a publish is served once the replica has replayed it, never before.
+              ...(config.databaseReadUrl ? { replayedLsn: replayPosition(pool) } : {}),
             });
             await reader.listen(subscriber);
             return reader;

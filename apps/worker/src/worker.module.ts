@@ -18,7 +18,7 @@ import {
 } from '@sitemaps/data';
 import { buildFinishedEvent, siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
 import { BuildProducer, createRedisConnection, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
-import { createBlobStore, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
+import { announceManifestChange, createBlobStore, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler } from './builds/build-reconciler';
@@ -125,7 +125,7 @@ export class WorkerModule {
         { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
           provide: BuildPublisher,
-          inject: [BuildRepository, ManifestRepository, ShardRepository, UrlRepository, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER],
+          inject: [BuildRepository, ManifestRepository, ShardRepository, UrlRepository, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER, PG_POOL],
           useFactory: (
             builds: BuildRepository,
             manifests: ManifestRepository,
@@ -135,6 +135,7 @@ export class WorkerModule {
             redis: RedisConnection,
             indexNow: IndexNowDrainer,
             webhooks: WebhookProducer,
+            pool: Pool,
           ) =>
             new BuildPublisher({
               builds,
@@ -142,7 +143,7 @@ export class WorkerModule {
               shards,
               urls,
               store,
-              announce: (siteId) => publishManifestChanged(redis, siteId),
+              announce: (siteId) => announceManifestChange(redis, pool, siteId),
               afterPublish: async (siteId, buildId) => {
                 await indexNow.enqueue(siteId, buildId);
                 // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.

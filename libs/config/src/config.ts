@@ -16,6 +16,8 @@ export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import,
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  /** A streaming replica of DATABASE_URL: the public server reads manifests and files there. */
+  DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** A Redis Cluster's seed nodes, `host:port,host:port,…`; when set, REDIS_URL is not used. */
   REDIS_CLUSTER_NODES: csv.pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)).optional(),
@@ -171,6 +173,8 @@ function isResolverAddress(value: string): boolean {
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
   databaseUrl: string;
+  /** A streaming replica for the public server's reads, or undefined: it reads the primary. */
+  databaseReadUrl: string | undefined;
   redisUrl: string;
   /** Set when REDIS_CLUSTER_NODES is: every Redis connection is then a cluster client. */
   redisCluster: RedisClusterConfig | undefined;
@@ -283,6 +287,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   return {
     env: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     redisUrl: e.REDIS_URL,
     redisCluster: e.REDIS_CLUSTER_NODES && {
       nodes: e.REDIS_CLUSTER_NODES.map((node) => {
@@ -425,6 +430,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
   return {
     ...config,
     databaseUrl: maskUrl(config.databaseUrl),
+    databaseReadUrl: config.databaseReadUrl && maskUrl(config.databaseReadUrl),
     redisUrl: maskUrl(config.redisUrl),
     redisCluster: config.redisCluster && { ...config.redisCluster, password: config.redisCluster.password ? '***' : undefined },
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },

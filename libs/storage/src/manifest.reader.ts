@@ -15,8 +15,33 @@ export const MANIFEST_CHANNEL = 'sitemaps:manifest';
  * The worker calls this after each manifest switch has committed; the API after it changes what a
  * site serves without a publish (hostname, robots.txt rules, cache max-age, deletion).
  */
-export async function publishManifestChanged(redis: Pick<Redis | Cluster, 'publish'>, siteId: string): Promise<void> {
-  await redis.publish(MANIFEST_CHANNEL, siteId);
+export async function publishManifestChanged(redis: Pick<Redis | Cluster, 'publish'>, siteId: string, lsn?: string): Promise<void> {
+  await redis.publish(MANIFEST_CHANNEL, lsn ? `${siteId} ${lsn}` : siteId);
+}
+
+/** What runs a query on the primary: a pg Pool or client. */
+export interface WalSource {
+  query<R extends object>(sql: string): Promise<{ rows: R[] }>;
+}
+
+/**
+ * Announces a change that has committed, with the primary's WAL position now (at or past that
+ * commit): a public process reading a replica switches only once the replica has replayed it.
+ */
+export async function announceManifestChange(redis: Pick<Redis | Cluster, 'publish'>, primary: WalSource, siteId: string): Promise<void> {
+  const { rows } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+  await publishManifestChanged(redis, siteId, rows[0]?.lsn);
+}
+
+/** The position a streaming replica has replayed up to (`pg_last_wal_replay_lsn()`), from its pool. */
+export function replayPosition(replica: WalSource): () => Promise<string | null> {
+  return async () => (await replica.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]?.lsn ?? null;
+}
+
+/** `16/B374D848` as a number, to compare WAL positions. */
+export function parseLsn(lsn: string): bigint {
+  const [high = '0', low = '0'] = lsn.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
 export interface SiteInfo {
@@ -67,6 +92,14 @@ export interface ManifestReaderOptions {
   maxSites?: number;
   /** Bytes of file content kept in memory (gzip and decompressed variants). */
   maxCacheBytes?: number;
+  /**
+   * Set when the reader reads a streaming replica (DATABASE_READ_URL): the position it has
+   * replayed. An announcement then takes effect once the replica has replayed its LSN; until
+   * then the site keeps its cached, complete manifest.
+   */
+  replayedLsn?: () => Promise<string | null>;
+  /** How often a waiting announcement checks the replica's position. */
+  replayPollMs?: number;
 }
 
 export class BlobMissingError extends Error {
@@ -97,6 +130,11 @@ export class ManifestReader {
   private readonly maxAgeMs: number;
   private readonly unknownHostTtlMs: number;
   private readonly maxSites: number;
+  /** Site id -> the highest announced LSN the replica has not replayed yet. */
+  private readonly awaitingReplay = new Map<string, bigint>();
+  private replayTimer: NodeJS.Timeout | undefined;
+  private readonly replayedLsn: (() => Promise<string | null>) | undefined;
+  private readonly replayPollMs: number;
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -107,6 +145,51 @@ export class ManifestReader {
     this.unknownHostTtlMs = options.unknownHostTtlMs ?? 5_000;
     this.maxSites = options.maxSites ?? 10_000;
     this.bytes = new ByteCache(options.maxCacheBytes ?? 64 * 1024 * 1024);
+    this.replayedLsn = options.replayedLsn;
+    this.replayPollMs = options.replayPollMs ?? 50;
+  }
+
+  /** Sites whose announced change the replica has not replayed yet. */
+  get sitesAwaitingReplay(): number {
+    return this.awaitingReplay.size;
+  }
+
+  /**
+   * An announcement: `<site id>` or `<site id> <lsn>`. Reading the primary, or without an LSN,
+   * the site is dropped at once; reading a replica, once the replica has replayed the LSN.
+   */
+  announced(message: string): void {
+    const [siteId = '', lsn] = message.split(' ');
+    if (!this.replayedLsn || !lsn) return this.invalidate(siteId);
+    const position = parseLsn(lsn);
+    if (position > (this.awaitingReplay.get(siteId) ?? -1n)) this.awaitingReplay.set(siteId, position);
+    this.replayTimer ??= setTimeout(() => void this.checkReplay(), 0);
+  }
+
+  /** Stops waiting for the replica (the app is closing). */
+  close(): void {
+    clearTimeout(this.replayTimer);
+    this.replayTimer = undefined;
+    this.awaitingReplay.clear();
+  }
+
+  private async checkReplay(): Promise<void> {
+    try {
+      const replayed = await this.replayedLsn?.();
+      // Null: not a replica (promoted, or pointed at a primary): nothing to wait for.
+      const position = replayed === null || replayed === undefined ? null : parseLsn(replayed);
+      for (const [siteId, lsn] of this.awaitingReplay) {
+        if (position === null || position >= lsn) {
+          this.awaitingReplay.delete(siteId);
+          this.invalidate(siteId);
+        }
+      }
+    } catch {
+      // The replica did not answer: keep serving what is cached, and ask again.
+    } finally {
+      this.replayTimer = this.awaitingReplay.size > 0 ? setTimeout(() => void this.checkReplay(), this.replayPollMs) : undefined;
+      this.replayTimer?.unref();
+    }
   }
 
   /** The site served at `hostname` (lowercase, no port) with its manifest, or null. */
@@ -185,8 +268,8 @@ export class ManifestReader {
    * `ready`, so any node leaving (or joining) the cluster's map starts from an empty cache too.
    */
   async listen(subscriber: Redis | Cluster): Promise<void> {
-    subscriber.on('message', (channel: string, siteId: string) => {
-      if (channel === MANIFEST_CHANNEL) this.invalidate(siteId);
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === MANIFEST_CHANNEL) this.announced(message);
     });
     subscriber.on('ready', () => this.clear());
     for (const event of ['-node', '+node']) subscriber.on(event, () => this.clear());

@@ -4,3 +4,4 @@ export * from './raw-http';
 export * from './wait-until';
 export * from './s3-server';
 export * from './redis-cluster';
+export * from './postgres-replica';

@@ -12,8 +12,9 @@ import {
   type VerificationStatus,
 } from '@sitemaps/domain';
 import type { BuildProducer, RedisConnection, VerificationProducer } from '@sitemaps/jobs';
-import { publishManifestChanged } from '@sitemaps/storage';
-import { BUILD_PRODUCER, CONFIG, REDIS, VERIFICATION_PRODUCER } from '../api.tokens';
+import type { Pool } from 'pg';
+import { announceManifestChange } from '@sitemaps/storage';
+import { BUILD_PRODUCER, CONFIG, PG_POOL, REDIS, VERIFICATION_PRODUCER } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
 
@@ -42,6 +43,8 @@ export class SitesService {
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly ownership: SiteOwnershipRepository,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
+    /** The primary: announcements carry its WAL position, for public servers reading a replica. */
+    @Inject(PG_POOL) private readonly pool: Pool,
   ) {}
 
   /**
@@ -116,7 +119,7 @@ export class SitesService {
     if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
-    await publishManifestChanged(this.redis, site.id);
+    await announceManifestChange(this.redis, this.pool, site.id);
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
     // The stylesheet is in every file's header: every shard renders again.
     if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
@@ -128,7 +131,7 @@ export class SitesService {
     const site = await this.get(tenantId, siteId);
     await this.builds.scheduleRebuilds(site.id, null);
     await this.sites.remove(site.id);
-    await publishManifestChanged(this.redis, site.id);
+    await announceManifestChange(this.redis, this.pool, site.id);
   }
 
   /** The site's scheduled full rebuild and its next run. */
