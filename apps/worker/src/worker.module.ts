@@ -172,9 +172,9 @@ export class WorkerModule {
         { provide: HostnameProofs, useFactory: () => new HostnameProofs(config.verification) },
         {
           provide: SiteVerifier,
-          inject: [SiteOwnershipRepository, HostnameProofs, REDIS, SITE_EVENTS],
-          useFactory: (ownership: SiteOwnershipRepository, proofs: HostnameProofs, redis: RedisConnection, events: SiteEventsPort) =>
-            new SiteVerifier(ownership, proofs, config.verification, (siteId) => publishManifestChanged(redis, siteId), events),
+          inject: [SiteOwnershipRepository, HostnameProofs, REDIS, SITE_EVENTS, PG_POOL],
+          useFactory: (ownership: SiteOwnershipRepository, proofs: HostnameProofs, redis: RedisConnection, events: SiteEventsPort, pool: Pool) =>
+            new SiteVerifier(ownership, proofs, config.verification, (siteId) => announceManifestChange(redis, pool, siteId), events),
         },
         VerificationProcessors,
         WorkerClients,
