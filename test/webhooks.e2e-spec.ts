@@ -10,6 +10,7 @@ import { parseConfig } from '@sitemaps/config';
 import { waitUntil } from '@sitemaps/testing';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
+import { startDnsServer, type TestDnsServer } from './support/dns-server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const HOST = 'hooks.example.com';
@@ -219,5 +220,55 @@ describe('webhooks', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+// The verification checks (SITE_VERIFICATION=on, a real DNS server on 127.0.0.1) tell the owner's
+// endpoints when a hostname is proven and when the proof has been gone past the grace period.
+describe('webhooks for hostname verification', () => {
+  const receiver = new Receiver();
+  let dns: TestDnsServer;
+  let platform: Platform;
+  let receiverBase: string;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    const base = await receiver.start();
+    platform = await startPlatform({
+      SITE_VERIFICATION: 'on',
+      VERIFICATION_DNS_SERVERS: dns.address,
+      VERIFICATION_ALLOW_PRIVATE_ADDRESSES: 'true',
+      VERIFICATION_RETRY_MS: '200',
+      VERIFICATION_RECHECK_MS: '400',
+      VERIFICATION_GRACE_MS: '1500',
+      VERIFICATION_SWEEP_MS: '100',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_BACKOFF_MS: String(BACKOFF_MS),
+    });
+    receiverBase = base;
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await dns?.close();
+    await receiver.stop();
+  });
+
+  it('delivers site.verified, then site.verification_lost once the TXT record has gone past the grace period', async () => {
+    const owner = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Verified' })).body.apiKey);
+    const { secret } = (await owner.post('/v1/webhooks', { url: `${receiverBase}/sites`, eventTypes: ['site.verified', 'site.verification_lost'] })).body;
+    const host = 'proven.example.com';
+    const site = (await owner.post('/v1/sites', { hostname: host })).body;
+    const events = () => receiver.at('/sites').map((request) => ({ request, event: JSON.parse(request.body) }));
+
+    dns.setTxt(`_sitemaps-challenge.${host}`, [site.verification.token]);
+    const verified = await waitUntil('site.verified at the endpoint', () => events().find(({ event }) => event.type === 'site.verified'));
+    expect(verified.event).toMatchObject({ data: { siteId: site.id, hostname: host, reason: null } });
+    expect(verifySignature(secret, verified.request)).toBe(true);
+
+    dns.remove(`_sitemaps-challenge.${host}`);
+    const lost = await waitUntil('site.verification_lost at the endpoint', () => events().find(({ event }) => event.type === 'site.verification_lost'), { timeoutMs: 30_000 });
+    expect(lost.event).toMatchObject({ data: { siteId: site.id, hostname: host, reason: expect.any(String) } });
+    expect(verifySignature(secret, lost.request)).toBe(true);
+    expect(events().filter(({ event }) => event.type === 'site.verified')).toHaveLength(1);
   });
 });
