@@ -217,6 +217,8 @@ async function startPublic(env: Awaited<ReturnType<typeof createBenchEnv>>, work
       NODE_ENV: 'production',
       // The access log stays on, as in production; nginx writes its own.
       LOG_LEVEL: 'info',
+      // Metrics on, as in production: every answer is counted, a scrape sums the processes.
+      PUBLIC_METRICS_PORT: '0',
       PUBLIC_WORKERS: String(WORKERS),
       ...(profile ? { NODE_OPTIONS: `--require ${profile}` } : {}),
     },
