@@ -156,7 +156,7 @@ async function seed(databaseUrl: string) {
   const pool = createPgPool(databaseUrl);
   try {
     const tenant = await prisma.tenant.create({ data: { name: 'bench' } });
-    const site = await prisma.site.create({ data: { tenantId: tenant.id, hostname: HOST } });
+    const site = await prisma.site.create({ data: { tenantId: tenant.id, hostname: HOST, verificationStatus: 'verified' } });
     const origin = `https://${HOST}`;
     const xml = assembleUrlset(
       Array.from({ length: URLS }, (_, i) => toUrlFragment({ loc: `${origin}/products/${(i * 7_919) % 100_003}-item-${i.toString(36)}`, lastmod: `2026-0${1 + (i % 9)}-1${i % 10}` })),
