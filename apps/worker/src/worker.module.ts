@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, Inject, type OnApplicationShutdown } from '@nestjs/common';
-import { FlowProducer } from 'bullmq';
+import { FlowProducer, type Queue } from 'bullmq';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
@@ -7,6 +7,7 @@ import type { AppConfig } from '@sitemaps/config';
 import {
   BuildRepository,
   createPgPool,
+  IdempotencyKeyRepository,
   createPrismaClient,
   ManifestRepository,
   ShardRepository,
@@ -17,17 +18,19 @@ import {
   type PrismaClient,
 } from '@sitemaps/data';
 import { buildFinishedEvent, siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
-import { BuildProducer, createRedisConnection, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
+import { BuildProducer, createQueue, createRedisConnection, QUEUE, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
 import { announceManifestChange, createBlobStore, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
-import { BuildReconciler } from './builds/build-reconciler';
+import { BuildReconciler, type ReconciledQueues } from './builds/build-reconciler';
 import { DATA_PROVIDERS } from './data.providers';
 import { JobWorkers } from './job-workers';
 import { WorkerHealth } from './http/worker-health';
 import { WorkerHttpServer } from './http/worker-http.server';
 import { WorkerMetrics } from './http/worker-metrics';
+import { GarbageCollector } from './maintenance/garbage-collector';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
+import { ShardUpkeep } from './maintenance/shard-upkeep';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
 import { BuildPublisher } from './builds/build-publisher';
@@ -35,7 +38,21 @@ import { ShardRenderer } from './builds/shard-renderer';
 import { IndexNowDrainer } from './indexnow/indexnow-drainer';
 import { IndexNowSubmitter } from './indexnow/indexnow-submitter';
 import { IndexNowProcessors } from './indexnow/indexnow.processors';
-import { BLOB_STORE, BUILD_PRODUCER, CONFIG, FLOW_PRODUCER, PG_POOL, PRISMA, REDIS, SITE_EVENTS, URL_INGEST, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from './worker.tokens';
+import {
+  BLOB_STORE,
+  BUILD_PRODUCER,
+  CONFIG,
+  FLOW_PRODUCER,
+  MAINTENANCE_QUEUE,
+  PG_POOL,
+  PRISMA,
+  RECONCILED_QUEUES,
+  REDIS,
+  SITE_EVENTS,
+  URL_INGEST,
+  WEBHOOK_PRODUCER,
+  WEBHOOK_REPOSITORY,
+} from './worker.tokens';
 import { WebhookProcessors } from './webhooks/webhook.processors';
 import { WebhookSender } from './webhooks/webhook-sender';
 import { HostnameProofs } from './verification/hostname-proofs';
@@ -52,11 +69,15 @@ class WorkerClients implements OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(FLOW_PRODUCER) private readonly flows: FlowProducer,
     @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
+    @Inject(MAINTENANCE_QUEUE) private readonly maintenance: Queue,
+    @Inject(RECONCILED_QUEUES) private readonly reconciled: ReconciledQueues,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.flows.close();
     await this.webhooks.close();
+    await this.maintenance.close();
+    await Promise.all([this.reconciled.build.close(), this.reconciled.publish.close()]);
     await this.prisma.$disconnect();
     await this.pool.end();
     this.redis.disconnect();
@@ -98,6 +119,33 @@ export class WorkerModule {
           useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
         { provide: ShardCompactor, inject: [PG_POOL], useFactory: (pool: Pool) => new ShardCompactor(pool) },
+        {
+          provide: RECONCILED_QUEUES,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection): ReconciledQueues => ({
+            build: createQueue(QUEUE.build, redis, config.queuePrefix),
+            publish: createQueue(QUEUE.publish, redis, config.queuePrefix),
+          }),
+        },
+        { provide: MAINTENANCE_QUEUE, inject: [REDIS], useFactory: (redis: RedisConnection) => createQueue(QUEUE.maintenance, redis, config.queuePrefix) },
+        {
+          provide: GarbageCollector,
+          inject: [BLOB_STORE, BuildRepository, IdempotencyKeyRepository],
+          useFactory: (store: BlobStore, builds: BuildRepository, idempotencyKeys: IdempotencyKeyRepository) =>
+            new GarbageCollector({
+              store,
+              builds,
+              idempotencyKeys,
+              graceMs: config.storage.graceMs,
+              idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
+            }),
+        },
+        {
+          provide: ShardUpkeep,
+          inject: [URL_INGEST, ShardRepository, ShardCompactor, BUILD_PRODUCER],
+          useFactory: (ingest: UrlIngestService, shards: ShardRepository, compactor: ShardCompactor, builds: BuildProducer) =>
+            new ShardUpkeep({ ingest, shards, compactor, builds }),
+        },
         ...DATA_PROVIDERS,
         {
           provide: BuildPlanner,

@@ -11,3 +11,5 @@ export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
 export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');
 /** Where site.verified / site.verification_lost go (a SiteEventsPort); by default nowhere. */
 export const SITE_EVENTS = Symbol('SITE_EVENTS');
+export const MAINTENANCE_QUEUE = Symbol('MAINTENANCE_QUEUE');
+export const RECONCILED_QUEUES = Symbol('RECONCILED_QUEUES');

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { ConfigError, KNOWN_QUEUES, parseConfig } from './config';
 
 const base = { DATABASE_URL: 'postgres://localhost/db' };
 
@@ -65,5 +65,17 @@ describe('config', () => {
     for (const bad of ['dns.google', '127.0.0.1:99999', 'http://1.1.1.1', ' , ']) {
       expect(() => parseConfig({ ...base, VERIFICATION_DNS_SERVERS: bad }), bad).toThrow(/VERIFICATION_DNS_SERVERS/);
     }
+  });
+});
+
+describe('WORKER_QUEUES', () => {
+  it('defaults to every known queue and takes a subset', () => {
+    expect(parseConfig(base).worker.queues).toEqual([...KNOWN_QUEUES]);
+    expect(parseConfig({ ...base, WORKER_QUEUES: 'shard, publish' }).worker.queues).toEqual(['shard', 'publish']);
+  });
+
+  it('refuses an unknown queue name, naming it, and an empty list', () => {
+    expect(() => parseConfig({ ...base, WORKER_QUEUES: 'build,shards' })).toThrow(/WORKER_QUEUES\.1: unknown queue "shards"/);
+    expect(() => parseConfig({ ...base, WORKER_QUEUES: ',' })).toThrow(/WORKER_QUEUES: name at least one queue/);
   });
 });

@@ -11,7 +11,15 @@ const csv = z
   .string()
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-export const QUEUE_NAMES_ALL = 'build,shard,publish,indexnow,maintenance,import,webhook,verification';
+/** The queues a worker can serve: the names of libs/jobs' QUEUE (a spec there keeps them equal). */
+export const KNOWN_QUEUES = ['build', 'shard', 'publish', 'indexnow', 'maintenance', 'import', 'webhook', 'verification'] as const;
+export const QUEUE_NAMES_ALL = KNOWN_QUEUES.join(',');
+/** A typo would serve nothing and say nothing: only known queue names, at least one. */
+const queueList = csv.pipe(
+  z
+    .array(z.enum(KNOWN_QUEUES, { error: (issue) => `unknown queue ${JSON.stringify(issue.input)}; known: ${QUEUE_NAMES_ALL}` }))
+    .min(1, `name at least one queue of ${QUEUE_NAMES_ALL}`),
+);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -76,7 +84,7 @@ const envSchema = z.object({
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
   QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('sitemaps'),
   /** Which queues this worker process serves. */
-  WORKER_QUEUES: csv.default(QUEUE_NAMES_ALL.split(',')),
+  WORKER_QUEUES: queueList.default([...KNOWN_QUEUES]),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Shard renders in parallel per process: each streams a file of up to 50 MiB through gzip, so
    * memory grows with it; run more worker processes to render more shards at once. */

@@ -4,3 +4,4 @@ export * from './job-defaults';
 export * from './build.producer';
 export * from './webhook.producer';
 export * from './verification.producer';
+export * from './job-handlers';

@@ -39,6 +39,11 @@ export const JOB = {
   sweepVerification: 'sweep-verification',
 } as const;
 
+/** The jobs of the maintenance queue, each on its own schedule. */
+export const MAINTENANCE_JOBS = [JOB.collectGarbage, JOB.refreshNews, JOB.compactShards] as const;
+export type MaintenanceJob = (typeof MAINTENANCE_JOBS)[number];
+export const maintenancePayload = z.object({ v: z.literal(1) });
+
 const uuid = z.uuid();
 
 export const planBuildPayload = z.object({

@@ -3,20 +3,24 @@
 // reconciler rebuilds them from Postgres at start, on every Redis reconnect and periodically,
 // so a build is completed or re-queued, never silently dropped.
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
 import { BuildRepository, SiteRepository } from '@sitemaps/data';
 import { jobId, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { BUILD_PRODUCER, CONFIG, REDIS } from '../worker.tokens';
-import { jobTelemetry } from '@sitemaps/observability';
+import { BUILD_PRODUCER, CONFIG, RECONCILED_QUEUES, REDIS } from '../worker.tokens';
+
+/** The queues whose jobs the reconciler looks up (closed with the module's clients). */
+export interface ReconciledQueues {
+  build: Queue;
+  publish: Queue;
+}
 
 @Injectable()
 export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('reconciler');
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private readonly queues: Queue[] = [];
   private readonly onReady = () => void this.reconcile();
 
   constructor(
@@ -25,12 +29,12 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly buildRepository: BuildRepository,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
+    @Inject(RECONCILED_QUEUES) private readonly queues: ReconciledQueues,
     private readonly workers: JobWorkers,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.workers.serves(QUEUE.build)) return;
-    for (const name of [QUEUE.build, QUEUE.publish]) this.queues.push(new Queue(name, { connection: this.redis, prefix: this.config.queuePrefix, ...jobTelemetry() }));
     await this.reconcile();
     this.redis.on('ready', this.onReady);
     this.timer = setInterval(this.onReady, Math.min(60_000, Math.max(1_000, Math.floor(this.config.build.staleMs / 2))));
@@ -51,7 +55,7 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
 
     const staleBefore = new Date(Date.now() - this.config.build.staleMs);
     const stale = await this.buildRepository.findStale(staleBefore);
-    const [buildQueue, publishQueue] = this.queues as [Queue, Queue];
+    const { build: buildQueue, publish: publishQueue } = this.queues;
     for (const build of stale) {
       const [plan, publish] = await Promise.all([buildQueue.getJob(jobId.planBuild(build.id)), publishQueue.getJob(jobId.publishBuild(build.id))]);
       if (plan || publish) continue; // still in Redis: BullMQ's retries and stalled-job checks own it
@@ -64,6 +68,5 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
     clearInterval(this.timer);
     this.redis.off('ready', this.onReady);
     await this.running;
-    await Promise.all(this.queues.map((queue) => queue.close()));
   }
 }

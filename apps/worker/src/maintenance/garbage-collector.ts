@@ -1,0 +1,35 @@
+// Deletes what is no longer served or needed: blobs a publish dropped, once crawlers that
+// started a download before the switch have had the grace period to finish, old render records
+// and expired idempotency keys.
+import { Logger } from '@nestjs/common';
+import type { BuildRepository, IdempotencyKeyRepository } from '@sitemaps/data';
+import type { BlobStore } from '@sitemaps/storage';
+
+/** Render records of builds older than this are only history. */
+const RENDER_RETENTION_MS = 7 * 24 * 3_600_000;
+
+export class GarbageCollector {
+  private readonly logger = new Logger('maintenance');
+
+  constructor(
+    private readonly deps: {
+      store: BlobStore;
+      builds: BuildRepository;
+      idempotencyKeys: IdempotencyKeyRepository;
+      /** How long a released blob stays downloadable. */
+      graceMs: number;
+      idempotencyKeyTtlSeconds: number;
+    },
+  ) {}
+
+  async collect(): Promise<{ blobs: number; renders: number; idempotencyKeys: number }> {
+    const { store, builds, idempotencyKeys: keys } = this.deps;
+    const blobs = await store.collectGarbage(this.deps.graceMs);
+    const renders = await builds.deleteRendersBefore(new Date(Date.now() - RENDER_RETENTION_MS));
+    const idempotencyKeys = await keys.deleteExpired(new Date(Date.now() - this.deps.idempotencyKeyTtlSeconds * 1000));
+    if (blobs || renders || idempotencyKeys) {
+      this.logger.log(`collected ${blobs} blobs, ${renders} render records and ${idempotencyKeys} expired idempotency keys`);
+    }
+    return { blobs, renders, idempotencyKeys };
+  }
+}
