@@ -29,6 +29,7 @@ interface GqlOperation {
 }
 
 interface Ids {
+  tenantId: string;
   siteId: string;
   buildId: string;
   keyId: string;
@@ -53,6 +54,14 @@ const SITE = 'a.example.com';
 const HOOK_URL = 'https://hooks.invalid/in';
 const REST_OPERATIONS: RestOperation[] = [
   { method: 'POST', path: '/v1/tenants', body: { name: 'X' }, access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/tenants', access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/tenants/{tenantId}', access: 'platform', isolation: 'none' },
+  { method: 'PATCH', path: '/v1/tenants/{tenantId}', body: { maxSites: 1 }, access: 'platform', isolation: 'none' },
+  { method: 'POST', path: '/v1/tenants/{tenantId}/suspend', body: {}, access: 'platform', isolation: 'none' },
+  { method: 'POST', path: '/v1/tenants/{tenantId}/resume', access: 'platform', isolation: 'none' },
+  { method: 'DELETE', path: '/v1/tenants/{tenantId}', access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/admin/sites', access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/admin/audit-log', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/api-keys', access: 'admin', isolation: 'list' },
   { method: 'POST', path: '/v1/api-keys', body: { name: 'k', scopes: ['read'] }, access: 'admin', isolation: 'none' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },
@@ -83,6 +92,14 @@ const REST_OPERATIONS: RestOperation[] = [
 
 const GQL_OPERATIONS: GqlOperation[] = [
   { field: 'createTenant', query: 'mutation { createTenant(input: { name: "X" }) { id } }', access: 'platform', isolation: 'none' },
+  { field: 'tenants', query: '{ tenants { nodes { id } } }', access: 'platform', isolation: 'none' },
+  { field: 'tenant', query: 'query($tenantId: ID!) { tenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
+  { field: 'hostnameClaims', query: '{ hostnameClaims(hostname: "a.example.com") { siteId } }', access: 'platform', isolation: 'none' },
+  { field: 'auditLog', query: '{ auditLog { nodes { id } } }', access: 'platform', isolation: 'none' },
+  { field: 'updateTenant', query: 'mutation($tenantId: ID!) { updateTenant(id: $tenantId, input: { maxSites: 1 }) { id } }', access: 'platform', isolation: 'none' },
+  { field: 'suspendTenant', query: 'mutation($tenantId: ID!) { suspendTenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
+  { field: 'resumeTenant', query: 'mutation($tenantId: ID!) { resumeTenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
+  { field: 'deleteTenant', query: 'mutation($tenantId: ID!) { deleteTenant(id: $tenantId) }', access: 'platform', isolation: 'none' },
   { field: 'apiKeys', query: '{ apiKeys { nodes { id } } }', access: 'admin', isolation: 'list' },
   { field: 'createApiKey', query: 'mutation { createApiKey(input: { name: "k", scopes: ["read"] }) { id } }', access: 'admin', isolation: 'none' },
   { field: 'revokeApiKey', query: 'mutation($keyId: ID!) { revokeApiKey(id: $keyId) }', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },
@@ -141,7 +158,8 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
   beforeAll(async () => {
     platform = await startPlatform();
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    ownerKey = (await admin.post('/v1/tenants', { name: 'Owner' })).body.apiKey;
+    const ownerTenant = (await admin.post('/v1/tenants', { name: 'Owner' })).body;
+    ownerKey = ownerTenant.apiKey;
     intruderKey = (await admin.post('/v1/tenants', { name: 'Intruder' })).body.apiKey;
     owner = apiClient(platform.apiUrl, ownerKey);
     intruder = apiClient(platform.apiUrl, intruderKey);
@@ -153,7 +171,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     const otherSiteId = (await intruder.post('/v1/sites', { hostname: 'b.example.com' })).body.id;
     const webhookId = (await owner.post('/v1/webhooks', { url: HOOK_URL, eventTypes: ['site.verified'] })).body.id;
     const deliveryId = (await owner.post(`/v1/webhooks/${webhookId}/test`)).body.id;
-    ids = { siteId, buildId, keyId, otherSiteId, webhookId, deliveryId };
+    ids = { tenantId: ownerTenant.id, siteId, buildId, keyId, otherSiteId, webhookId, deliveryId };
   });
   afterAll(() => platform?.close());
 

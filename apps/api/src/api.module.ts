@@ -47,6 +47,9 @@ import { SitesService } from './sites/sites.service';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsResolver } from './tenants/tenants.resolver';
 import { TenantsService } from './tenants/tenants.service';
+import { TenantAdminController } from './admin/tenant-admin.controller';
+import { TenantAdminResolver } from './admin/tenant-admin.resolver';
+import { TenantAdminService } from './admin/tenant-admin.service';
 import { UrlsController } from './urls/urls.controller';
 import { UrlsResolver } from './urls/urls.resolver';
 import { UrlsService } from './urls/urls.service';
@@ -107,7 +110,7 @@ export class ApiModule {
         }),
         GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql)),
       ],
-      controllers: [HealthController, TenantsController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS, ...WEBHOOK_CONTROLLERS],
+      controllers: [HealthController, TenantsController, TenantAdminController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS, ...WEBHOOK_CONTROLLERS],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
@@ -166,6 +169,8 @@ export class ApiModule {
         RequestAuthenticator,
         ApiKeysService,
         TenantsService,
+        TenantAdminService,
+        TenantAdminResolver,
         SitesService,
         UrlsService,
         BuildsService,

@@ -3,6 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
+import { AuditActorOf } from '../auth/audit-actor.decorator';
+import type { AuditActor } from '@sitemaps/data';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
@@ -23,8 +25,8 @@ export class TenantsController {
   @ZodCreated(201, createdTenantView, (tenant: { id: string }) => `/v1/tenants/${tenant.id}`, 'created, with its first key; platform key only')
   @ApiErrors(403)
   @ApiOperation({ summary: 'Create a tenant and its first API key' })
-  create(@Body() body: unknown) {
-    return this.tenants.create(parseInput(createTenantInput, body));
+  create(@Body() body: unknown, @AuditActorOf() actor: AuditActor) {
+    return this.tenants.create(parseInput(createTenantInput, body), actor);
   }
 
   @Post('api-keys')

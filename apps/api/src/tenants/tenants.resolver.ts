@@ -2,6 +2,8 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
+import { AuditActorOf } from '../auth/audit-actor.decorator';
+import type { AuditActor } from '@sitemaps/data';
 import { connectionArgs } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
@@ -18,8 +20,8 @@ export class TenantsResolver {
 
   @Mutation(() => CreatedTenantModel, { nullable: true, description: 'platform key only' })
   @PlatformOnly()
-  createTenant(@Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput) {
-    return this.tenants.create(parseInput(createTenantInput, input, 'input'));
+  createTenant(@Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput, @AuditActorOf() actor: AuditActor) {
+    return this.tenants.create(parseInput(createTenantInput, input, 'input'), actor);
   }
 
   @Query(() => ApiKeyConnection, { nullable: true, complexity: connectionComplexity })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantRepository } from '@sitemaps/data';
+import { TenantRepository, type AuditActor } from '@sitemaps/data';
 import { ApiKeysService } from '../auth/api-keys.service';
 
 @Injectable()
@@ -10,8 +10,8 @@ export class TenantsService {
   ) {}
 
   /** A tenant and its first key, with the admin scope so it can make the others. */
-  async create(input: { name: string; maxSites?: number | null | undefined; maxUrls?: number | null | undefined }) {
-    const tenant = await this.tenants.create({ name: input.name, maxSites: input.maxSites ?? null, maxUrls: input.maxUrls ?? null });
+  async create(input: { name: string; maxSites?: number | null | undefined; maxUrls?: number | null | undefined }, actor: AuditActor) {
+    const tenant = await this.tenants.createAudited({ name: input.name, maxSites: input.maxSites ?? null, maxUrls: input.maxUrls ?? null }, actor);
     const key = await this.keys.create(tenant.id, 'initial', ['admin']);
     return { id: tenant.id, name: tenant.name, apiKey: key.key };
   }
