@@ -6,8 +6,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditEntryRepository, SiteOwnershipRepository, TenantRepository, type AuditActor, type TenantChanges, type TenantRecord } from '@sitemaps/data';
 import { normalizeHostname, notFound } from '@sitemaps/domain';
 import type { BuildProducer, RedisConnection } from '@sitemaps/jobs';
-import { publishManifestChanged } from '@sitemaps/storage';
-import { BUILD_PRODUCER, REDIS } from '../api.tokens';
+import { announceManifestChange } from '@sitemaps/storage';
+import type { Pool } from 'pg';
+import { BUILD_PRODUCER, PG_POOL, REDIS } from '../api.tokens';
 import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { AuditEntryView, TenantView } from './admin.schemas';
 
@@ -19,6 +20,7 @@ export class TenantAdminService {
     private readonly ownership: SiteOwnershipRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     @Inject(REDIS) private readonly redis: RedisConnection,
+    @Inject(PG_POOL) private readonly pool: Pool,
   ) {}
 
   async list(page: PageRequest & { suspended?: boolean | undefined }): Promise<Page<TenantView>> {
@@ -53,7 +55,7 @@ export class TenantAdminService {
     const removed = found(tenantId, await this.ifUuid(tenantId, () => this.tenants.delete(tenantId, actor)));
     for (const siteId of removed.siteIds) {
       await this.builds.scheduleRebuilds(siteId, null);
-      await publishManifestChanged(this.redis, siteId);
+      await announceManifestChange(this.redis, this.pool, siteId);
     }
   }
 
@@ -71,7 +73,8 @@ export class TenantAdminService {
 
   /** The public servers drop what they cached of the tenant's sites. */
   private async announce(tenantId: string): Promise<void> {
-    for (const siteId of await this.tenants.siteIds(tenantId)) await publishManifestChanged(this.redis, siteId);
+    // With the primary's WAL position, so a public server reading a replica waits for the change.
+    for (const siteId of await this.tenants.siteIds(tenantId)) await announceManifestChange(this.redis, this.pool, siteId);
   }
 
   private async ifUuid<T>(tenantId: string, run: () => Promise<T | null>): Promise<T | null> {
