@@ -99,6 +99,7 @@ describe('webhooks', () => {
       WEBHOOK_BACKOFF_MS: String(BACKOFF_MS),
       WEBHOOK_DISABLE_AFTER_FAILURES: '2',
       WEBHOOK_TIMEOUT_MS: '5000',
+      IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     const tenant = await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Hooks' });
     tenantKey = tenant.body.apiKey;
@@ -196,6 +197,17 @@ describe('webhooks', () => {
     const fourth = await importUrls(['/g']);
     const log = await waitUntil('delivery of the fourth import', async () => (await deliveries(webhookId)).find((d) => d.event.data.importId === fourth && d.status === 'succeeded'));
     expect(log).toMatchObject({ attempts: 1, responseStatus: 200 });
+  });
+
+  it('delivers import.finished for a sitemaps import too, failed ones included', async () => {
+    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/imports`, eventTypes: ['import.finished'] })).body;
+    // The receiver answers "ok" to anything: not a sitemap, so the import fails, and says so.
+    const queued = await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${base}/sitemap.xml` });
+    expect(queued.status).toBe(202);
+    const [log] = await settled(webhookId, 1);
+    expect(log).toMatchObject({ status: 'succeeded', eventType: 'import.finished' });
+    expect(log.event.data).toMatchObject({ siteId, importId: queued.body.importId, source: 'sitemaps', status: 'failed', error: expect.any(String) });
+    expect((await api.get(`/v1/sites/${siteId}/imports/${queued.body.importId}`)).body.status).toBe('failed');
   });
 
   it('refuses a malformed secret and, by default, an address inside the platform', async () => {
