@@ -34,7 +34,7 @@ function copyManifests(target: string): void {
 }
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): string {
-  const result = spawnSync(command, args, { cwd, env: childProcessEnv(env), encoding: 'utf8', timeout: 200_000 });
+  const result = spawnSync(command, args, { cwd, env: childProcessEnv(env), encoding: 'utf8', timeout: 240_000 });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
@@ -66,7 +66,7 @@ describe('production install (npm ci --omit=dev)', () => {
     const url = new URL(serverUrl);
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
-  }, 300_000);
+  }, 360_000);
 
   afterAll(async () => {
     await Promise.all(apps.map(({ child }) => stopChild(child, 'SIGKILL')));
