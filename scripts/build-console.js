@@ -6,12 +6,18 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 
-/** Writes the console's build into `outDir`; resolves with its number of files. */
+/**
+ * Writes the console's build into `outDir`; resolves with its number of files. Vite and the React
+ * plugin follow NODE_ENV: React's production build needs it unset or `production`, so a process
+ * that has it otherwise (vitest sets `test`) runs this file as a child process instead.
+ */
 async function buildConsole(outDir) {
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
   const output = await build({
     configFile: path.join(ROOT, 'apps/console/vite.config.mts'),
     logLevel: 'warn',
+    mode: 'production',
     build: { outDir, emptyOutDir: true },
   });
   return [output].flat().reduce((count, result) => count + ('output' in result ? result.output.length : 0), 0);

@@ -1,27 +1,102 @@
 // The console (apps/console) as a tenant uses it: built by Vite into a folder of its own, served
 // by the real API under /console, driven in a real headless Chromium (playwright-core with the
-// Chromium shipped in @sparticuz/chromium: nothing but Node needed).
-import { mkdtempSync, rmSync } from 'node:fs';
+// Chromium shipped in @sparticuz/chromium: nothing but Node needed). Screenshots at desktop and
+// phone width go to test-artifacts/console/ (git-ignored) for a person to look at.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childProcessEnv } from '@sitemaps/config';
+import { apiClient } from './support/api-client';
 import { launchBrowser } from './support/browser';
-import { startPlatform, type Platform } from './support/platform';
+import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { buildConsole } = require('../scripts/build-console') as { buildConsole(outDir: string): Promise<number> };
+const ROOT = path.resolve(__dirname, '..');
+
+const ARTIFACTS = path.join(ROOT, 'test-artifacts/console');
+const HOST = 'console.example.com';
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+/** Waits on the platform's real work (an import, a build) as the page shows it. */
+const WORK_TIMEOUT_MS = 90_000;
+
+/** Products in English and German, each pair an hreflang cluster; one line for another host. */
+function uploadFile(): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= 30; i++) {
+    const en = `https://${HOST}/products/${i}`;
+    const de = `https://${HOST}/de/produkte/${i}`;
+    const alternates = [
+      { hreflang: 'en', href: en },
+      { hreflang: 'de', href: de },
+      { hreflang: 'x-default', href: en },
+    ];
+    lines.push(JSON.stringify({ loc: en, lastmod: '2026-11-01', hreflang: 'en', alternates, section: 'products' }));
+    lines.push(JSON.stringify({ loc: de, lastmod: '2026-11-01', hreflang: 'de', alternates, section: 'products' }));
+  }
+  lines.splice(7, 0, JSON.stringify({ loc: 'https://elsewhere.example.org/page' }));
+  return `${lines.join('\n')}\n`;
+}
 
 describe('the console', () => {
   let platform: Platform;
   let buildDir: string;
   let browser: Browser;
+  let tenantKey: string;
+  const problems: string[] = [];
+  /** Answers outside 2xx: each one the test provoked on purpose, none else. */
+  const refusals: string[] = [];
+
+  /** A browser context of its own (sessionStorage too), failing the test on any console error. */
+  async function open(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    // Chromium logs every 4xx answer as a console error: those are checked as refusals instead.
+    const refusal = /^Failed to load resource: the server responded with a status of 4\d\d/;
+    page.on('console', (message) => message.type() === 'error' && !refusal.test(message.text()) && problems.push(`console: ${message.text()}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) refusals.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    await page.goto(`${platform.apiUrl}/console/`);
+    return { context, page };
+  }
+
+  async function signIn(page: Page): Promise<void> {
+    await page.getByLabel('API key').fill(tenantKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
+  }
+
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+  /** Every form control has a label, every button a name: what a screen reader announces. */
+  async function unlabelled(page: Page): Promise<string[]> {
+    return page.evaluate(() => {
+      const missing: string[] = [];
+      for (const control of Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea'))) {
+        if (!control.labels?.length && !control.getAttribute('aria-label')) missing.push(control.outerHTML.slice(0, 80));
+      }
+      for (const button of Array.from(document.querySelectorAll('button'))) {
+        if (!(button.textContent ?? '').trim() && !button.getAttribute('aria-label')) missing.push(button.outerHTML.slice(0, 80));
+      }
+      return missing;
+    });
+  }
 
   beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
     buildDir = mkdtempSync(path.join(tmpdir(), 'sitemaps-console-'));
-    await buildConsole(buildDir);
-    platform = await startPlatform({ CONSOLE_DIR: buildDir });
+    // As `npm run build` does it, in a process of its own: vitest's NODE_ENV=test would give React's development build.
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/build-console.js'), '--out-dir', buildDir], {
+      env: childProcessEnv({ NODE_ENV: 'production' }),
+    });
+    platform = await startPlatform({ CONSOLE_DIR: path.join(buildDir, 'console') });
     browser = await launchBrowser();
+    tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Console' })).body.apiKey;
   });
   afterAll(async () => {
     await browser?.close();
@@ -36,8 +111,8 @@ describe('the console', () => {
     const page = await fetch(`${platform.apiUrl}/console/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await page.text();
-    expect(html).toContain('<div id="root">');
     const script = html.match(/src="(\/console\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeDefined();
     const asset = await fetch(`${platform.apiUrl}${script}`);
@@ -45,10 +120,137 @@ describe('the console', () => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
-  it('renders in Chromium', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${platform.apiUrl}/console/`);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Sitemaps console');
-    await page.close();
+  it('takes a tenant from sign-in to a published site and finds a URL with its hreflang cluster', async () => {
+    const { context, page } = await open(DESKTOP);
+
+    // A wrong key is refused on the field; the right one is kept for the tab.
+    await page.getByLabel('API key').fill('not-a-key-0123456789');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This key is not valid').waitFor();
+    expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+    await shot(page, 'desktop-sign-in');
+    await signIn(page);
+    expect(await page.evaluate(() => sessionStorage.getItem('sitemaps.apiKey'))).toBe(tenantKey);
+
+    // The server's validation error shows on the field, then the site is created.
+    await page.getByLabel('Hostname').fill('not a hostname');
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await page.locator('.field.invalid').getByLabel('Hostname').waitFor();
+    await page.getByLabel('Hostname').fill(HOST);
+    await page.getByRole('button', { name: 'Add site' }).click();
+    await page.getByRole('heading', { level: 1, name: HOST }).waitFor();
+
+    // Upload: live progress, then the summary and the rejected line with its reason.
+    await page.getByRole('link', { name: 'Import' }).click();
+    await page.getByLabel('File').setInputFiles({ name: 'urls.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(uploadFile()) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const summary = page.getByRole('status').filter({ hasText: 'Import completed' });
+    await summary.waitFor({ timeout: WORK_TIMEOUT_MS });
+    expect(await summary.textContent()).toContain('61 lines read, 60 stored, 1 rejected');
+    const rejections = page.getByRole('region', { name: 'Rejected lines' }).locator('tbody tr');
+    await rejections.first().waitFor();
+    expect(await rejections.count()).toBe(1);
+    expect(await rejections.first().locator('td').first().textContent()).toBe('8');
+    await shot(page, 'desktop-import');
+
+    // Builds: start one and watch it publish; the chart and the stage timings show it.
+    await page.getByRole('link', { name: 'Builds' }).click();
+    await page.getByRole('button', { name: 'Build now' }).click();
+    await page.locator('tbody .badge-published').first().waitFor({ timeout: WORK_TIMEOUT_MS });
+    await page.getByRole('img', { name: /Durations of the last \d+ builds/ }).waitFor();
+    await shot(page, 'desktop-builds');
+
+    // The overview reads the published build and the shards.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const urlsPublished = page.locator('.stats div').filter({ hasText: 'URLs published' }).locator('dd');
+    await expect.poll(() => urlsPublished.textContent(), { timeout: WORK_TIMEOUT_MS }).toBe('60');
+    expect(await page.locator('.stats div').filter({ hasText: 'Sections' }).locator('dd').textContent()).toContain('products');
+    await shot(page, 'desktop-overview');
+
+    await page.getByRole('link', { name: 'Shards' }).click();
+    await page.locator('tbody meter').first().waitFor();
+    await shot(page, 'desktop-shards');
+
+    // URL search by prefix, one URL's published data and its hreflang cluster.
+    await page.getByRole('link', { name: 'URLs' }).click();
+    await page.getByLabel('URLs starting with').fill(`https://${HOST}/de/`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const found = page.getByRole('list', { name: 'Matching URLs' }).getByRole('button');
+    await expect.poll(() => found.count()).toBe(30);
+    expect(await found.allTextContents()).toSatisfy((locs: string[]) => locs.every((loc) => loc.startsWith(`https://${HOST}/de/`)));
+    await page.getByRole('button', { name: `https://${HOST}/de/produkte/12`, exact: true }).click();
+    const cluster = page.getByRole('table', { name: /Hreflang cluster/ });
+    await cluster.waitFor();
+    expect(await cluster.locator('tbody tr').allTextContents()).toEqual([
+      `de (this URL)https://${HOST}/de/produkte/12`,
+      `enhttps://${HOST}/products/12`,
+      `x-defaulthttps://${HOST}/products/12`,
+    ]);
+    await shot(page, 'desktop-urls');
+
+    // Settings: the server's validation error on the field it belongs to; a valid change saves.
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Scheduled full rebuild (cron, UTC)').fill('every night');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const cron = page.getByLabel('Scheduled full rebuild (cron, UTC)');
+    await expect.poll(() => cron.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await cron.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').pop()}"]`).textContent()).not.toBe('');
+    await shot(page, 'desktop-settings-error');
+    await cron.fill('0 3 * * *');
+    await page.getByLabel('robots.txt rules').fill('User-agent: *\nDisallow: /cart');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const site = (await apiClient(platform.apiUrl, tenantKey).get('/v1/sites')).body.items[0];
+    expect(site.rebuildCron).toBe('0 3 * * *');
+    expect(site.robotsTxt).toMatch(/^User-agent: \*\nDisallow: \/cart\n?$/);
+
+    // Webhook endpoints.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.net/sitemaps');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('status').filter({ hasText: 'signing secret' }).waitFor();
+    await page.getByRole('cell', { name: 'https://hooks.example.net/sitemaps', exact: true }).waitFor();
+    await shot(page, 'desktop-webhooks');
+
+    expect(await unlabelled(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('works at phone width, keyboard first', async () => {
+    const { context, page } = await open(PHONE);
+    await shot(page, 'phone-sign-in');
+    // Keyboard only: the key field, then Enter submits.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('password');
+    await page.keyboard.type(tenantKey);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
+    await shot(page, 'phone-sites');
+    await page.getByRole('link', { name: HOST }).click();
+    await page.getByRole('heading', { level: 1, name: HOST }).waitFor();
+    await page.locator('.stats').waitFor();
+    await shot(page, 'phone-overview');
+    await page.getByRole('link', { name: 'URLs' }).click();
+    await page.getByRole('button', { name: `https://${HOST}/de/produkte/1`, exact: true }).click();
+    await page.getByRole('table', { name: /Hreflang cluster/ }).waitFor();
+    await shot(page, 'phone-urls');
+    await page.getByRole('link', { name: 'Builds' }).click();
+    await page.getByRole('img', { name: /Durations/ }).waitFor();
+    await shot(page, 'phone-builds');
+    // Nothing wider than the screen but the tables, which scroll inside their own box.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await unlabelled(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('logged no error in the browser console, and met no refusal but those provoked', () => {
+    expect(problems).toEqual([]);
+    expect(refusals.map((refusal) => refusal.replace(/[0-9a-f-]{36}/, ':id'))).toEqual([
+      '401 GET /v1/sites',
+      '400 POST /v1/sites',
+      '400 PATCH /v1/sites/:id',
+    ]);
   });
 });

@@ -1,0 +1,196 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
+import { useSession } from './app';
+import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
+
+/** How often the running import's counters are read while the upload is under way. */
+const POLL_MS = 500;
+
+export function ImportPanel({ site }: { site: Schemas['Site'] }) {
+  const { api, apiKey } = useSession();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [mode, setMode] = useState<'upsert' | 'replace'>('upsert');
+  const [fileError, setFileError] = useState<string | undefined>();
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [running, setRunning] = useState<Schemas['Import'] | null>(null);
+  const [result, setResult] = useState<Schemas['ImportResult'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [uploading, setUploading] = useState(false);
+  const imports = useCursorPages(
+    (cursor) => unwrap(api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 10, cursor } } })),
+    [site.id],
+  );
+
+  // Live counters: the import row the API updates as it reads the upload.
+  useEffect(() => {
+    if (!uploading) return;
+    let live = true;
+    const poll = async () => {
+      const page = await unwrap(api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 1 } } }));
+      const latest = page.items[0];
+      if (live && latest && (latest.status === 'running' || latest.status === 'queued')) setRunning(latest);
+    };
+    const timer = setInterval(() => void poll().catch(() => undefined), POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [api, site.id, uploading]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) return setFileError('Choose a file to upload');
+    setFileError(undefined);
+    setError(null);
+    setResult(null);
+    setRunning(null);
+    setProgress({ sent: 0, total: file.size });
+    setUploading(true);
+    try {
+      setResult(await uploadUrls(apiKey, site.id, file, mode, setProgress));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setUploading(false);
+      imports.reload();
+    }
+  }
+
+  return (
+    <>
+      <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-heading">
+        <h2 id="upload-heading">Upload URLs</h2>
+        <p className="muted">
+          NDJSON (one URL entry per line) or CSV with a header, optionally gzipped (<code>.ndjson</code>, <code>.csv</code>,{' '}
+          <code>.gz</code>). Valid lines are stored; rejected lines are listed with their reason.
+        </p>
+        <div className="inline">
+          <Field label="File" error={fileError}>
+            {(ids) => <input {...ids} ref={fileRef} type="file" accept=".ndjson,.jsonl,.json,.csv,.gz" />}
+          </Field>
+          <Field label="Mode" hint="Replace deletes the site's URLs absent from the file, when the import completes.">
+            {(ids) => (
+              <select {...ids} value={mode} onChange={(e) => setMode(e.target.value as 'upsert' | 'replace')}>
+                <option value="upsert">Add or update</option>
+                <option value="replace">Replace all URLs</option>
+              </select>
+            )}
+          </Field>
+          <button type="submit" disabled={uploading}>
+            {uploading ? 'Uploading…' : 'Upload'}
+          </button>
+        </div>
+      </form>
+      {progress && (
+        <section className="card" aria-labelledby="progress-heading">
+          <h2 id="progress-heading">Progress</h2>
+          <label className="progress">
+            Sent {formatBytes(progress.sent)} of {formatBytes(progress.total)}
+            <progress max={progress.total || 1} value={progress.sent} />
+          </label>
+          <p role="status" aria-live="polite">
+            {result
+              ? `Import ${result.status}: ${formatNumber(result.linesRead)} lines read, ${formatNumber(result.stored)} stored, ` +
+                `${formatNumber(result.rejected)} rejected, ${formatNumber(result.changed)} changed` +
+                (result.deleted ? `, ${formatNumber(result.deleted)} deleted` : '')
+              : running
+                ? `Importing: ${formatNumber(running.linesRead)} lines read, ${formatNumber(running.stored)} stored, ` +
+                  `${formatNumber(running.rejected)} rejected`
+                : uploading
+                  ? 'Uploading…'
+                  : ''}
+          </p>
+          <ErrorNote error={error} />
+        </section>
+      )}
+      {result && result.rejected > 0 && <Rejections siteId={site.id} importId={result.importId} />}
+      <section aria-labelledby="imports-heading">
+        <h2 id="imports-heading">Recent imports</h2>
+        <ErrorNote error={imports.error} />
+        {imports.page && imports.page.items.length === 0 && <p>No imports yet.</p>}
+        {imports.page && imports.page.items.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Imports, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Source</th>
+                  <th scope="col" className="num">Read</th>
+                  <th scope="col" className="num">Stored</th>
+                  <th scope="col" className="num">Rejected</th>
+                </tr>
+              </thead>
+              <tbody>
+                {imports.page.items.map((item) => (
+                  <tr key={item.id}>
+                    <td>{formatTime(item.createdAt)}</td>
+                    <td>
+                      <StatusBadge status={item.status} />
+                    </td>
+                    <td>
+                      {item.source} ({item.format}, {item.mode})
+                    </td>
+                    <td className="num">{formatNumber(item.linesRead)}</td>
+                    <td className="num">{formatNumber(item.stored)}</td>
+                    <td className="num">{formatNumber(item.rejected)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager label="Imports" {...imports} />
+      </section>
+    </>
+  );
+}
+
+function Rejections({ siteId, importId }: { siteId: string; importId: string }) {
+  const { api } = useSession();
+  const rejections = useCursorPages(
+    (cursor) =>
+      unwrap(
+        api.GET('/v1/sites/{siteId}/imports/{importId}/rejections', {
+          params: { path: { siteId, importId }, query: { limit: 50, cursor } },
+        }),
+      ),
+    [siteId, importId],
+  );
+  return (
+    <section aria-labelledby="rejections-heading">
+      <h2 id="rejections-heading">Rejected lines</h2>
+      <ErrorNote error={rejections.error} />
+      {rejections.page && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Rejected lines of the upload</caption>
+            <thead>
+              <tr>
+                <th scope="col" className="num">Line</th>
+                <th scope="col">Field</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Code</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rejections.page.items.map((rejection, i) => (
+                <tr key={`${rejection.line}-${i}`}>
+                  <td className="num">{rejection.line}</td>
+                  <td>{rejection.field}</td>
+                  <td>{rejection.reason}</td>
+                  <td>
+                    <code>{rejection.code}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label="Rejected lines" {...rejections} />
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from 'react';
+import { fieldErrors, unwrap, type Schemas } from './api';
+import { useSession } from './app';
+import { hrefOf } from './route';
+import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
+
+export function SitesPage() {
+  const { api } = useSession();
+  const sites = useCursorPages((cursor) => unwrap(api.GET('/v1/sites', { params: { query: { limit: 25, cursor } } })), []);
+  return (
+    <>
+      <h1>Sites</h1>
+      <CreateSite onCreated={(site) => (window.location.hash = hrefOf({ page: 'site', siteId: site.id, tab: 'overview' }))} />
+      <section aria-labelledby="sites-heading">
+        <h2 id="sites-heading">Your sites</h2>
+        <ErrorNote error={sites.error} />
+        {sites.page && sites.page.items.length === 0 && <p>No sites yet: add one above.</p>}
+        {sites.page && sites.page.items.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Sites of this tenant</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Site</th>
+                  <th scope="col">Sitemap index</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sites.page.items.map((site) => (
+                  <tr key={site.id}>
+                    <td>
+                      <a href={hrefOf({ page: 'site', siteId: site.id, tab: 'overview' })}>{site.hostname}</a>
+                    </td>
+                    <td className="break">{site.sitemapUrl}</td>
+                    <td>{formatTime(site.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager label="Sites" {...sites} />
+      </section>
+    </>
+  );
+}
+
+function CreateSite({ onCreated }: { onCreated(site: Schemas['Site']): void }) {
+  const { api } = useSession();
+  const [hostname, setHostname] = useState('');
+  const [scheme, setScheme] = useState<'https' | 'http'>('https');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      onCreated(await unwrap(api.POST('/v1/sites', { body: { hostname: hostname.trim(), scheme } })));
+    } catch (e) {
+      const byField = fieldErrors(e);
+      setErrors(byField);
+      setError(Object.keys(byField).length ? null : e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="create-site-heading" className="card">
+      <h2 id="create-site-heading">Add a site</h2>
+      <form className="inline" onSubmit={submit} noValidate>
+        <Field label="Hostname" error={errors.hostname} hint="e.g. shop.example.com">
+          {(ids) => <input {...ids} value={hostname} onChange={(e) => setHostname(e.target.value)} required />}
+        </Field>
+        <Field label="Scheme" error={errors.scheme}>
+          {(ids) => (
+            <select {...ids} value={scheme} onChange={(e) => setScheme(e.target.value as 'https' | 'http')}>
+              <option value="https">https</option>
+              <option value="http">http</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit" disabled={busy}>
+          Add site
+        </button>
+      </form>
+      <ErrorNote error={error} />
+    </section>
+  );
+}

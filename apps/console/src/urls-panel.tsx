@@ -1,0 +1,118 @@
+import { useState, type FormEvent } from 'react';
+import { unwrap, type Schemas } from './api';
+import { useSession } from './app';
+import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
+
+export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
+  const { api } = useSession();
+  const origin = `${site.scheme}://${site.hostname}/`;
+  const [input, setInput] = useState(origin);
+  const [prefix, setPrefix] = useState(origin);
+  const [selected, setSelected] = useState<Schemas['Url'] | null>(null);
+  const urls = useCursorPages(
+    (cursor) =>
+      unwrap(api.GET('/v1/sites/{siteId}/urls', { params: { path: { siteId: site.id }, query: { limit: 50, cursor, prefix } } })),
+    [site.id, prefix],
+  );
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    setSelected(null);
+    setPrefix(input);
+  }
+
+  return (
+    <>
+      <form className="inline" role="search" onSubmit={search}>
+        <Field label="URLs starting with" hint="Lists 50 at a time, in URL order.">
+          {(ids) => <input {...ids} type="search" className="wide-input" value={input} onChange={(e) => setInput(e.target.value)} />}
+        </Field>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote error={urls.error} />
+      <div className="split">
+        <div>
+          {urls.page && urls.page.items.length === 0 && <p>No URL starts with {prefix}.</p>}
+          {urls.page && urls.page.items.length > 0 && (
+            <ul className="url-list" aria-label="Matching URLs">
+              {urls.page.items.map((url) => (
+                <li key={url.loc}>
+                  <button
+                    type="button"
+                    className="link break"
+                    aria-pressed={selected?.loc === url.loc}
+                    onClick={() => setSelected(url)}
+                  >
+                    {url.loc}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pager label="URLs" {...urls} />
+        </div>
+        {selected && <UrlDetails url={selected} />}
+      </div>
+    </>
+  );
+}
+
+function UrlDetails({ url }: { url: Schemas['Url'] }) {
+  const cluster = url.alternates;
+  const own = cluster.find((alternate) => alternate.href === url.loc);
+  return (
+    <article className="card url-details" aria-labelledby="url-details-heading">
+      <h2 id="url-details-heading" className="break">
+        {url.loc}
+      </h2>
+      <dl className="pairs">
+        <dt>Last modified</dt>
+        <dd>{url.lastmod ?? '–'}</dd>
+        <dt>Change frequency</dt>
+        <dd>{url.changefreq ?? '–'}</dd>
+        <dt>Priority</dt>
+        <dd>{url.priority ?? '–'}</dd>
+        <dt>Section</dt>
+        <dd>{url.section ?? '(default)'}</dd>
+        <dt>Images</dt>
+        <dd>{url.images.length}</dd>
+        <dt>Videos</dt>
+        <dd>{url.videos.length}</dd>
+        <dt>News</dt>
+        <dd>{url.news ? url.news.title : '–'}</dd>
+        <dt>Stored</dt>
+        <dd>{formatTime(url.updatedAt)}</dd>
+      </dl>
+      <h3>Hreflang cluster</h3>
+      {cluster.length === 0 ? (
+        <p className="muted">Not in an hreflang cluster.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Hreflang cluster of {url.loc}</caption>
+            <thead>
+              <tr>
+                <th scope="col">hreflang</th>
+                <th scope="col">Page</th>
+              </tr>
+            </thead>
+            <tbody>
+              {cluster.map((alternate) => (
+                <tr key={`${alternate.hreflang} ${alternate.href}`} aria-current={alternate === own ? 'true' : undefined}>
+                  <td>
+                    {alternate.hreflang}
+                    {alternate === own ? ' (this URL)' : ''}
+                  </td>
+                  <td className="break">{alternate.href}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cluster.length > 0 && !cluster.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default') && (
+        <p className="muted">No x-default in this cluster.</p>
+      )}
+    </article>
+  );
+}
