@@ -327,6 +327,7 @@ function printBanner(opts: {
     rule,
     BANNER_TITLE,
     `  api         ${apiUrl}`,
+    `  console     ${apiUrl}/console/   (sign in with a tenant API key)`,
     `  public      ${publicUrl}`,
     `  postgres    ${opts.postgres.description}`,
     `  redis       ${opts.redis.description}`,

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { apiClient } from './support/api-client';
@@ -155,8 +155,17 @@ describe('the console', () => {
 
     // Builds: start one and watch it publish; the chart and the stage timings show it.
     await page.getByRole('link', { name: 'Builds' }).click();
+    // The list read after the build was queued holds it; the page then polls until it is done.
+    const isBuilds = (method: string) => (response: Response) =>
+      response.request().method() === method && new URL(response.url()).pathname.endsWith('/builds');
+    const queued = page.waitForResponse(isBuilds('POST'));
     await page.getByRole('button', { name: 'Build now' }).click();
-    await page.locator('tbody .badge-published').first().waitFor({ timeout: WORK_TIMEOUT_MS });
+    expect((await queued).status()).toBe(202);
+    await page.waitForResponse(isBuilds('GET'));
+    const states = () => page.locator('tbody .badge').allTextContents();
+    await expect
+      .poll(states, { timeout: WORK_TIMEOUT_MS })
+      .toSatisfy((all: string[]) => all.length > 0 && all.every((state) => state === 'published'));
     await page.getByRole('img', { name: /Durations of the last \d+ builds/ }).waitFor();
     await shot(page, 'desktop-builds');
 

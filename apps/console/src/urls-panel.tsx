@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
@@ -24,7 +24,7 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <form className="inline" role="search" onSubmit={search}>
-        <Field label="URLs starting with" hint="Lists 50 at a time, in URL order.">
+        <Field label="URLs starting with" hint="Lists 50 at a time.">
           {(ids) => <input {...ids} type="search" className="wide-input" value={input} onChange={(e) => setInput(e.target.value)} />}
         </Field>
         <button type="submit">Search</button>
@@ -58,11 +58,14 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
 }
 
 function UrlDetails({ url }: { url: Schemas['Url'] }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Moves focus (and, on a phone, the view) to the URL just chosen.
+  useEffect(() => heading.current?.focus(), [url.loc]);
   const cluster = url.alternates;
   const own = cluster.find((alternate) => alternate.href === url.loc);
   return (
     <article className="card url-details" aria-labelledby="url-details-heading">
-      <h2 id="url-details-heading" className="break">
+      <h2 id="url-details-heading" className="break" ref={heading} tabIndex={-1}>
         {url.loc}
       </h2>
       <dl className="pairs">
