@@ -1,25 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PrismaClient } from '@sitemaps/data';
+import { BuildRepository, type Build } from '@sitemaps/data';
 import { notFound } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER, PRISMA } from '../api.tokens';
+import { BUILD_PRODUCER } from '../api.tokens';
 import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { BuildView } from './build.schemas';
 
-type BuildRow = Awaited<ReturnType<PrismaClient['build']['findFirstOrThrow']>>;
+type BuildRow = Build;
 
 @Injectable()
 export class BuildsService {
   constructor(
     private readonly sites: SitesService,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly buildRepository: BuildRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
   ) {}
 
   async create(tenantId: string, siteId: string, full: boolean): Promise<BuildView> {
     const site = await this.sites.get(tenantId, siteId);
-    const build = await this.prisma.build.create({ data: { siteId: site.id, full, trigger: 'api' } });
+    const build = await this.buildRepository.create({ siteId: site.id, full, trigger: 'api' });
+    if (!build) throw notFound('site', siteId); // deleted meanwhile
     // Enqueued after the row is committed, so the worker always finds it.
     await this.builds.enqueueBuild({ v: 1, siteId: site.id, buildId: build.id, full, trigger: 'api' });
     return presentBuild(build);
@@ -29,20 +30,13 @@ export class BuildsService {
   async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<BuildView>> {
     const site = await this.sites.get(tenantId, siteId);
     const before = decodeCursor(page.after, createdKey);
-    const rows = await this.prisma.build.findMany({
-      where: {
-        siteId: site.id,
-        ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: page.first + 1,
-    });
+    const rows = await this.buildRepository.listForSite(site.id, { before, limit: page.first + 1 });
     return pageOf(rows, page.first, createdKeyOf, presentBuild);
   }
 
   async get(tenantId: string, siteId: string, buildId: string): Promise<BuildView> {
     const site = await this.sites.get(tenantId, siteId);
-    const build = uuidKey.safeParse(buildId).success ? await this.prisma.build.findFirst({ where: { id: buildId, siteId: site.id } }) : null;
+    const build = uuidKey.safeParse(buildId).success ? await this.buildRepository.findForSite(site.id, buildId) : null;
     if (!build) throw notFound('build', buildId);
     return presentBuild(build);
   }

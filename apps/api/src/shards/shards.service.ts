@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { PrismaClient } from '@sitemaps/data';
+import { Injectable } from '@nestjs/common';
+import { ShardRepository } from '@sitemaps/data';
 import { shardFilePath } from '@sitemaps/domain';
-import { PRISMA } from '../api.tokens';
 import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { ShardView } from './shard.schemas';
@@ -10,18 +9,14 @@ import type { ShardView } from './shard.schemas';
 export class ShardsService {
   constructor(
     private readonly sites: SitesService,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly shards: ShardRepository,
   ) {}
 
   /** In id order: the order the planner created them. */
   async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<ShardView>> {
     const site = await this.sites.get(tenantId, siteId);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await this.prisma.shard.findMany({
-      where: { siteId: site.id, ...(after ? { id: { gt: BigInt(after) } } : {}) },
-      orderBy: { id: 'asc' },
-      take: page.first + 1,
-    });
+    const rows = await this.shards.listForSite(site.id, { afterId: after, limit: page.first + 1 });
     return pageOf(rows, page.first, (shard) => String(shard.id), (shard) => ({
       id: String(shard.id),
       section: shard.section || null,
