@@ -20,6 +20,8 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   let files: http.Server;
   /** Host -> body of /.well-known/sitemaps-verification.txt on the test's web server. */
   const published = new Map<string, string>();
+  /** Webhook deliveries the test's web server received at /hooks. */
+  const received: { type: string; data: { siteId: string; hostname: string; reason: string | null } }[] = [];
   let admin: ReturnType<typeof apiClient>;
 
   const tenant = async (name: string) => apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name })).body.apiKey);
@@ -34,6 +36,15 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   beforeAll(async () => {
     dns = await startDnsServer();
     files = http.createServer((request, response) => {
+      if (request.url === '/hooks') {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          received.push(JSON.parse(body));
+          response.writeHead(204).end();
+        });
+        return;
+      }
       const host = (request.headers.host ?? '').replace(/:\d+$/, '');
       const body = request.url === '/.well-known/sitemaps-verification.txt' ? published.get(host) : undefined;
       response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' }).end(body ?? 'not found');
@@ -49,6 +60,7 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
       VERIFICATION_GRACE_MS: '1500',
       VERIFICATION_SWEEP_MS: '100',
       PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
   });
@@ -151,6 +163,8 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   it('takes verification away once the proof has been gone longer than the grace period, and serves the site no more', async () => {
     const owner = await tenant('Forgetful');
     const host = 'fading.example.com';
+    const hooksUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/hooks`;
+    expect((await owner.post('/v1/webhooks', { url: hooksUrl, eventTypes: ['site.verified', 'site.verification_lost'] })).status).toBe(201);
     const created = await owner.post('/v1/sites', { hostname: host });
     dns.setTxt(`_sitemaps-challenge.${host}`, [created.body.verification.token]);
     const verified = await untilStatus(owner, created.body.id, 'verified');
@@ -166,6 +180,13 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     const lost = await untilStatus(owner, created.body.id, 'pending');
     expect(lost.verification).toMatchObject({ verifiedAt: null, error: { code: 'VERIFICATION_LOST' } });
     expect(await publicStatus(host)).toBe(404);
+    // The owner heard of both changes at its webhook endpoint.
+    const events = await waitUntil('site.verified and site.verification_lost at the webhook endpoint', (seen) => {
+      const mine = seen(received.filter((event) => event.data.siteId === created.body.id));
+      return mine.length >= 2 ? mine : undefined;
+    }, { timeoutMs: 30_000 });
+    expect(events.map((event) => event.type)).toEqual(['site.verified', 'site.verification_lost']);
+    expect(events[1]!.data).toMatchObject({ hostname: host, reason: expect.stringContaining('grace period') });
 
     // The record back: verified again by the scheduled checks alone.
     dns.setTxt(`_sitemaps-challenge.${host}`, [created.body.verification.token]);
