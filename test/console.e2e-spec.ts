@@ -174,6 +174,8 @@ describe('the console', () => {
     const urlsPublished = page.locator('.stats div').filter({ hasText: 'URLs published' }).locator('dd');
     await expect.poll(() => urlsPublished.textContent(), { timeout: WORK_TIMEOUT_MS }).toBe('60');
     expect(await page.locator('.stats div').filter({ hasText: 'Sections' }).locator('dd').textContent()).toContain('products');
+    // The test platform verifies hostnames without proof (development mode).
+    expect(await page.locator('.stats div').filter({ hasText: 'Verification' }).locator('dd').textContent()).toBe('verified');
     await shot(page, 'desktop-overview');
 
     await page.getByRole('link', { name: 'Shards' }).click();

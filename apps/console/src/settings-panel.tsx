@@ -15,6 +15,7 @@ interface Draft {
   rebuildCron: string;
   cacheMaxAge: string;
   textSitemap: boolean;
+  xslStylesheet: boolean;
 }
 
 function draftOf(site: Schemas['Site']): Draft {
@@ -26,6 +27,7 @@ function draftOf(site: Schemas['Site']): Draft {
     rebuildCron: site.rebuildCron ?? '',
     cacheMaxAge: String(site.cacheMaxAge),
     textSitemap: site.textSitemap,
+    xslStylesheet: site.xslStylesheet,
   };
 }
 
@@ -54,6 +56,7 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
         rebuildCron: draft.rebuildCron.trim() === '' ? null : draft.rebuildCron.trim(),
         cacheMaxAge: Number(draft.cacheMaxAge),
         textSitemap: draft.textSitemap,
+        xslStylesheet: draft.xslStylesheet,
       };
       const updated = await unwrap(api.PATCH('/v1/sites/{siteId}', { params: { path: { siteId: site.id } }, body }));
       setErrors({});
@@ -113,6 +116,10 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
       <div className="check">
         <input id="text-sitemap" type="checkbox" checked={draft.textSitemap} onChange={(e) => set('textSitemap', e.target.checked)} />
         <label htmlFor="text-sitemap">Also publish /sitemap.txt</label>
+      </div>
+      <div className="check">
+        <input id="xsl-stylesheet" type="checkbox" checked={draft.xslStylesheet} onChange={(e) => set('xslStylesheet', e.target.checked)} />
+        <label htmlFor="xsl-stylesheet">Readable in a browser (XSL stylesheet on the sitemap files)</label>
       </div>
       <ErrorNote error={error} />
       <div className="actions">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Verification } from './verification';
 import { unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { BuildsPanel } from './builds-panel';
@@ -43,7 +44,7 @@ export function SitePage({ siteId, tab }: { siteId: string; tab: SiteTab }) {
         ))}
       </nav>
       <section aria-label={TAB_LABELS[tab]}>
-        {tab === 'overview' && <Overview site={site} />}
+        {tab === 'overview' && <Overview site={site} onChecked={setSite} />}
         {tab === 'builds' && <BuildsPanel site={site} />}
         {tab === 'shards' && <ShardsPanel site={site} />}
         {tab === 'urls' && <UrlsPanel site={site} />}
@@ -57,7 +58,7 @@ export function SitePage({ siteId, tab }: { siteId: string; tab: SiteTab }) {
 /** Shards read for the overview: a site with more shows "100+" rather than paging through all. */
 const OVERVIEW_SHARDS = 100;
 
-function Overview({ site }: { site: Schemas['Site'] }) {
+function Overview({ site, onChecked }: { site: Schemas['Site']; onChecked(site: Schemas['Site']): void }) {
   const { api } = useSession();
   const [builds, setBuilds] = useState<Schemas['BuildPage'] | null>(null);
   const [shards, setShards] = useState<Schemas['ShardPage'] | null>(null);
@@ -76,6 +77,12 @@ function Overview({ site }: { site: Schemas['Site'] }) {
     <>
       <ErrorNote error={error} />
       <dl className="stats">
+        <div>
+          <dt>Verification</dt>
+          <dd>
+            <StatusBadge status={site.verification.status} />
+          </dd>
+        </div>
         <div>
           <dt>Last publish</dt>
           <dd>{builds ? (published ? formatTime(published.finishedAt) : 'never') : '…'}</dd>
@@ -97,6 +104,7 @@ function Overview({ site }: { site: Schemas['Site'] }) {
           <dd>{shards ? (sections.length ? `${sections.join(', ')}${more ? ', …' : ''}` : 'none yet') : '…'}</dd>
         </div>
       </dl>
+      {site.verification.status !== 'verified' && <Verification site={site} onChecked={onChecked} />}
       <h2>Settings in short</h2>
       <dl className="pairs">
         <dt>Scheme</dt>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { hrefOf } from './route';
-import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
+import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 export function SitesPage() {
   const { api } = useSession();
@@ -22,6 +22,7 @@ export function SitesPage() {
               <thead>
                 <tr>
                   <th scope="col">Site</th>
+                  <th scope="col">Verification</th>
                   <th scope="col">Sitemap index</th>
                   <th scope="col">Created</th>
                 </tr>
@@ -31,6 +32,9 @@ export function SitesPage() {
                   <tr key={site.id}>
                     <td>
                       <a href={hrefOf({ page: 'site', siteId: site.id, tab: 'overview' })}>{site.hostname}</a>
+                    </td>
+                    <td>
+                      <StatusBadge status={site.verification.status} />
                     </td>
                     <td className="break">{site.sitemapUrl}</td>
                     <td>{formatTime(site.createdAt)}</td>
