@@ -13,3 +13,4 @@ export * from './shards/shard.repository';
 export * from './repositories';
 export * from './sites/site-ownership.repository';
 export * from './audit/audit-entry.repository';
+export * from './keys/api-key.repository';

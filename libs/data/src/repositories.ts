@@ -12,6 +12,7 @@ import { TenantRepository } from './tenants/tenant.repository';
 import { UrlRepository } from './urls/url.repository';
 import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
 import { WebhookRepository } from './webhooks/webhook.repository';
+import { ApiKeyRepository } from './keys/api-key.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -27,6 +28,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     auditEntries: new AuditEntryRepository(prisma),
     webhooks: new WebhookRepository(prisma),
     idempotencyKeys: new IdempotencyKeyRepository(prisma),
+    apiKeys: new ApiKeyRepository(prisma),
   };
 }
 
@@ -45,4 +47,5 @@ export const REPOSITORY_CLASSES = {
   auditEntries: AuditEntryRepository,
   webhooks: WebhookRepository,
   idempotencyKeys: IdempotencyKeyRepository,
+  apiKeys: ApiKeyRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };

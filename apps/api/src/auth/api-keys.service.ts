@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
+import { ApiKeyRepository } from '@sitemaps/data';
 import { DomainError, notFound } from '@sitemaps/domain';
-import { CONFIG, PRISMA } from '../api.tokens';
+import { CONFIG } from '../api.tokens';
 import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { ApiKeyView } from '../tenants/tenant.schemas';
 import type { Principal, Scope } from './principal';
@@ -20,41 +20,36 @@ export function hashKey(key: string): Uint8Array<ArrayBuffer> {
 export class ApiKeysService {
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly keys: ApiKeyRepository,
   ) {}
 
   async authenticate(key: string | undefined): Promise<Principal> {
     if (!key) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'missing API key: send Authorization: Bearer <key>');
     const admin = this.config.api.adminApiKey;
     if (admin && key.length === admin.length && timingSafeEqual(Buffer.from(key), Buffer.from(admin))) return { kind: 'platform' };
-    const found = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(key) }, include: { tenant: { select: { suspendedAt: true } } } });
+    const found = await this.keys.findByHash(hashKey(key));
     if (!found || found.revokedAt) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'invalid or revoked API key');
     // Read on every request, so a suspension (and a resumption) applies to the very next one.
-    if (found.tenant.suspendedAt) throw new DomainError('unauthenticated', TENANT_SUSPENDED, 'this account is suspended by the platform operator');
+    if (found.tenantSuspended) throw new DomainError('unauthenticated', TENANT_SUSPENDED, 'this account is suspended by the platform operator');
     return { kind: 'tenant', tenantId: found.tenantId, keyId: found.id, scopes: found.scopes as Scope[] };
   }
 
   async create(tenantId: string, name: string, scopes: Scope[]): Promise<ApiKeyView & { key: string }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const row = await this.prisma.apiKey.create({ data: { tenantId, name, scopes, prefix: key.slice(0, 12), hash: hashKey(key) } });
+    const row = await this.keys.create({ tenantId, name, scopes, prefix: key.slice(0, 12), hash: hashKey(key) });
     return { ...present(row), key };
   }
 
   /** Oldest first, revoked ones included (with revokedAt). */
   async list(tenantId: string, page: PageRequest): Promise<Page<ApiKeyView>> {
     const after = decodeCursor(page.after, createdKey);
-    const rows = await this.prisma.apiKey.findMany({
-      where: { tenantId, ...(after ? { OR: [{ createdAt: { gt: after[0] } }, { createdAt: after[0], id: { gt: after[1] } }] } : {}) },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: page.first + 1,
-    });
+    const rows = await this.keys.listForTenant(tenantId, { after, limit: page.first + 1 });
     return pageOf(rows, page.first, createdKeyOf, present);
   }
 
   async revoke(tenantId: string, id: string): Promise<void> {
     if (!uuidKey.safeParse(id).success) throw notFound('api key', id);
-    const { count } = await this.prisma.apiKey.updateMany({ where: { id, tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (count === 0 && !(await this.prisma.apiKey.findFirst({ where: { id, tenantId } }))) throw notFound('api key', id);
+    if (!(await this.keys.revoke(tenantId, id))) throw notFound('api key', id);
   }
 }
 
