@@ -88,7 +88,7 @@ function repositoryText(): string {
       if (skip.has(entry)) return [];
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) return read(full);
-      return /\.(ts|tsx|mts|js|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json' ? [readFileSync(full, 'utf8')] : [];
+      return /\.(ts|tsx|mts|js|mjs|cjs|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json' ? [readFileSync(full, 'utf8')] : [];
     });
   return [...read(ROOT), JSON.stringify(manifest.scripts)].join('\n');
 }

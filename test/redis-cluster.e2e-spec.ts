@@ -46,8 +46,11 @@ describe('on a Redis Cluster', () => {
       // BullMQ workers under heavy load (and that worker may stop taking jobs); not solved yet.
       await worker?.kill();
       await db?.end();
-      await platform?.close();
-    });
+      // The same known issue reaches the api's and public server's cluster clients: a close that
+      // waits on a failed-over node is bounded, so it cannot hang the run (its database leaks).
+      const closed = await Promise.race([platform?.close().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000).unref())]);
+      if (!closed) console.warn('platform close after the failover did not finish within 30 s (known issue)');
+    }, 60_000);
 
     it('keeps the queues in the hash tag of the prefix', () => {
       expect(platform.config.queuePrefix).toBe(`{${platform.env.QUEUE_PREFIX}}`);
