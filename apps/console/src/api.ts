@@ -46,13 +46,14 @@ export interface UploadProgress {
  * An upload of an NDJSON or CSV file (gzipped or not). XMLHttpRequest, not fetch: only it
  * reports the bytes sent. The API answers when the import has finished.
  */
-export function uploadUrls(
-  apiKey: string,
-  siteId: string,
-  file: File,
-  mode: 'upsert' | 'replace',
-  onProgress: (progress: UploadProgress) => void,
-): Promise<Schemas['ImportResult']> {
+export function uploadUrls(upload: {
+  apiKey: string;
+  siteId: string;
+  file: File;
+  mode: 'upsert' | 'replace';
+  onProgress(progress: UploadProgress): void;
+}): Promise<Schemas['ImportResult']> {
+  const { apiKey, siteId, file, mode, onProgress } = upload;
   const name = file.name.toLowerCase();
   const gzipped = name.endsWith('.gz');
   const format = name.replace(/\.gz$/, '').endsWith('.csv') ? 'csv' : 'ndjson';

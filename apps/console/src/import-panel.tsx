@@ -48,7 +48,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
     setProgress({ sent: 0, total: file.size });
     setUploading(true);
     try {
-      setResult(await uploadUrls(apiKey, site.id, file, mode, setProgress));
+      setResult(await uploadUrls({ apiKey, siteId: site.id, file, mode, onProgress: setProgress }));
     } catch (e) {
       setError(e);
     } finally {

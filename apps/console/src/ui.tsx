@@ -22,7 +22,7 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
   loadRef.current = load;
 
   // A new query starts again at the first page.
-  useEffect(() => setCursors([undefined]), deps); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setCursors([undefined]), deps);
   useEffect(() => {
     let live = true;
     setLoading(true);
@@ -34,7 +34,7 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
     return () => {
       live = false;
     };
-  }, [cursor, tick, ...deps]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [cursor, tick, ...deps]);
 
   return {
     page,
