@@ -130,14 +130,15 @@ export class SiteOwnershipRepository {
   }
 
   /**
-   * Writes a check's transition. A verification that finds the hostname verified elsewhere
-   * (a race the lock settles) makes the site `taken` instead; a verification that wins fails
+   * Writes a check's transition. Any check that finds the hostname verified elsewhere (a race
+   * the lock settles: the other site may have won while this check was looking) makes the site
+   * `taken` instead, so a slow failing check cannot undo that; a verification that wins fails
    * every other pending claim of the hostname.
    */
   async record(siteId: string, hostname: string, transition: VerificationTransition): Promise<RecordedCheck> {
     return this.prisma.$transaction(async (tx) => {
       await lockHostname(tx, hostname);
-      if (transition.status === 'verified' && (await this.verifiedHolder(hostname, siteId, tx))) {
+      if (await this.verifiedHolder(hostname, siteId, tx)) {
         await tx.site.update({ where: { id: siteId }, data: takenData(transition.checkedAt) });
         return { status: 'taken', failedClaims: [] };
       }
