@@ -25,7 +25,7 @@ function graphqlClient(baseUrl: string, key?: string) {
   };
 }
 
-const SITE_FIELDS = 'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
+const SITE_FIELDS = 'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
 const URL_FIELDS = 'loc section lastmod changefreq priority alternates { hreflang href } images videos news updatedAt';
 const BUILD_FIELDS = 'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings indexNow error createdAt startedAt finishedAt';
 const SHARD_FIELDS = 'id section ordinal path urlCount byteSize dirty createdAt';
