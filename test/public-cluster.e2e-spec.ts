@@ -80,7 +80,8 @@ describe('public server with several processes', () => {
     expect(workerPids().size).toBe(WORKERS);
 
     const announced = new Promise<void>((resolve) => {
-      subscriber.on('message', (channel: string, message: string) => channel === MANIFEST_CHANNEL && message === siteId && resolve());
+      // An announcement is `<site id> <commit LSN>` (the LSN lets replica readers wait for replay).
+      subscriber.on('message', (channel: string, message: string) => channel === MANIFEST_CHANNEL && message.split(' ')[0] === siteId && resolve());
     });
     await publish([`https://${HOST}/c`]);
     // The moment the publish is announced, no process may answer from its old cache.
