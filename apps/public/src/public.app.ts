@@ -15,8 +15,10 @@ import { PublicService } from './public.service';
 export async function createPublicApp(config: AppConfig): Promise<NestFastifyApplication> {
   // Asynchronous, batched writes (BatchedDestination): a line costs its serialisation, not a write.
   // The pid tells the lines of a cluster's worker processes apart.
-  // The same format as the other apps (libs/observability), in batched asynchronous writes.
-  const logger = pino(loggerOptions('public', config.logLevel), BatchedDestination.stdout());
+  // The same format as the other apps (libs/observability), in batched asynchronous writes, but
+  // without redaction: this server sees no keys, and redacting cost 6.5 µs per access-log line,
+  // a third of a 304's CPU (bench:serve: 21 -> 28 µs per 304, robots.txt 22 -> 33 µs).
+  const logger = pino({ ...loggerOptions('public', config.logLevel), redact: undefined }, BatchedDestination.stdout());
   const accessLog = new AccessLog(logger);
   // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
   const metrics = new PlatformMetrics('public');
