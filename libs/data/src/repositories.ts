@@ -49,3 +49,19 @@ export const REPOSITORY_CLASSES = {
   idempotencyKeys: IdempotencyKeyRepository,
   apiKeys: ApiKeyRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
+
+/**
+ * Dependency-injection providers (Nest's factory-provider shape) for every repository, each under
+ * its class, built once from the app's Prisma client and pg pool tokens. Api and worker share it.
+ */
+export function repositoryProviders(tokens: { prisma: symbol; pool: symbol }) {
+  const all = Symbol('REPOSITORIES');
+  return [
+    { provide: all, inject: [tokens.prisma, tokens.pool], useFactory: (prisma: PrismaClient, pool: Pool) => createRepositories(prisma, pool) },
+    ...Object.entries(REPOSITORY_CLASSES).map(([key, token]) => ({
+      provide: token,
+      inject: [all],
+      useFactory: (repositories: Repositories) => repositories[key as keyof Repositories],
+    })),
+  ];
+}
