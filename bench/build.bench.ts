@@ -22,23 +22,36 @@ function entry(i: number) {
   const page = Math.floor(i / 3);
   const lang = LANGS[i % 3] as string;
   const href = (l: string) => `https://${HOST}/${l}/catalogue/product-${page}`;
-  return { loc: href(lang), changefreq: 'weekly', priority: 0.5, alternates: LANGS.map((l) => ({ hreflang: l, href: href(l) })) };
+  return {
+    loc: href(lang),
+    changefreq: 'weekly',
+    priority: 0.5,
+    alternates: LANGS.map((l) => ({ hreflang: l, href: href(l) })),
+  };
 }
 
-function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: Buffer }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; etag: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: Buffer.concat(chunks) }),
+        );
       })
       .on('error', reject);
   });
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:build, ${URLS} URLs, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`);
+  console.log(
+    `bench:build, ${URLS} URLs, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
+  );
   const env = await createBenchEnv('build');
   const [apiPort, publicPort] = [await freePort(), await freePort()];
   const appEnv = {
@@ -58,7 +71,11 @@ async function main(): Promise<void> {
   };
   const api = await startApp('api', { ...appEnv, LOG_LEVEL: 'info' }, /api listening/);
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as any;
   };
   const tenant = await call('POST', '/v1/tenants', ADMIN, { name: 'Bench' });
@@ -70,11 +87,16 @@ async function main(): Promise<void> {
   let started = performance.now();
   for (let start = 0; start < URLS; start += 10_000) {
     const batch = Array.from({ length: Math.min(10_000, URLS - start) }, (_, k) => entry(start + k));
-    const result = await ingest.upsert({ id: site.id, scheme: 'https', hostname: HOST, defaultChangefreq: null, defaultPriority: null }, batch);
+    const result = await ingest.upsert(
+      { id: site.id, scheme: 'https', hostname: HOST, defaultChangefreq: null, defaultPriority: null },
+      batch,
+    );
     if (result.errors.length) throw new Error(JSON.stringify(result.errors.slice(0, 3)));
   }
   const seedSeconds = (performance.now() - started) / 1000;
-  console.log(`seeded ${URLS} URLs in ${seedSeconds.toFixed(1)} s (${Math.round(URLS / seedSeconds)} URLs/s through the ingest service)`);
+  console.log(
+    `seeded ${URLS} URLs in ${seedSeconds.toFixed(1)} s (${Math.round(URLS / seedSeconds)} URLs/s through the ingest service)`,
+  );
 
   const worker = await startApp('worker', appEnv, /worker serving queues/);
   const publicServer = await startApp('public', { ...appEnv, LOG_LEVEL: 'info' }, /public server listening/);
@@ -95,7 +117,9 @@ async function main(): Promise<void> {
 
   // One change: find its shard file, change it, and time until the public server serves it.
   const target = entry(Math.floor(URLS / 2));
-  const index = gunzipSync((await get(publicPort, '/sitemap.xml', { host: HOST, 'accept-encoding': 'gzip' })).body).toString();
+  const index = gunzipSync(
+    (await get(publicPort, '/sitemap.xml', { host: HOST, 'accept-encoding': 'gzip' })).body,
+  ).toString();
   const shardPaths = [...index.matchAll(/<loc>https:\/\/[^/]+(\/[^<]+)<\/loc>/g)].map((m) => m[1] as string);
   let shardPath = '';
   for (const p of shardPaths) {
@@ -128,12 +152,22 @@ async function main(): Promise<void> {
     ['  stage: gzip', `${Math.round(t.gzipMs)} ms`, ''],
     ['  stage: store', `${Math.round(t.storeMs)} ms`, ''],
     ['shards in the site', fullBuild.shardsRendered, ''],
-    ['one change: shards re-rendered', `${changeBuild.shardsRendered} (+ index), ${changeBuild.shardsSkipped} skipped`, '1'],
-    ['one change: API 200 -> served', `${Math.round(changeMs)} ms (API answered in ${Math.round(apiAnswered - changeStarted)} ms)`, '<= 1,000 ms'],
+    [
+      'one change: shards re-rendered',
+      `${changeBuild.shardsRendered} (+ index), ${changeBuild.shardsSkipped} skipped`,
+      '1',
+    ],
+    [
+      'one change: API 200 -> served',
+      `${Math.round(changeMs)} ms (API answered in ${Math.round(apiAnswered - changeStarted)} ms)`,
+      '<= 1,000 ms',
+    ],
     ['change visible in the file', changed ? 'yes' : 'NO', ''],
     ['worker peak RSS', `${worker.peakRssMb().toFixed(0)} MB`, '< 300 MB'],
   ]);
-  console.log(`\n(2 cores; stage sums add up the work of every shard job; the figures move by 10-50% with the machine's load, shown at the start)`);
+  console.log(
+    `\n(2 cores; stage sums add up the work of every shard job; the figures move by 10-50% with the machine's load, shown at the start)`,
+  );
   console.log(`shard checksum ${createHash('sha256').update(served.body).digest('hex').slice(0, 12)}`);
 
   await Promise.all([worker.stop(), publicServer.stop(), api.stop()]);

@@ -155,13 +155,22 @@ function* urlEntries(count: number, host: string): Generator<{ path: string; las
     seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
     return seed / 2 ** 32;
   };
-  const words = 'red blue green black white classic modern leather cotton wool linen oak walnut steel glass ceramic vintage organic premium compact deluxe portable wireless smart'.split(' ');
-  const categories = 'shoes shirts jackets lamps tables chairs sofas rugs mugs plates bags hats watches phones'.split(' ');
+  const words =
+    'red blue green black white classic modern leather cotton wool linen oak walnut steel glass ceramic vintage organic premium compact deluxe portable wireless smart'.split(
+      ' ',
+    );
+  const categories = 'shoes shirts jackets lamps tables chairs sofas rugs mugs plates bags hats watches phones'.split(
+    ' ',
+  );
   const start = Date.UTC(2023, 0, 1);
   for (let i = 0; i < count; i++) {
     const slug = `${words[Math.floor(rnd() * words.length)]}-${words[Math.floor(rnd() * words.length)]}-${words[Math.floor(rnd() * words.length)]}`;
     const p = `/${categories[Math.floor(rnd() * categories.length)]}/${slug}-${i}`;
-    yield { path: p, lastmod: `${new Date(start + Math.floor(rnd() * 5e10)).toISOString().slice(0, 19)}Z`, loc: `https://${host}${p}` };
+    yield {
+      path: p,
+      lastmod: `${new Date(start + Math.floor(rnd() * 5e10)).toISOString().slice(0, 19)}Z`,
+      loc: `https://${host}${p}`,
+    };
   }
 }
 
@@ -205,14 +214,26 @@ class ApiProcess {
     const port = await freePort();
     const child = spawn(process.execPath, appArgs('api'), {
       cwd: ROOT,
-      env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env, API_PORT: String(port), API_HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+      env: childProcessEnv({
+        SITE_VERIFICATION: developmentSiteVerification(),
+        ...env,
+        API_PORT: String(port),
+        API_HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+      }),
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const api = new ApiProcess(child, `http://127.0.0.1:${port}`);
     const deadline = Date.now() + 90_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-      if (await fetch(`${api.baseUrl}/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${api.baseUrl}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > deadline) throw new Error('the API did not come up within 90 s');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -221,7 +242,9 @@ class ApiProcess {
 
   status(field: 'VmRSS' | 'VmHWM'): number | null {
     try {
-      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${this.child.pid}/status`, 'utf8'));
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+        readFileSync(`/proc/${this.child.pid}/status`, 'utf8'),
+      );
       return match ? Number(match[1]) / 1024 : null;
     } catch {
       return null;
@@ -251,7 +274,10 @@ class ApiProcess {
   async call(method: string, pathname: string, key: string, body?: unknown): Promise<any> {
     const response = await fetch(`${this.baseUrl}${pathname}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -262,15 +288,20 @@ class ApiProcess {
   /** Streams `chunks` as one request body, honouring backpressure. */
   upload(pathname: string, key: string, chunks: Iterable<Buffer> | Readable): Promise<any> {
     return new Promise((resolve, reject) => {
-      const request = http.request(`${this.baseUrl}${pathname}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } }, (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => {
-          const text = Buffer.concat(parts).toString();
-          if ((response.statusCode ?? 500) >= 300) reject(new Error(`upload: ${response.statusCode} ${text.slice(0, 500)}`));
-          else resolve(JSON.parse(text));
-        });
-      });
+      const request = http.request(
+        `${this.baseUrl}${pathname}`,
+        { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('end', () => {
+            const text = Buffer.concat(parts).toString();
+            if ((response.statusCode ?? 500) >= 300)
+              reject(new Error(`upload: ${response.statusCode} ${text.slice(0, 500)}`));
+            else resolve(JSON.parse(text));
+          });
+        },
+      );
       request.on('error', reject);
       pipeline(chunks instanceof Readable ? chunks : Readable.from(chunks), request).catch(reject);
     });
@@ -296,11 +327,24 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
     api.sample();
     const meter = new CpuMeter(api.child.pid as number);
     const started = performance.now();
-    const result = await api.upload(`/v1/sites/${siteId}/urls/import`, key, createReadStream(body, { highWaterMark: 1024 * 1024 }));
+    const result = await api.upload(
+      `/v1/sites/${siteId}/urls/import`,
+      key,
+      createReadStream(body, { highWaterMark: 1024 * 1024 }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpu = meter.stop();
-    if (result.stored !== options.urls) throw new Error(`NDJSON import stored ${result.stored} of ${options.urls}: ${JSON.stringify(result)}`);
-    return { name: 'NDJSON import', urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'one streamed POST …/urls/import', siteId, cpu };
+    if (result.stored !== options.urls)
+      throw new Error(`NDJSON import stored ${result.stored} of ${options.urls}: ${JSON.stringify(result)}`);
+    return {
+      name: 'NDJSON import',
+      urls: options.urls,
+      seconds,
+      peakRssMb: api.peakRssMb(),
+      note: 'one streamed POST …/urls/import',
+      siteId,
+      cpu,
+    };
   } finally {
     await api.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -317,7 +361,8 @@ async function putPhase(env: Record<string, string>, options: Options): Promise<
     let batch: unknown[] = [];
     const send = async () => {
       const result = await api.call('PUT', `/v1/sites/${siteId}/urls`, key, batch);
-      if (result.errors.length > 0) throw new Error(`PUT rejected entries: ${JSON.stringify(result.errors.slice(0, 3))}`);
+      if (result.errors.length > 0)
+        throw new Error(`PUT rejected entries: ${JSON.stringify(result.errors.slice(0, 3))}`);
       batch = [];
     };
     for (const u of urlEntries(options.urls, host)) {
@@ -326,7 +371,13 @@ async function putPhase(env: Record<string, string>, options: Options): Promise<
     }
     if (batch.length > 0) await send();
     const seconds = (performance.now() - started) / 1000;
-    return { name: `PUT batches of ${options.batch.toLocaleString('en-US')}`, urls: options.urls, seconds, peakRssMb: api.peakRssMb(), note: 'sequential requests' };
+    return {
+      name: `PUT batches of ${options.batch.toLocaleString('en-US')}`,
+      urls: options.urls,
+      seconds,
+      peakRssMb: api.peakRssMb(),
+      note: 'sequential requests',
+    };
   } finally {
     await api.stop();
   }
@@ -364,7 +415,13 @@ async function rawCopyPhase(databaseUrl: string, options: Options): Promise<Phas
     const started = performance.now();
     await pipeline(Readable.from(text()), db.query(copyFrom('COPY bench_raw_urls FROM STDIN')));
     const seconds = (performance.now() - started) / 1000;
-    return { name: 'raw COPY, row per URL', urls: options.urls, seconds, peakRssMb: null, note: 'URL row with alternates as JSON; no index' };
+    return {
+      name: 'raw COPY, row per URL',
+      urls: options.urls,
+      seconds,
+      peakRssMb: null,
+      note: 'URL row with alternates as JSON; no index',
+    };
   } finally {
     await db.query('DROP TABLE IF EXISTS bench_raw_urls').catch(() => undefined);
     await db.end();
@@ -392,17 +449,35 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const tenant = await db.query<{ id: string }>(`INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'model copy') RETURNING id`);
+    const tenant = await db.query<{ id: string }>(
+      `INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'model copy') RETURNING id`,
+    );
     const site = await db.query<{ id: string }>(
       `INSERT INTO sites (id, tenant_id, hostname, indexnow_key, updated_at) VALUES (gen_random_uuid(), $1, 'model.bench.example.com', gen_random_uuid()::text, now()) RETURNING id`,
       [tenant.rows[0]?.id],
     );
     const siteId = site.rows[0]?.id as string;
-    const shard = await db.query<{ id: string }>(`INSERT INTO shards (site_id, section, ordinal) VALUES ($1, '', 1) RETURNING id`, [siteId]);
+    const shard = await db.query<{ id: string }>(
+      `INSERT INTO shards (site_id, section, ordinal) VALUES ($1, '', 1) RETURNING id`,
+      [siteId],
+    );
     const shardId = shard.rows[0]?.id as string;
     const columns = {
-      site_id: 'uuid', loc_hash: 'bytea', loc: 'text', section: 'text', shard_id: 'int8', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool',
-      content_hash: 'bytea', fragment: 'text', fragment_size: 'int4', ns_mask: 'int4', alternates: 'json', created_at: 'timestamptz', updated_at: 'timestamptz',
+      site_id: 'uuid',
+      loc_hash: 'bytea',
+      loc: 'text',
+      section: 'text',
+      shard_id: 'int8',
+      lastmod: 'text',
+      lastmod_at: 'timestamptz',
+      lastmod_given: 'bool',
+      content_hash: 'bytea',
+      fragment: 'text',
+      fragment_size: 'int4',
+      ns_mask: 'int4',
+      alternates: 'json',
+      created_at: 'timestamptz',
+      updated_at: 'timestamptz',
     } as const satisfies Record<string, CopyType>;
     const types = Object.values(columns);
     const sha256 = (text: string) => createHash('sha256').update(text).digest();
@@ -412,7 +487,25 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
     let batch: EncodedFields[] = [];
     for (const u of urlEntries(options.urls, 'model.bench.example.com')) {
       const { fragment, alternates } = storedForms(u);
-      batch.push(arena.encode(types, [siteId, sha256(u.loc), u.loc, '', shardId, u.lastmod, new Date(u.lastmod), true, sha256(fragment), fragment, Buffer.byteLength(fragment), 1, alternates, now, now]));
+      batch.push(
+        arena.encode(types, [
+          siteId,
+          sha256(u.loc),
+          u.loc,
+          '',
+          shardId,
+          u.lastmod,
+          new Date(u.lastmod),
+          true,
+          sha256(fragment),
+          fragment,
+          Buffer.byteLength(fragment),
+          1,
+          alternates,
+          now,
+          now,
+        ]),
+      );
       if (batch.length === 2_000) {
         batches.push(batch);
         batch = [];
@@ -429,7 +522,14 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = meter.stop();
-    return { name: 'COPY into the tables', urls: options.urls, seconds, peakRssMb: null, note: 'urls with its indexes, binary, encoded beforehand: the data model\'s floor', cpu };
+    return {
+      name: 'COPY into the tables',
+      urls: options.urls,
+      seconds,
+      peakRssMb: null,
+      note: "urls with its indexes, binary, encoded beforehand: the data model's floor",
+      cpu,
+    };
   } finally {
     await db.end();
   }
@@ -448,7 +548,11 @@ async function main(): Promise<void> {
   const build = spawnSync(process.execPath, ['scripts/build.js'], { cwd: ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
   const services = loadServiceEnv();
-  const postgres = await ensurePostgres({ databaseUrl: services.databaseUrl, dataDir: services.dataDir, log: console.log });
+  const postgres = await ensurePostgres({
+    databaseUrl: services.databaseUrl,
+    dataDir: services.dataDir,
+    log: console.log,
+  });
   const redis = await ensureRedis({ redisUrl: services.redisUrl, dataDir: services.dataDir, log: console.log });
   const database = `sitemaps_bench_ingest_${process.pid}`;
   const admin = new Client({ connectionString: postgres.url });
@@ -459,15 +563,25 @@ async function main(): Promise<void> {
   const results: PhaseResult[] = [];
   try {
     await applyMigrations(databaseUrl);
-    const env: Record<string, string> = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ADMIN_API_KEY: ADMIN_KEY, QUEUE_PREFIX: queuePrefix };
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      ADMIN_API_KEY: ADMIN_KEY,
+      QUEUE_PREFIX: queuePrefix,
+    };
     if (options.apiNodeOptions) env.NODE_OPTIONS = options.apiNodeOptions;
-    console.log(`ingest benchmark: ${options.urls.toLocaleString('en-US')} URLs with 3 alternates each; ${postgres.description}${options.apiNodeOptions ? `; API NODE_OPTIONS=${options.apiNodeOptions}` : ''}`);
+    console.log(
+      `ingest benchmark: ${options.urls.toLocaleString('en-US')} URLs with 3 alternates each; ${postgres.description}${options.apiNodeOptions ? `; API NODE_OPTIONS=${options.apiNodeOptions}` : ''}`,
+    );
 
     const ndjson = await ndjsonPhase(env, options);
     results.push(ndjson);
     const check = new Client({ connectionString: databaseUrl });
     await check.connect();
-    const stored = await check.query(`SELECT count(*) AS urls, count(alternates) AS linked FROM urls WHERE site_id = $1`, [ndjson.siteId]);
+    const stored = await check.query(
+      `SELECT count(*) AS urls, count(alternates) AS linked FROM urls WHERE site_id = $1`,
+      [ndjson.siteId],
+    );
     await check.end();
     console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].linked} with hreflang links`);
     if (options.put) results.push(await putPhase(env, options));
@@ -494,7 +608,9 @@ async function main(): Promise<void> {
 function report(results: PhaseResult[]): void {
   const rate = (r: PhaseResult) => r.urls / r.seconds;
   console.log('');
-  console.log(`${'phase'.padEnd(26)} ${'URLs'.padStart(10)} ${'seconds'.padStart(8)} ${'URLs/s'.padStart(9)} ${'peak RSS'.padStart(9)}  note`);
+  console.log(
+    `${'phase'.padEnd(26)} ${'URLs'.padStart(10)} ${'seconds'.padStart(8)} ${'URLs/s'.padStart(9)} ${'peak RSS'.padStart(9)}  note`,
+  );
   for (const r of results) {
     console.log(
       `${r.name.padEnd(26)} ${r.urls.toLocaleString('en-US').padStart(10)} ${r.seconds.toFixed(1).padStart(8)} ${Math.round(rate(r)).toLocaleString('en-US').padStart(9)} ${(r.peakRssMb === null ? '-' : `${Math.round(r.peakRssMb)} MB`).padStart(9)}  ${r.note}`,
@@ -507,7 +623,9 @@ function report(results: PhaseResult[]): void {
   if (!ndjson || !copyRow || !model) return;
   const ratio = rate(ndjson) / rate(copyRow);
   console.log('');
-  console.log(`NDJSON / raw COPY: ${ratio.toFixed(3)}; target ≥ 0.333${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`);
+  console.log(
+    `NDJSON / raw COPY: ${ratio.toFixed(3)}; target ≥ 0.333${put ? `; NDJSON / PUT: ${(rate(ndjson) / rate(put)).toFixed(2)}` : ''}`,
+  );
   if (ndjson.cpu) {
     const perUrl = (seconds: number) => `${((seconds / ndjson.urls) * 1e6).toFixed(1)} µs`;
     const { api, postgres, bench } = ndjson.cpu;
@@ -516,7 +634,9 @@ function report(results: PhaseResult[]): void {
         `(busy: API ${((api / ndjson.seconds) * 100).toFixed(0)}% of a core, Postgres ${((postgres / ndjson.seconds) * 100).toFixed(0)}%; ${cpus().length} cores)`,
     );
   }
-  console.log(`NDJSON / COPY into the tables: ${(rate(ndjson) / rate(model)).toFixed(2)} (what validation, rendering, lookups and shard upkeep add to Postgres' own floor)`);
+  console.log(
+    `NDJSON / COPY into the tables: ${(rate(ndjson) / rate(model)).toFixed(2)} (what validation, rendering, lookups and shard upkeep add to Postgres' own floor)`,
+  );
   if (model.cpu) {
     // What the absolute target leaves: every core's time divided among the URLs of a second.
     const budget = (cpus().length / TARGET_URLS_PER_SEC) * 1e6;

@@ -324,7 +324,19 @@ function parent(runs: number, only: string | undefined): void {
     }
   }
 
-  const header = ['variant', 'contestant', 'URLs/s', 'URLs/CPU-s', 'seconds', 'CPU/wall', 'files', 'raw MB', 'gzip MB', 'peak RSS MB', 'input RSS MB'];
+  const header = [
+    'variant',
+    'contestant',
+    'URLs/s',
+    'URLs/CPU-s',
+    'seconds',
+    'CPU/wall',
+    'files',
+    'raw MB',
+    'gzip MB',
+    'peak RSS MB',
+    'input RSS MB',
+  ];
   const rows = results.map((r) => [
     r.variant,
     r.contestant,
@@ -339,7 +351,8 @@ function parent(runs: number, only: string | undefined): void {
     r.inputRssMb.toFixed(0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const format = (row: string[]) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const format = (row: string[]) =>
+    row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   console.log('\n' + format(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(format(row));

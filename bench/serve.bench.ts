@@ -76,11 +76,29 @@ interface Case {
 const gzipped = { 'accept-encoding': 'gzip' };
 const CASES: Case[] = [
   { name: 'shard 200', path: `/${SHARD_PATH}`, status: 200, headers: () => gzipped },
-  { name: 'shard 304', path: `/${SHARD_PATH}`, status: 304, headers: (server) => ({ ...gzipped, 'if-none-match': server.etags.shard }) },
+  {
+    name: 'shard 304',
+    path: `/${SHARD_PATH}`,
+    status: 304,
+    headers: (server) => ({ ...gzipped, 'if-none-match': server.etags.shard }),
+  },
   { name: 'robots.txt 200', path: '/robots.txt', status: 200, headers: () => ({}) },
-  { name: 'robots.txt 304', path: '/robots.txt', status: 304, headers: (server) => ({ 'if-none-match': server.etags.robots }) },
+  {
+    name: 'robots.txt 304',
+    path: '/robots.txt',
+    status: 304,
+    headers: (server) => ({ 'if-none-match': server.etags.robots }),
+  },
   ...(PIPELINE > 1
-    ? [{ name: `shard 304 pipelined x${PIPELINE}`, path: `/${SHARD_PATH}`, status: 304, pipeline: PIPELINE, headers: (server: Server) => ({ ...gzipped, 'if-none-match': server.etags.shard }) }]
+    ? [
+        {
+          name: `shard 304 pipelined x${PIPELINE}`,
+          path: `/${SHARD_PATH}`,
+          status: 304,
+          pipeline: PIPELINE,
+          headers: (server: Server) => ({ ...gzipped, 'if-none-match': server.etags.shard }),
+        },
+      ]
     : []),
 ];
 
@@ -92,7 +110,8 @@ async function cleanup(): Promise<void> {
       .catch((error: unknown) => console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
   }
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanup().then(() => process.exit(130)));
 
 async function main(): Promise<void> {
   const env = await createBenchEnv('serve');
@@ -108,7 +127,9 @@ async function main(): Promise<void> {
   await writeFile(path.join(www, 'robots.txt'), seeded.robots);
   // nginx workers drop root for `nobody`: the tree must be readable by anyone.
   for (const dir of [work, www, path.join(www, 'sitemaps')]) await chmod(dir, 0o755);
-  console.log(`shard: ${seeded.shard.length.toLocaleString('en')} bytes gzip (${seeded.xmlBytes.toLocaleString('en')} bytes XML)`);
+  console.log(
+    `shard: ${seeded.shard.length.toLocaleString('en')} bytes gzip (${seeded.xmlBytes.toLocaleString('en')} bytes XML)`,
+  );
 
   const client = loadClient(flag('autocannon') ? 'autocannon' : 'wrk');
   const servers = [await startPublic(env, work)];
@@ -116,7 +137,10 @@ async function main(): Promise<void> {
   if (nginx) servers.push(nginx);
 
   const cases = CASES.filter((benchCase) => !text('only') || benchCase.name.includes(text('only') ?? ''));
-  const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
   console.log(
     `\n${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${load()}; ${client.name}` +
       `${client.name === 'wrk' ? ` -t${THREADS}` : ''} -c${CONNECTIONS}, ${DURATION_S} s per case; ${WORKERS} worker process(es) per server\n`,
@@ -156,22 +180,46 @@ async function seed(databaseUrl: string) {
   const pool = createPgPool(databaseUrl);
   try {
     const tenant = await prisma.tenant.create({ data: { name: 'bench' } });
-    const site = await prisma.site.create({ data: { tenantId: tenant.id, hostname: HOST, verificationStatus: 'verified' } });
+    const site = await prisma.site.create({
+      data: { tenantId: tenant.id, hostname: HOST, verificationStatus: 'verified' },
+    });
     const origin = `https://${HOST}`;
     const xml = assembleUrlset(
-      Array.from({ length: URLS }, (_, i) => toUrlFragment({ loc: `${origin}/products/${(i * 7_919) % 100_003}-item-${i.toString(36)}`, lastmod: `2026-0${1 + (i % 9)}-1${i % 10}` })),
+      Array.from({ length: URLS }, (_, i) =>
+        toUrlFragment({
+          loc: `${origin}/products/${(i * 7_919) % 100_003}-item-${i.toString(36)}`,
+          lastmod: `2026-0${1 + (i % 9)}-1${i % 10}`,
+        }),
+      ),
     );
     const store = createBlobStore({ driver: 'postgres', dir: '', graceMs: 0 }, prisma, pool);
     const stored = async (bytes: Buffer, kind: ManifestFile['kind'], urlCount: number) => {
       const gzip = await gzipFile([bytes]);
-      const file: ManifestFile = { sha256: await store.put(site.id, gzip, bytes.length), kind, byteSize: bytes.length, gzipSize: gzip.length, urlCount, lastmod: '2026-09-19' };
+      const file: ManifestFile = {
+        sha256: await store.put(site.id, gzip, bytes.length),
+        kind,
+        byteSize: bytes.length,
+        gzipSize: gzip.length,
+        urlCount,
+        lastmod: '2026-09-19',
+      };
       return { file, gzip };
     };
     const shard = await stored(xml, 'shard', URLS);
-    const index = await stored(Buffer.from(renderSitemapIndex([{ loc: `${origin}/${SHARD_PATH}`, lastmod: '2026-09-19' }])), 'index', 0);
+    const index = await stored(
+      Buffer.from(renderSitemapIndex([{ loc: `${origin}/${SHARD_PATH}`, lastmod: '2026-09-19' }])),
+      'index',
+      0,
+    );
     const files = { 'sitemap.xml': index.file, [SHARD_PATH]: shard.file };
-    await prisma.manifest.create({ data: { siteId: site.id, version: 1, buildId: randomUUID(), files: files as object, publishedAt: new Date() } });
-    return { shard: shard.gzip, xmlBytes: xml.length, robots: `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n` };
+    await prisma.manifest.create({
+      data: { siteId: site.id, version: 1, buildId: randomUUID(), files: files as object, publishedAt: new Date() },
+    });
+    return {
+      shard: shard.gzip,
+      xmlBytes: xml.length,
+      robots: `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`,
+    };
   } finally {
     await prisma.$disconnect();
     await pool.end();
@@ -280,7 +328,9 @@ function installNginx(): string | null {
     return null;
   }
   // The package may start the system's nginx on port 80; this benchmark runs its own.
-  spawnSync('sh', ['-c', '(command -v systemctl >/dev/null && systemctl stop nginx) || service nginx stop || true'], { stdio: 'ignore' });
+  spawnSync('sh', ['-c', '(command -v systemctl >/dev/null && systemctl stop nginx) || service nginx stop || true'], {
+    stdio: 'ignore',
+  });
   return findNginx();
 }
 
@@ -295,19 +345,27 @@ async function etags(baseUrl: string, child: ChildProcess): Promise<Server['etag
       if (typeof robots.headers.etag !== 'string') throw new Error(`${baseUrl}/robots.txt has no ETag`);
       return { shard: shard.headers.etag, robots: robots.headers.etag };
     }
-    if (Date.now() > deadline) throw new Error(`${baseUrl} did not serve the shard within 60 s (last status ${shard?.statusCode ?? 'none'})`);
+    if (Date.now() > deadline)
+      throw new Error(`${baseUrl} did not serve the shard within 60 s (last status ${shard?.statusCode ?? 'none'})`);
     await delay(200);
   }
 }
 
 /** The load client may count only errors: one request first checks the status itself. */
 async function expectStatus(server: Server, benchCase: Case): Promise<void> {
-  const response = await request(`${server.baseUrl}${benchCase.path}`, { method: 'GET', headers: benchCase.headers(server) });
-  if (response.statusCode !== benchCase.status) throw new Error(`${server.name} ${benchCase.name}: answered ${response.statusCode}, expected ${benchCase.status}`);
+  const response = await request(`${server.baseUrl}${benchCase.path}`, {
+    method: 'GET',
+    headers: benchCase.headers(server),
+  });
+  if (response.statusCode !== benchCase.status)
+    throw new Error(`${server.name} ${benchCase.name}: answered ${response.statusCode}, expected ${benchCase.status}`);
 }
 
 /** With the site's Host (fetch would not send it); the body is discarded. */
-function request(url: string, opts: { method: string; headers?: Record<string, string> }): Promise<http.IncomingMessage> {
+function request(
+  url: string,
+  opts: { method: string; headers?: Record<string, string> },
+): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: opts.method, headers: { host: HOST, ...opts.headers } }, (response) => {
       response.resume();
@@ -322,12 +380,24 @@ function report(cases: Case[], results: Map<string, Measurement>, withNginx: boo
   const get = (server: string, name: string) => results.get(`${server}/${name}`);
   console.log('');
   printTable([
-    ['case', 'public req/s', 'p99 ms', 'MB/s', 'CPU µs/req', ...(withNginx ? ['nginx req/s', 'p99 ms', 'MB/s', 'CPU µs/req', 'public/nginx'] : [])],
+    [
+      'case',
+      'public req/s',
+      'p99 ms',
+      'MB/s',
+      'CPU µs/req',
+      ...(withNginx ? ['nginx req/s', 'p99 ms', 'MB/s', 'CPU µs/req', 'public/nginx'] : []),
+    ],
     ...cases.map((benchCase) => {
       const ours = get('public', benchCase.name);
       const theirs = get('nginx', benchCase.name);
       const ratio = ours && theirs ? `${fmt((100 * ours.rps) / theirs.rps, 0)}%` : '-';
-      const columns = (result: Measurement | undefined) => [fmt(result?.rps, 0), fmt(result?.p99Ms, 2), fmt(result?.mbps, 1), fmt(result?.cpuUsPerRequest, 0)];
+      const columns = (result: Measurement | undefined) => [
+        fmt(result?.rps, 0),
+        fmt(result?.p99Ms, 2),
+        fmt(result?.mbps, 1),
+        fmt(result?.cpuUsPerRequest, 0),
+      ];
       return [benchCase.name, ...columns(ours), ...(withNginx ? [...columns(theirs), ratio] : [])];
     }),
   ]);
@@ -339,13 +409,19 @@ function report(cases: Case[], results: Map<string, Measurement>, withNginx: boo
   const notModifiedNginx = get('nginx', 'shard 304');
   console.log('\ntargets');
   if (shard && shardNginx) {
-    console.log(`  shard req/s >= ${TARGETS.shardShareOfNginx * 100}% of nginx's: ${fmt((100 * shard.rps) / shardNginx.rps, 0)}%  ${verdict(shard.rps >= TARGETS.shardShareOfNginx * shardNginx.rps)}`);
+    console.log(
+      `  shard req/s >= ${TARGETS.shardShareOfNginx * 100}% of nginx's: ${fmt((100 * shard.rps) / shardNginx.rps, 0)}%  ${verdict(shard.rps >= TARGETS.shardShareOfNginx * shardNginx.rps)}`,
+    );
   } else console.log('  shard req/s against nginx: not measured');
   if (notModified) {
     const peer = notModifiedNginx ? ` (nginx ${fmt(notModifiedNginx.rps, 0)} in this run)` : '';
-    console.log(`  304s >= ${TARGETS.notModifiedRps.toLocaleString('en')} req/s: ${fmt(notModified.rps, 0)}${peer}  ${verdict(notModified.rps >= TARGETS.notModifiedRps)}`);
+    console.log(
+      `  304s >= ${TARGETS.notModifiedRps.toLocaleString('en')} req/s: ${fmt(notModified.rps, 0)}${peer}  ${verdict(notModified.rps >= TARGETS.notModifiedRps)}`,
+    );
     // "p99 under 20 ms at that load": the 304 run is that load; the shard's p99 is bandwidth.
-    console.log(`  p99 < ${TARGETS.p99Ms} ms at that load: ${fmt(notModified.p99Ms, 2)} ms  ${verdict(notModified.p99Ms < TARGETS.p99Ms)}`);
+    console.log(
+      `  p99 < ${TARGETS.p99Ms} ms at that load: ${fmt(notModified.p99Ms, 2)} ms  ${verdict(notModified.p99Ms < TARGETS.p99Ms)}`,
+    );
   } else console.log('  304s: not measured');
   console.log(
     '\nClient and servers share the machine (and anything else running on it): expect 10-50% of noise between runs;' +
@@ -354,7 +430,9 @@ function report(cases: Case[], results: Map<string, Measurement>, withNginx: boo
 }
 
 function fmt(value: number | undefined, digits: number): string {
-  return value === undefined || !Number.isFinite(value) ? '-' : value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value === undefined || !Number.isFinite(value)
+    ? '-'
+    : value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 main()

@@ -23,7 +23,11 @@ interface Shape {
 }
 
 const SHAPES: Shape[] = [
-  { name: 'plain', step: 1, entries: (site, i) => [{ loc: `${site.scheme}://${site.hostname}/products/${i}`, lastmod: '2026-01-15' }] },
+  {
+    name: 'plain',
+    step: 1,
+    entries: (site, i) => [{ loc: `${site.scheme}://${site.hostname}/products/${i}`, lastmod: '2026-01-15' }],
+  },
   {
     name: 'hreflang cluster of 3 + 1 image',
     step: 3,
@@ -31,7 +35,13 @@ const SHAPES: Shape[] = [
       const page = (lang: string) => `${site.scheme}://${site.hostname}/${lang}/products/${i}`;
       const alternates = ['en', 'de', 'fr'].map((hreflang) => ({ hreflang, href: page(hreflang) }));
       const images = [{ loc: `https://img.example.com/${i}.jpg` }];
-      return ['en', 'de', 'fr'].map((hreflang) => ({ loc: page(hreflang), hreflang, alternates, images, lastmod: '2026-01-15' }));
+      return ['en', 'de', 'fr'].map((hreflang) => ({
+        loc: page(hreflang),
+        hreflang,
+        alternates,
+        images,
+        lastmod: '2026-01-15',
+      }));
     },
   },
 ];
@@ -39,7 +49,9 @@ const SHAPES: Shape[] = [
 async function main(): Promise<void> {
   const urlsArg = process.argv.indexOf('--urls');
   const urls = urlsArg > 0 ? Number(process.argv[urlsArg + 1]) : 100_000;
-  console.log(`bench:storage, ${urls} URLs per shape, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`);
+  console.log(
+    `bench:storage, ${urls} URLs per shape, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
+  );
   const env = await createBenchEnv('storage');
   const pool = new Pool({ connectionString: env.databaseUrl, max: 2 });
   // Dropping the scratch database at the end terminates any connection still open: nothing to report.
@@ -47,7 +59,17 @@ async function main(): Promise<void> {
   try {
     const rows: string[][] = [];
     for (const shape of SHAPES) rows.push(await measure(pool, shape, urls));
-    const header = ['shape', 'URLs', 'heap B/URL', 'TOAST B/URL', 'index B/URL', 'urls total B/URL', 'shards B/URL', 'WAL B/URL', 'URLs/s'];
+    const header = [
+      'shape',
+      'URLs',
+      'heap B/URL',
+      'TOAST B/URL',
+      'index B/URL',
+      'urls total B/URL',
+      'shards B/URL',
+      'WAL B/URL',
+      'URLs/s',
+    ];
     console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => ' --- |').join('')}`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   } finally {
@@ -59,7 +81,9 @@ async function main(): Promise<void> {
 async function measure(pool: Pool, shape: Shape, urls: number): Promise<string[]> {
   const siteId = randomUUID();
   const hostname = `${siteId.slice(0, 8)}.example.com`;
-  const tenant = await pool.query<{ id: string }>(`INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`);
+  const tenant = await pool.query<{ id: string }>(
+    `INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`,
+  );
   await pool.query(
     'INSERT INTO sites (id, tenant_id, hostname, scheme, indexnow_key, updated_at) VALUES ($1, $2, $3, $4, gen_random_uuid()::text, now())',
     [siteId, tenant.rows[0]?.id, hostname, 'https'],
@@ -74,15 +98,30 @@ async function measure(pool: Pool, shape: Shape, urls: number): Promise<string[]
   const clusters = Math.floor(urls / shape.step);
   const perBatch = Math.floor(batch / shape.step);
   for (let i = 0; i < clusters; i += perBatch) {
-    const entries = Array.from({ length: Math.min(perBatch, clusters - i) }, (_, k) => shape.entries(site, i + k)).flat();
+    const entries = Array.from({ length: Math.min(perBatch, clusters - i) }, (_, k) =>
+      shape.entries(site, i + k),
+    ).flat();
     const result = await ingest.upsert(site, entries);
-    if (result.errors.length > 0) throw new Error(`ingest refused entries: ${JSON.stringify(result.errors.slice(0, 3))}`);
+    if (result.errors.length > 0)
+      throw new Error(`ingest refused entries: ${JSON.stringify(result.errors.slice(0, 3))}`);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const stored = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n);
+  const stored = Number(
+    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n,
+  );
   const after = await sizes(pool);
   const per = (key: keyof Sizes) => String(Math.round((after[key] - before[key]) / stored));
-  return [shape.name, String(stored), per('heap'), per('toast'), per('indexes'), per('total'), per('shards'), per('wal'), String(Math.round(stored / seconds))];
+  return [
+    shape.name,
+    String(stored),
+    per('heap'),
+    per('toast'),
+    per('indexes'),
+    per('total'),
+    per('shards'),
+    per('wal'),
+    String(Math.round(stored / seconds)),
+  ];
 }
 
 interface Sizes {
@@ -104,7 +143,14 @@ async function sizes(pool: Pool): Promise<Sizes> {
            pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') AS wal`);
   const row = rows[0];
   if (!row) throw new Error('no sizes');
-  return { heap: +row.heap, toast: +row.toast, indexes: +row.indexes, total: +row.total, shards: +row.shards, wal: +row.wal };
+  return {
+    heap: +row.heap,
+    toast: +row.toast,
+    indexes: +row.indexes,
+    total: +row.total,
+    shards: +row.shards,
+    wal: +row.wal,
+  };
 }
 
 main().catch((error: unknown) => {

@@ -30,7 +30,11 @@ if (require.main === module) {
   const out = outDirArg === -1 ? path.join(ROOT, 'dist') : path.resolve(process.argv[outDirArg + 1] ?? 'dist');
   const started = Date.now();
   buildConsole(path.join(out, 'console'))
-    .then((files) => console.log(`built the console (${files} files) into ${path.relative(process.cwd(), path.join(out, 'console'))} in ${Date.now() - started} ms`))
+    .then((files) =>
+      console.log(
+        `built the console (${files} files) into ${path.relative(process.cwd(), path.join(out, 'console'))} in ${Date.now() - started} ms`,
+      ),
+    )
     .catch((error) => {
       console.error(error);
       process.exit(1);

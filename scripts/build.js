@@ -21,7 +21,11 @@ async function sources(dir) {
       const full = path.join(dir, entry.name);
       // apps/console is a browser app: Vite builds it (build-console.js), not SWC.
       if (entry.isDirectory()) return entry.name === 'node_modules' || full === CONSOLE_SRC ? [] : sources(full);
-      return /\.ts$/.test(entry.name) && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+      return /\.ts$/.test(entry.name) &&
+        !/\.(spec|int-spec|e2e-spec)\.ts$/.test(entry.name) &&
+        !entry.name.endsWith('.d.ts')
+        ? [full]
+        : [];
     }),
   );
   return nested.flat();
@@ -65,9 +69,13 @@ async function main() {
   );
   // Files the code reads beside itself at run time.
   await cp(path.join(ROOT, 'prisma'), path.join(OUT, 'prisma'), { recursive: true });
-  await cp(path.join(ROOT, 'libs/sitemap-xml/schemas'), path.join(OUT, 'libs/sitemap-xml/schemas'), { recursive: true });
+  await cp(path.join(ROOT, 'libs/sitemap-xml/schemas'), path.join(OUT, 'libs/sitemap-xml/schemas'), {
+    recursive: true,
+  });
   const consoleFiles = await buildConsole(path.join(OUT, 'console'));
-  console.log(`built ${files.length} files and the console (${consoleFiles} files) into ${path.relative(process.cwd(), OUT) || '.'} in ${Date.now() - started} ms`);
+  console.log(
+    `built ${files.length} files and the console (${consoleFiles} files) into ${path.relative(process.cwd(), OUT) || '.'} in ${Date.now() - started} ms`,
+  );
 }
 
 main().catch((error) => {

@@ -25,7 +25,15 @@ export interface DemoSeedOptions {
 }
 
 export type DemoSeedResult =
-  | { status: 'ready'; tenantApiKey: string; tenantKeyFile: string; siteId: string; siteUrl: string; urlCount: number; buildId: string }
+  | {
+      status: 'ready';
+      tenantApiKey: string;
+      tenantKeyFile: string;
+      siteId: string;
+      siteUrl: string;
+      urlCount: number;
+      buildId: string;
+    }
   | { status: 'unavailable'; reason: string };
 
 interface DemoUrl {
@@ -78,7 +86,10 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
   const api = new ApiClient(opts.apiUrl, opts.signal);
   const tenantKeyFile = path.resolve(opts.dataDir, 'demo-tenant-key');
 
-  let tenantApiKey = await readFile(tenantKeyFile, 'utf8').then((text) => text.trim(), () => '');
+  let tenantApiKey = await readFile(tenantKeyFile, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
   let site = tenantApiKey ? await findSite(api, tenantApiKey) : undefined;
   if (site === null) {
     // The key on disk belongs to another database (DATABASE_URL changed, or the database was reset).
@@ -86,7 +97,13 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
     tenantApiKey = '';
   }
   if (!tenantApiKey) {
-    const tenant = await api.request<{ id: string; apiKey: string }>('POST', '/v1/tenants', opts.adminApiKey, { name: DEMO_TENANT_NAME }, [201]);
+    const tenant = await api.request<{ id: string; apiKey: string }>(
+      'POST',
+      '/v1/tenants',
+      opts.adminApiKey,
+      { name: DEMO_TENANT_NAME },
+      [201],
+    );
     tenantApiKey = tenant.body.apiKey;
     await writeFile(tenantKeyFile, `${tenantApiKey}\n`, { mode: 0o600 });
     log(`created tenant "${DEMO_TENANT_NAME}" (${tenant.body.id}); its key is kept in ${tenantKeyFile}`);
@@ -95,7 +112,13 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
 
   site ??= await findSite(api, tenantApiKey);
   if (!site) {
-    const created = await api.request<Site>('POST', '/v1/sites', tenantApiKey, { hostname: DEMO_HOSTNAME, scheme: 'http' }, [201, 409]);
+    const created = await api.request<Site>(
+      'POST',
+      '/v1/sites',
+      tenantApiKey,
+      { hostname: DEMO_HOSTNAME, scheme: 'http' },
+      [201, 409],
+    );
     if (created.status === 409) {
       return {
         status: 'unavailable',
@@ -109,18 +132,38 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
   }
 
   const urls = demoUrls();
-  const upsert = await api.request<{ upserted: number; errors: unknown[] }>('PUT', `/v1/sites/${site.id}/urls`, tenantApiKey, urls, [200]);
+  const upsert = await api.request<{ upserted: number; errors: unknown[] }>(
+    'PUT',
+    `/v1/sites/${site.id}/urls`,
+    tenantApiKey,
+    urls,
+    [200],
+  );
   if (upsert.body.errors?.length) {
     throw new DemoSeedError(`the API rejected demo URLs: ${JSON.stringify(upsert.body.errors.slice(0, 3))}`);
   }
   log(`upserted ${urls.length} URLs`);
 
-  const build = await api.request<{ buildId: string }>('POST', `/v1/sites/${site.id}/builds`, tenantApiKey, undefined, [202]);
+  const build = await api.request<{ buildId: string }>(
+    'POST',
+    `/v1/sites/${site.id}/builds`,
+    tenantApiKey,
+    undefined,
+    [202],
+  );
   const buildId = build.body.buildId;
   log(`build ${buildId} queued; waiting until it is published`);
   await waitForPublished(api, tenantApiKey, site.id, buildId, opts.signal);
 
-  return { status: 'ready', tenantApiKey, tenantKeyFile, siteId: site.id, siteUrl: `http://${DEMO_HOSTNAME}`, urlCount: urls.length, buildId };
+  return {
+    status: 'ready',
+    tenantApiKey,
+    tenantKeyFile,
+    siteId: site.id,
+    siteUrl: `http://${DEMO_HOSTNAME}`,
+    urlCount: urls.length,
+    buildId,
+  };
 }
 
 /** The tenant's demo site; undefined when it has none yet; null when the key is not accepted. */
@@ -128,7 +171,13 @@ async function findSite(api: ApiClient, tenantApiKey: string): Promise<Site | un
   let cursor: string | null | undefined;
   do {
     const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-    const page = await api.request<{ items: Site[]; nextCursor: string | null }>('GET', `/v1/sites${query}`, tenantApiKey, undefined, [200, 401]);
+    const page = await api.request<{ items: Site[]; nextCursor: string | null }>(
+      'GET',
+      `/v1/sites${query}`,
+      tenantApiKey,
+      undefined,
+      [200, 401],
+    );
     if (page.status === 401) return null;
     const found = page.body.items.find((item) => item.hostname === DEMO_HOSTNAME);
     if (found) return found;
@@ -137,15 +186,30 @@ async function findSite(api: ApiClient, tenantApiKey: string): Promise<Site | un
   return undefined;
 }
 
-async function waitForPublished(api: ApiClient, key: string, siteId: string, buildId: string, signal?: AbortSignal): Promise<void> {
+async function waitForPublished(
+  api: ApiClient,
+  key: string,
+  siteId: string,
+  buildId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   let delayMs = 100;
   for (;;) {
-    const build = await api.request<{ status: string; error?: unknown }>('GET', `/v1/sites/${siteId}/builds/${buildId}`, key, undefined, [200]);
+    const build = await api.request<{ status: string; error?: unknown }>(
+      'GET',
+      `/v1/sites/${siteId}/builds/${buildId}`,
+      key,
+      undefined,
+      [200],
+    );
     if (build.body.status === 'published') return;
-    if (build.body.status === 'failed') throw new DemoSeedError(`demo build ${buildId} failed: ${JSON.stringify(build.body)}`);
+    if (build.body.status === 'failed')
+      throw new DemoSeedError(`demo build ${buildId} failed: ${JSON.stringify(build.body)}`);
     if (Date.now() > deadline) {
-      throw new DemoSeedError(`demo build ${buildId} was not published within ${BUILD_TIMEOUT_MS / 1000}s (status: ${build.body.status}); is the worker running?`);
+      throw new DemoSeedError(
+        `demo build ${buildId} was not published within ${BUILD_TIMEOUT_MS / 1000}s (status: ${build.body.status}); is the worker running?`,
+      );
     }
     await delay(delayMs, undefined, { signal });
     delayMs = Math.min(delayMs * 2, 1_000);
@@ -158,7 +222,13 @@ class ApiClient {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  async request<T>(method: string, route: string, key: string, body: unknown, expected: number[]): Promise<{ status: number; body: T }> {
+  async request<T>(
+    method: string,
+    route: string,
+    key: string,
+    body: unknown,
+    expected: number[],
+  ): Promise<{ status: number; body: T }> {
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const response = await fetch(`${this.baseUrl}${route}`, {
       method,

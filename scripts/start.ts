@@ -9,9 +9,26 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { prettyFactory } from 'pino-pretty';
 import { setTimeout as delay } from 'node:timers/promises';
-import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv, loadStartEnv, PARENT_PID_ENV, type AppName } from '@sitemaps/config';
+import {
+  appArgs,
+  childProcessEnv,
+  developmentSiteVerification,
+  loadServiceEnv,
+  loadStartEnv,
+  PARENT_PID_ENV,
+  type AppName,
+} from '@sitemaps/config';
 import { applyMigrations } from '@sitemaps/data';
-import { ensurePostgres, ensureRedis, freePort, isProcessAlive, loadEmbeddedPostgres, postmasterPid, untilProcessGone, type LocalService } from '@sitemaps/local-services';
+import {
+  ensurePostgres,
+  ensureRedis,
+  freePort,
+  isProcessAlive,
+  loadEmbeddedPostgres,
+  postmasterPid,
+  untilProcessGone,
+  type LocalService,
+} from '@sitemaps/local-services';
 import { DEMO_HOSTNAME, seedDemo, type DemoSeedResult } from './demo-seed';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -43,7 +60,12 @@ function log(line: string, name: AppName | 'start' = 'start'): void {
  * dependency: production never loads it). LOG_FORMAT=json shows the lines as the apps wrote them.
  */
 function prettyLines(): (line: string) => string {
-  const prettify = prettyFactory({ colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true });
+  const prettify = prettyFactory({
+    colorize: Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,app',
+    singleLine: true,
+  });
   return (line) => {
     if (!line.startsWith('{')) return line;
     try {
@@ -136,15 +158,22 @@ class Platform {
       await loadEmbeddedPostgres();
       this.trapSignals();
     }
-    const postgres = await ensurePostgres({ databaseUrl: serviceEnv.databaseUrl, dataDir, log }).catch((error: unknown) => {
-      throw new Error(
-        `could not start PostgreSQL: ${error === undefined ? `it exited while starting (is another npm start using ${dataDir}?)` : describeError(error)}`,
-      );
-    });
+    const postgres = await ensurePostgres({ databaseUrl: serviceEnv.databaseUrl, dataDir, log }).catch(
+      (error: unknown) => {
+        throw new Error(
+          `could not start PostgreSQL: ${error === undefined ? `it exited while starting (is another npm start using ${dataDir}?)` : describeError(error)}`,
+        );
+      },
+    );
     this.services.push({ name: 'PostgreSQL', service: postgres });
     this.throwIfStopping();
 
-    const redis = await ensureRedis({ redisUrl: serviceEnv.redisUrl, redisClusterNodes: serviceEnv.redisClusterNodes, dataDir, log });
+    const redis = await ensureRedis({
+      redisUrl: serviceEnv.redisUrl,
+      redisClusterNodes: serviceEnv.redisClusterNodes,
+      dataDir,
+      log,
+    });
     this.services.push({ name: 'Redis', service: redis });
     this.throwIfStopping();
 
@@ -174,11 +203,22 @@ class Platform {
     await Promise.all([
       waitForHttp(`${apiUrl}/health/ready`, (status) => status === 200, this.stopController.signal),
       waitForHttp(`${publicUrl}/health/ready`, (status) => status === 200, this.stopController.signal),
-      workerHttpPort && waitForHttp(`http://127.0.0.1:${workerHttpPort}/health/ready`, (status) => status === 200, this.stopController.signal),
+      workerHttpPort &&
+        waitForHttp(
+          `http://127.0.0.1:${workerHttpPort}/health/ready`,
+          (status) => status === 200,
+          this.stopController.signal,
+        ),
     ]);
     log('api, worker and public are ready; seeding the demo site');
 
-    const demo = await seedDemo({ apiUrl, adminApiKey: adminKey.key, dataDir, log, signal: this.stopController.signal });
+    const demo = await seedDemo({
+      apiUrl,
+      adminApiKey: adminKey.key,
+      dataDir,
+      log,
+      signal: this.stopController.signal,
+    });
     printBanner({ apiUrl, publicPort, postgres, redis, adminKey, demo });
   }
 
@@ -198,7 +238,8 @@ class Platform {
     }
     child.on('error', (error) => this.requestStop(1, `${name} could not be started: ${error.message}`));
     child.on('exit', (code, signal) => {
-      if (!this.stopping) this.requestStop(1, `${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+      if (!this.stopping)
+        this.requestStop(1, `${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
     });
   }
 
@@ -208,7 +249,11 @@ class Platform {
     for (const { name, service } of [...this.services].reverse()) {
       try {
         // Each service's stop() resolves once its process is gone (local-services).
-        await withTimeout(service.stop(), SERVICE_STOP_TIMEOUT_MS, `${name} did not stop within ${SERVICE_STOP_TIMEOUT_MS / 1000}s`);
+        await withTimeout(
+          service.stop(),
+          SERVICE_STOP_TIMEOUT_MS,
+          `${name} did not stop within ${SERVICE_STOP_TIMEOUT_MS / 1000}s`,
+        );
       } catch (error) {
         log(`stopping ${name}: ${describeError(error)}`);
         this.stopRequest = { code: 1 };
@@ -226,7 +271,10 @@ async function stopApp(name: AppName, child: ChildProcess): Promise<void> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   const timer = new AbortController();
-  const timedOut = await Promise.race([exited.then(() => false), delay(APP_STOP_TIMEOUT_MS, true, { signal: timer.signal })]);
+  const timedOut = await Promise.race([
+    exited.then(() => false),
+    delay(APP_STOP_TIMEOUT_MS, true, { signal: timer.signal }),
+  ]);
   timer.abort();
   if (timedOut) {
     log(`${name} did not stop within ${APP_STOP_TIMEOUT_MS / 1000}s: killing it`);
@@ -260,14 +308,20 @@ async function claimDataDir(dataDir: string): Promise<void> {
   const lock = path.join(dataDir, START_LOCK);
   const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
   if (holder && holder !== process.pid && isProcessAlive(holder) && (await isNpmStart(holder))) {
-    throw new Error(`another npm start (pid ${holder}) is using ${dataDir}: stop it, or set SITEMAPS_DATA_DIR to another directory`);
+    throw new Error(
+      `another npm start (pid ${holder}) is using ${dataDir}: stop it, or set SITEMAPS_DATA_DIR to another directory`,
+    );
   }
   await writeFile(lock, `${process.pid}\n`);
   const orphan = await postmasterPid(path.join(dataDir, 'postgres'));
   if (orphan && isProcessAlive(orphan)) {
     log(`stopping the PostgreSQL (pid ${orphan}) that an earlier npm start left running`);
     process.kill(orphan, 'SIGINT');
-    await withTimeout(untilProcessGone(orphan), SERVICE_STOP_TIMEOUT_MS, `the PostgreSQL left running (pid ${orphan}) did not stop`);
+    await withTimeout(
+      untilProcessGone(orphan),
+      SERVICE_STOP_TIMEOUT_MS,
+      `the PostgreSQL left running (pid ${orphan}) did not stop`,
+    );
   }
 }
 
@@ -305,7 +359,10 @@ async function waitForHttp(url: string, isUp: (status: number) => boolean, signa
 
 /** A random key kept in the data dir, so restarts keep it. */
 async function persistedKey(file: string): Promise<{ key: string; source: string }> {
-  const existing = await readFile(file, 'utf8').then((text) => text.trim(), () => '');
+  const existing = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
   if (existing.length >= 16) return { key: existing, source: file };
   const key = randomBytes(24).toString('base64url');
   await writeFile(file, `${key}\n`, { mode: 0o600 });

@@ -12,7 +12,11 @@ const USAGE = 'usage: npm run validate -- [--follow] <file|url> [...]';
 
 async function load(target: string): Promise<SitemapSource> {
   if (!/^https?:\/\//i.test(target)) return { name: target, content: await readFile(target) };
-  const response = await fetch(target, { redirect: 'follow', signal: AbortSignal.timeout(60_000), headers: { 'accept-encoding': 'gzip' } });
+  const response = await fetch(target, {
+    redirect: 'follow',
+    signal: AbortSignal.timeout(60_000),
+    headers: { 'accept-encoding': 'gzip' },
+  });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -47,7 +51,10 @@ async function main(): Promise<number> {
     for (const report of await validateSitemapSet(source, { follow, load })) {
       for (const problem of report.problems) console.log(formatProblem(problem));
       problems += report.problems.length;
-      if (report.problems.length === 0) console.log(`${report.file}: valid ${report.kind} (${report.entries.toLocaleString('en-US')} entries, ${report.bytes.toLocaleString('en-US')} bytes)`);
+      if (report.problems.length === 0)
+        console.log(
+          `${report.file}: valid ${report.kind} (${report.entries.toLocaleString('en-US')} entries, ${report.bytes.toLocaleString('en-US')} bytes)`,
+        );
     }
   }
   if (problems > 0) console.log(`${problems} problem${problems === 1 ? '' : 's'}`);

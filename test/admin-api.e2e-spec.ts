@@ -32,7 +32,7 @@ describe('admin API: errors and isolation', () => {
     expect((await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', {})).status).toBe(400);
   });
 
-  it('hides another tenant\'s site behind 404 on every route', async () => {
+  it("hides another tenant's site behind 404 on every route", async () => {
     const routes: [string, string, unknown?][] = [
       ['GET', `/v1/sites/${siteA}`],
       ['PATCH', `/v1/sites/${siteA}`, { scheme: 'http' }],
@@ -76,7 +76,9 @@ describe('admin API: errors and isolation', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body.upserted).toBe(2);
-    const byIndex = Object.fromEntries(res.body.errors.map((e: { index: number; field: string; code: string }) => [e.index, `${e.field}:${e.code}`]));
+    const byIndex = Object.fromEntries(
+      res.body.errors.map((e: { index: number; field: string; code: string }) => [e.index, `${e.field}:${e.code}`]),
+    );
     expect(byIndex).toEqual({
       1: 'loc:URL_HOST_MISMATCH',
       2: expect.stringMatching(/^loc:/),
@@ -86,31 +88,50 @@ describe('admin API: errors and isolation', () => {
       6: 'lastmod:INVALID_LASTMOD',
     });
     const stored = await a.get(`/v1/sites/${siteA}/urls`);
-    expect(stored.body.items.map((item: { loc: string }) => item.loc)).toEqual(['https://a.example.com/ok-1', 'https://a.example.com/ok-2']);
+    expect(stored.body.items.map((item: { loc: string }) => item.loc)).toEqual([
+      'https://a.example.com/ok-1',
+      'https://a.example.com/ok-2',
+    ]);
     expect(stored.body.items[0]).toMatchObject({ lastmod: '2026-01-02', changefreq: 'daily', priority: 0.8 });
   });
 
   it('keeps identical upserts a no-op and refuses over-long batches', async () => {
-    const again = await a.put(`/v1/sites/${siteA}/urls`, [{ loc: 'https://a.example.com/ok-1', lastmod: '2026-01-02', changefreq: 'daily', priority: 0.8 }]);
+    const again = await a.put(`/v1/sites/${siteA}/urls`, [
+      { loc: 'https://a.example.com/ok-1', lastmod: '2026-01-02', changefreq: 'daily', priority: 0.8 },
+    ]);
     expect(again.body).toMatchObject({ upserted: 1, changed: 0 });
-    const tooMany = await a.put(`/v1/sites/${siteA}/urls`, Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://a.example.com/${i}` })));
+    const tooMany = await a.put(
+      `/v1/sites/${siteA}/urls`,
+      Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://a.example.com/${i}` })),
+    );
     expect(tooMany.status).toBe(413);
   });
 
   it('deletes a site with its URLs and pending alternates, and nothing of another site', async () => {
     const entry = (host: string, n: number) => ({
       loc: `https://${host}/p${n}`,
-      alternates: [{ hreflang: 'de', href: `https://${host}/de/p${n}` }, { hreflang: 'x-default', href: `https://${host}/p${n}` }],
+      alternates: [
+        { hreflang: 'de', href: `https://${host}/de/p${n}` },
+        { hreflang: 'x-default', href: `https://${host}/p${n}` },
+      ],
     });
     const doomed = (await a.post('/v1/sites', { hostname: 'doomed.example.com' })).body.id;
     const kept = (await a.post('/v1/sites', { hostname: 'kept.example.com' })).body.id;
-    for (const [id, host] of [[doomed, 'doomed.example.com'], [kept, 'kept.example.com']] as const) {
+    for (const [id, host] of [
+      [doomed, 'doomed.example.com'],
+      [kept, 'kept.example.com'],
+    ] as const) {
       expect((await a.put(`/v1/sites/${id}/urls`, [entry(host, 1), entry(host, 2)])).status).toBe(200);
     }
     const db = new Client({ connectionString: platform.db.url });
     await db.connect();
     const rows = async (siteId: string) =>
-      (await db.query(`SELECT (SELECT count(*) FROM urls WHERE site_id = $1)::int AS urls, (SELECT count(*) FROM pending_alternates WHERE site_id = $1)::int AS pending`, [siteId])).rows[0];
+      (
+        await db.query(
+          `SELECT (SELECT count(*) FROM urls WHERE site_id = $1)::int AS urls, (SELECT count(*) FROM pending_alternates WHERE site_id = $1)::int AS pending`,
+          [siteId],
+        )
+      ).rows[0];
     try {
       // The German pages are named but not stored: their links wait for them.
       expect(await rows(doomed)).toEqual({ urls: 2, pending: 2 });

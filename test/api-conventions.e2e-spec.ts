@@ -15,7 +15,8 @@ describe('API conventions', () => {
 
   const newTenant = async (name: string) => (await admin.post('/v1/tenants', { name })).body.apiKey as string;
   const withKey = (idempotencyKey: string, client = api) => ({
-    post: (path: string, body?: unknown) => client.call('POST', path, body, { headers: { 'idempotency-key': idempotencyKey } }),
+    post: (path: string, body?: unknown) =>
+      client.call('POST', path, body, { headers: { 'idempotency-key': idempotencyKey } }),
   });
 
   beforeAll(async () => {
@@ -44,8 +45,13 @@ describe('API conventions', () => {
       headers: { 'content-type': 'application/x-ndjson' },
     });
     expect(upload.status).toBe(201);
-    expect((await api.get(upload.headers.get('location')!)).body).toMatchObject({ id: upload.body.importId, status: 'completed' });
-    const sitemaps = await api.post(`/v1/sites/${site.body.id}/imports/sitemaps`, { url: 'https://located.example.com/sitemap.xml' });
+    expect((await api.get(upload.headers.get('location')!)).body).toMatchObject({
+      id: upload.body.importId,
+      status: 'completed',
+    });
+    const sitemaps = await api.post(`/v1/sites/${site.body.id}/imports/sitemaps`, {
+      url: 'https://located.example.com/sitemap.xml',
+    });
     expect(sitemaps.status).toBe(202);
     expect(sitemaps.headers.get('location')).toBe(`/v1/sites/${site.body.id}/imports/${sitemaps.body.importId}`);
     // Other answers carry none.
@@ -67,7 +73,10 @@ describe('API conventions', () => {
 
       const other = await withKey('site-1').post('/v1/sites', { hostname: 'twice.example.com' });
       expect(other.status).toBe(422);
-      expect(other.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: [expect.objectContaining({ field: 'Idempotency-Key' })] });
+      expect(other.body.error).toMatchObject({
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        details: [expect.objectContaining({ field: 'Idempotency-Key' })],
+      });
       // Another route is another request too.
       expect((await withKey('site-1').post(`/v1/sites/${first.body.id}/builds`, {})).status).toBe(422);
       // Without a key, the same body is a new request: here a hostname already taken.
@@ -76,25 +85,38 @@ describe('API conventions', () => {
 
     it('replays builds and sitemaps imports: one build, one import', async () => {
       const siteId = (await api.post('/v1/sites', { hostname: 'builds.idempotent.example.com' })).body.id;
-      const builds = await Promise.all([0, 1].map(async () => withKey(`build-${siteId}`).post(`/v1/sites/${siteId}/builds`, { full: true })));
+      const builds = await Promise.all(
+        [0, 1].map(async () => withKey(`build-${siteId}`).post(`/v1/sites/${siteId}/builds`, { full: true })),
+      );
       // Sent at once, the second may find the first still running: 409, and a retry replays it.
-      const retried = await Promise.all(builds.map(async (res) => (res.status === 409 ? withKey(`build-${siteId}`).post(`/v1/sites/${siteId}/builds`, { full: true }) : res)));
+      const retried = await Promise.all(
+        builds.map(async (res) =>
+          res.status === 409 ? withKey(`build-${siteId}`).post(`/v1/sites/${siteId}/builds`, { full: true }) : res,
+        ),
+      );
       expect(retried.map((res) => res.status)).toEqual([202, 202]);
       expect(retried[0]!.body.buildId).toBe(retried[1]!.body.buildId);
       const listed = (await api.get(`/v1/sites/${siteId}/builds`)).body.items as { trigger: string }[];
       expect(listed.filter((build) => build.trigger === 'api')).toHaveLength(1);
 
       const body = { url: 'https://builds.idempotent.example.com/sitemap.xml' };
-      const imports = [await withKey('sitemaps').post(`/v1/sites/${siteId}/imports/sitemaps`, body), await withKey('sitemaps').post(`/v1/sites/${siteId}/imports/sitemaps`, body)];
+      const imports = [
+        await withKey('sitemaps').post(`/v1/sites/${siteId}/imports/sitemaps`, body),
+        await withKey('sitemaps').post(`/v1/sites/${siteId}/imports/sitemaps`, body),
+      ];
       expect(imports[1]!.body.importId).toBe(imports[0]!.body.importId);
       expect(imports[1]!.headers.get('location')).toBe(imports[0]!.headers.get('location'));
     });
 
-    it('replays an upload: the body is hashed as it streams, and a retry\'s body is read to compare', async () => {
+    it("replays an upload: the body is hashed as it streams, and a retry's body is read to compare", async () => {
       const siteId = (await api.post('/v1/sites', { hostname: 'upload.idempotent.example.com' })).body.id;
-      const ndjson = (paths: string[]) => paths.map((path) => JSON.stringify({ loc: `https://upload.idempotent.example.com${path}` })).join('\n');
+      const ndjson = (paths: string[]) =>
+        paths.map((path) => JSON.stringify({ loc: `https://upload.idempotent.example.com${path}` })).join('\n');
       const upload = (body: string) =>
-        api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, { raw: body, headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': 'upload-1' } });
+        api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, {
+          raw: body,
+          headers: { 'content-type': 'application/x-ndjson', 'idempotency-key': 'upload-1' },
+        });
       const first = await upload(ndjson(['/a', '/b']));
       expect(first.status).toBe(201);
       const again = await upload(ndjson(['/a', '/b']));
@@ -112,7 +134,9 @@ describe('API conventions', () => {
     it('keeps keys per tenant, gives a failed request its key back, and refuses a malformed key', async () => {
       const otherKey = await newTenant('Other conventions');
       const mine = await withKey('shared').post('/v1/sites', { hostname: 'mine.example.com' });
-      const theirs = await withKey('shared', apiClient(platform.apiUrl, otherKey)).post('/v1/sites', { hostname: 'theirs.example.com' });
+      const theirs = await withKey('shared', apiClient(platform.apiUrl, otherKey)).post('/v1/sites', {
+        hostname: 'theirs.example.com',
+      });
       expect([mine.status, theirs.status]).toEqual([201, 201]);
       expect(theirs.body.id).not.toBe(mine.body.id);
 
@@ -133,7 +157,10 @@ describe('API conventions', () => {
 
     beforeAll(async () => {
       // A second API on the same database and Redis: 3 requests per key, 4 per tenant, per minute.
-      limited = await createApiApp(platform.config, { rateLimit: { points: 3, durationSeconds: 60 }, tenantRateLimit: { points: 4 } });
+      limited = await createApiApp(platform.config, {
+        rateLimit: { points: 3, durationSeconds: 60 },
+        tenantRateLimit: { points: 4 },
+      });
       await limited.listen(0, '127.0.0.1');
       limitedUrl = (await limited.getUrl()).replace('[::1]', '127.0.0.1');
     });
@@ -163,14 +190,20 @@ describe('API conventions', () => {
     it("counts a tenant's keys together: a second key does not raise the limit", async () => {
       const tenantKey = await newTenant('Limited');
       const first = apiClient(limitedUrl, tenantKey);
-      const second = apiClient(limitedUrl, (await first.post('/v1/api-keys', { name: 'second', scopes: ['read'] })).body.apiKey);
+      const second = apiClient(
+        limitedUrl,
+        (await first.post('/v1/api-keys', { name: 'second', scopes: ['read'] })).body.apiKey,
+      );
       // That was the first key's first request (and the tenant's).
       const seen: [number, string | null][] = [];
       for (let i = 0; i < 2; i++) {
         const res = await first.get('/v1/sites');
         seen.push([res.status, res.headers.get('ratelimit-remaining')]);
       }
-      expect(seen).toEqual([[200, '1'], [200, '0']]);
+      expect(seen).toEqual([
+        [200, '1'],
+        [200, '0'],
+      ]);
       const overKey = await first.get('/v1/sites');
       expect(overKey.status).toBe(429);
       expect(overKey.body.error.message).toContain('for this key');

@@ -21,13 +21,19 @@ function graphqlClient(baseUrl: string, key?: string) {
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify({ query, variables }),
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as GqlResponse<T>['body'] };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as GqlResponse<T>['body'],
+    };
   };
 }
 
-const SITE_FIELDS = 'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
+const SITE_FIELDS =
+  'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
 const URL_FIELDS = 'loc section lastmod changefreq priority alternates { hreflang href } images videos news updatedAt';
-const BUILD_FIELDS = 'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings indexNow error createdAt startedAt finishedAt';
+const BUILD_FIELDS =
+  'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings indexNow error createdAt startedAt finishedAt';
 const SHARD_FIELDS = 'id section ordinal path urlCount byteSize dirty createdAt';
 const HOST = 'shop.example.com';
 
@@ -46,7 +52,9 @@ describe('GraphQL API', () => {
     let cursor: string | null = null;
     do {
       const separator = path.includes('?') ? '&' : '?';
-      const res: { status: number; body: { items: unknown[]; nextCursor: string | null } } = await rest.get(`${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { status: number; body: { items: unknown[]; nextCursor: string | null } } = await rest.get(
+        `${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status, path).toBe(200);
       items.push(...res.body.items);
       cursor = res.body.nextCursor;
@@ -56,14 +64,23 @@ describe('GraphQL API', () => {
   }
 
   /** Every page of a GraphQL connection, following pageInfo. */
-  async function gqlAll(field: string, args: string, selection: string, first: number): Promise<{ items: unknown[]; cursors: (string | null)[] }> {
+  async function gqlAll(
+    field: string,
+    args: string,
+    selection: string,
+    first: number,
+  ): Promise<{ items: unknown[]; cursors: (string | null)[] }> {
     const items: unknown[] = [];
     const cursors: (string | null)[] = [];
     let after: string | null = null;
     for (;;) {
-      const res: GqlResponse<any> = await gql(`query($first: Int, $after: String) { page: ${field}(${args}${args ? ', ' : ''}first: $first, after: $after) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`, { first, after });
+      const res: GqlResponse<any> = await gql(
+        `query($first: Int, $after: String) { page: ${field}(${args}${args ? ', ' : ''}first: $first, after: $after) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`,
+        { first, after },
+      );
       expect(res.body.errors, field).toBeUndefined();
-      const page: { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = res.body.data.page;
+      const page: { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } =
+        res.body.data.page;
       items.push(...page.nodes);
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
       cursors.push(after);
@@ -93,12 +110,17 @@ describe('GraphQL API', () => {
       hreflang: lang,
       alternates: ['en', 'fr', 'de'].map((code) => ({ hreflang: code, href: `https://${HOST}/${code}/about` })),
     }));
-    expect((await rest.put(`/v1/sites/${siteId}/urls`, [...products, ...pages, ...translated])).body.errors).toEqual([]);
+    expect((await rest.put(`/v1/sites/${siteId}/urls`, [...products, ...pages, ...translated])).body.errors).toEqual(
+      [],
+    );
     // Later changes, to filter on changedSince.
     await new Promise((resolve) => setTimeout(resolve, 20));
     midpoint = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await rest.put(`/v1/sites/${siteId}/urls`, [{ loc: `https://${HOST}/pages/0`, changefreq: 'hourly' }, { loc: `https://${HOST}/pages/new` }]);
+    await rest.put(`/v1/sites/${siteId}/urls`, [
+      { loc: `https://${HOST}/pages/0`, changefreq: 'hourly' },
+      { loc: `https://${HOST}/pages/new` },
+    ]);
     buildId = (await rest.post(`/v1/sites/${siteId}/builds`, { full: true })).body.buildId;
     expect((await rest.waitForBuild(siteId, buildId)).status).toBe('published');
   });
@@ -128,19 +150,38 @@ describe('GraphQL API', () => {
       const values = Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, v === 'MIDPOINT' ? midpoint : v]));
       const query = new URLSearchParams(values).toString();
       const viaRest = await restAll(`/v1/sites/${siteId}/urls${query ? `?${query}` : ''}`, 5);
-      const args = [`siteId: ${JSON.stringify(siteId)}`, ...Object.entries(values).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(', ');
+      const args = [
+        `siteId: ${JSON.stringify(siteId)}`,
+        ...Object.entries(values).map(([k, v]) => `${k}: ${JSON.stringify(v)}`),
+      ].join(', ');
       const viaGql = await gqlAll('urls', args, URL_FIELDS, 5);
       expect(viaRest.items.length).toBeGreaterThan(0);
       expect(viaGql).toEqual(viaRest);
     });
 
     it('the filters select what they say', async () => {
-      const locs = async (args: string) => (await gqlAll('urls', `siteId: "${siteId}"${args}`, 'loc', 100)).items.map((item) => (item as { loc: string }).loc);
-      expect(await locs(`, prefix: "https://${HOST}/products/1"`)).toEqual([`https://${HOST}/products/1`, `https://${HOST}/products/10`, `https://${HOST}/products/11`]);
+      const locs = async (args: string) =>
+        (await gqlAll('urls', `siteId: "${siteId}"${args}`, 'loc', 100)).items.map(
+          (item) => (item as { loc: string }).loc,
+        );
+      expect(await locs(`, prefix: "https://${HOST}/products/1"`)).toEqual([
+        `https://${HOST}/products/1`,
+        `https://${HOST}/products/10`,
+        `https://${HOST}/products/11`,
+      ]);
       expect(await locs(', section: "products"')).toHaveLength(12);
-      expect(await locs(`, changedSince: "${midpoint}"`)).toEqual([`https://${HOST}/pages/0`, `https://${HOST}/pages/new`]);
-      const about = await gql(`{ urls(siteId: "${siteId}", prefix: "https://${HOST}/fr/") { nodes { alternates { hreflang href } } } }`);
-      expect(about.body.data.urls.nodes[0].alternates.map((a: { hreflang: string }) => a.hreflang)).toEqual(['de', 'en', 'fr']);
+      expect(await locs(`, changedSince: "${midpoint}"`)).toEqual([
+        `https://${HOST}/pages/0`,
+        `https://${HOST}/pages/new`,
+      ]);
+      const about = await gql(
+        `{ urls(siteId: "${siteId}", prefix: "https://${HOST}/fr/") { nodes { alternates { hreflang href } } } }`,
+      );
+      expect(about.body.data.urls.nodes[0].alternates.map((a: { hreflang: string }) => a.hreflang)).toEqual([
+        'de',
+        'en',
+        'fr',
+      ]);
     });
 
     it('builds and one build', async () => {
@@ -149,8 +190,12 @@ describe('GraphQL API', () => {
       const viaGql = await gqlAll('builds', `siteId: "${siteId}"`, BUILD_FIELDS, 1);
       expect(viaRest.items.length).toBeGreaterThanOrEqual(2);
       // Builds run meanwhile: compare ids and order, then one finished build field by field.
-      expect(viaGql.items.map((b) => (b as { id: string }).id)).toEqual(viaRest.items.map((b) => (b as { id: string }).id));
-      const one = await gql(`{ build(siteId: "${siteId}", id: "${buildId}") { ${BUILD_FIELDS} site { id hostname } } }`);
+      expect(viaGql.items.map((b) => (b as { id: string }).id)).toEqual(
+        viaRest.items.map((b) => (b as { id: string }).id),
+      );
+      const one = await gql(
+        `{ build(siteId: "${siteId}", id: "${buildId}") { ${BUILD_FIELDS} site { id hostname } } }`,
+      );
       const { site, ...build } = one.body.data.build;
       expect(build).toEqual((await rest.get(`/v1/sites/${siteId}/builds/${buildId}`)).body);
       expect(site).toEqual({ id: siteId, hostname: HOST });
@@ -158,7 +203,10 @@ describe('GraphQL API', () => {
 
     it('shards, at the top and as a field of the site', async () => {
       const viaRest = await restAll(`/v1/sites/${siteId}/shards`, 1);
-      expect(viaRest.items.map((s) => (s as { path: string }).path).sort()).toEqual(['/sitemaps/products-1.xml.gz', '/sitemaps/sitemap-1.xml.gz']);
+      expect(viaRest.items.map((s) => (s as { path: string }).path).sort()).toEqual([
+        '/sitemaps/products-1.xml.gz',
+        '/sitemaps/sitemap-1.xml.gz',
+      ]);
       expect(await gqlAll('shards', `siteId: "${siteId}"`, SHARD_FIELDS, 1)).toEqual(viaRest);
       const nested = await gql(`{ site(id: "${siteId}") { shards { nodes { ${SHARD_FIELDS} } } } }`);
       expect(nested.body.data.site.shards.nodes).toEqual(viaRest.items);
@@ -178,10 +226,13 @@ describe('GraphQL API', () => {
 
     it('upsertUrls validates each entry and reports it by index, as PUT does', async () => {
       const viaRest = await rest.put(`/v1/sites/${siteId}/urls`, bad);
-      const viaGql = await gql(`mutation($siteId: ID!, $entries: [UrlInput!]!) { upsertUrls(siteId: $siteId, entries: $entries) { upserted changed errors { index loc field code message } warnings { index code } } }`, {
-        siteId,
-        entries: bad,
-      });
+      const viaGql = await gql(
+        `mutation($siteId: ID!, $entries: [UrlInput!]!) { upsertUrls(siteId: $siteId, entries: $entries) { upserted changed errors { index loc field code message } warnings { index code } } }`,
+        {
+          siteId,
+          entries: bad,
+        },
+      );
       expect(viaRest.body.upserted).toBe(2);
       expect(viaRest.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 3, 4, 5]);
       const { changed: _restChanged, ...restResult } = viaRest.body;
@@ -191,28 +242,49 @@ describe('GraphQL API', () => {
     });
 
     it('deleteUrls answers as DELETE does', async () => {
-      const viaGql = await gql(`mutation { deleteUrls(siteId: "${siteId}", locs: ["https://${HOST}/ok-a", "https://${HOST}/never"]) { deleted notFound } }`);
+      const viaGql = await gql(
+        `mutation { deleteUrls(siteId: "${siteId}", locs: ["https://${HOST}/ok-a", "https://${HOST}/never"]) { deleted notFound } }`,
+      );
       expect(viaGql.body.data.deleteUrls).toEqual({ deleted: 1, notFound: [`https://${HOST}/never`] });
-      const viaRest = await rest.delete(`/v1/sites/${siteId}/urls`, { locs: [`https://${HOST}/ok-a`, `https://${HOST}/ok-b`] });
+      const viaRest = await rest.delete(`/v1/sites/${siteId}/urls`, {
+        locs: [`https://${HOST}/ok-a`, `https://${HOST}/ok-b`],
+      });
       expect(viaRest.body).toEqual({ deleted: 1, notFound: [`https://${HOST}/ok-a`] });
-      expect((await gql(`mutation { deleteUrls(siteId: "${siteId}", locs: []) { deleted } }`)).body.errors?.[0]?.extensions.code).toBe('VALIDATION_FAILED');
+      expect(
+        (await gql(`mutation { deleteUrls(siteId: "${siteId}", locs: []) { deleted } }`)).body.errors?.[0]?.extensions
+          .code,
+      ).toBe('VALIDATION_FAILED');
     });
 
-    it('createSite, updateSite and deleteSite with REST\'s validation', async () => {
-      const created = await gql(`mutation { createSite(input: { hostname: "News.Example.com", scheme: "http" }) { id hostname scheme } }`);
+    it("createSite, updateSite and deleteSite with REST's validation", async () => {
+      const created = await gql(
+        `mutation { createSite(input: { hostname: "News.Example.com", scheme: "http" }) { id hostname scheme } }`,
+      );
       const id = created.body.data.createSite.id;
       expect(created.body.data.createSite).toEqual({ id, hostname: 'news.example.com', scheme: 'http' });
-      expect((await gql(`mutation { createSite(input: { hostname: "news.example.com" }) { id } }`)).body.errors?.[0]?.extensions.code).toBe('HOSTNAME_TAKEN');
+      expect(
+        (await gql(`mutation { createSite(input: { hostname: "news.example.com" }) { id } }`)).body.errors?.[0]
+          ?.extensions.code,
+      ).toBe('HOSTNAME_TAKEN');
 
-      const updated = await gql(`mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 0.3, textSitemap: true }) { ${SITE_FIELDS} } }`, { id });
+      const updated = await gql(
+        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 0.3, textSitemap: true }) { ${SITE_FIELDS} } }`,
+        { id },
+      );
       expect(updated.body.data.updateSite).toEqual((await rest.get(`/v1/sites/${id}`)).body);
       expect(updated.body.data.updateSite).toMatchObject({ defaultPriority: 0.3, textSitemap: true });
 
-      const invalidGql = await gql(`mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 2, scheme: "ftp" }) { id } }`, { id });
+      const invalidGql = await gql(
+        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 2, scheme: "ftp" }) { id } }`,
+        { id },
+      );
       const invalidRest = await rest.patch(`/v1/sites/${id}`, { defaultPriority: 2, scheme: 'ftp' });
       expect(invalidRest.status).toBe(400);
       expect(invalidGql.body.errors?.[0]?.extensions.code).toBe(invalidRest.body.error.code);
-      expect(invalidGql.body.errors?.[0]?.extensions.details.map((d) => d.field).sort()).toEqual(['defaultPriority', 'scheme']);
+      expect(invalidGql.body.errors?.[0]?.extensions.details.map((d) => d.field).sort()).toEqual([
+        'defaultPriority',
+        'scheme',
+      ]);
 
       expect((await gql(`mutation { deleteSite(siteId: "${id}") }`)).body.data).toEqual({ deleteSite: true });
       expect((await rest.get(`/v1/sites/${id}`)).status).toBe(404);
@@ -231,14 +303,29 @@ describe('GraphQL API', () => {
       const missing = await gql(`{ site(id: "00000000-0000-4000-8000-000000000000") { id } }`);
       expect(missing.status).toBe(200);
       expect(missing.body.data).toEqual({ site: null });
-      expect(missing.body.errors).toEqual([{ message: expect.any(String), locations: expect.any(Array), path: ['site'], extensions: { code: 'SITE_NOT_FOUND', details: [] } }]);
+      expect(missing.body.errors).toEqual([
+        {
+          message: expect.any(String),
+          locations: expect.any(Array),
+          path: ['site'],
+          extensions: { code: 'SITE_NOT_FOUND', details: [] },
+        },
+      ]);
       expect((await gql(`{ site(id: "not-a-uuid") { id } }`)).body.errors?.[0]?.extensions.code).toBe('SITE_NOT_FOUND');
-      expect((await gql(`{ build(siteId: "${siteId}", id: "00000000-0000-4000-8000-000000000000") { id } }`)).body.errors?.[0]?.extensions.code).toBe('BUILD_NOT_FOUND');
+      expect(
+        (await gql(`{ build(siteId: "${siteId}", id: "00000000-0000-4000-8000-000000000000") { id } }`)).body
+          .errors?.[0]?.extensions.code,
+      ).toBe('BUILD_NOT_FOUND');
       const cursor = await gql(`{ urls(siteId: "${siteId}", after: "bm90LWEtbnVtYmVy") { nodes { loc } } }`);
       expect(cursor.body.errors?.[0]?.extensions.code).toBe('INVALID_CURSOR');
-      expect((await rest.get(`/v1/sites/${siteId}/urls?cursor=bm90LWEtbnVtYmVy`)).body.error.code).toBe('INVALID_CURSOR');
+      expect((await rest.get(`/v1/sites/${siteId}/urls?cursor=bm90LWEtbnVtYmVy`)).body.error.code).toBe(
+        'INVALID_CURSOR',
+      );
       const tooMany = await gql(`{ sites(first: 5000) { nodes { id } } }`);
-      expect(tooMany.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'first' }] });
+      expect(tooMany.body.errors?.[0]?.extensions).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'first' }],
+      });
     });
 
     it('refuses a missing or unknown key with 401', async () => {
@@ -272,14 +359,24 @@ describe('GraphQL API', () => {
       const res = await gql(`{ build(siteId: "${siteId}", id: "${buildId}") { ${selection} } }`);
       expect(res.status).toBe(400);
       expect(res.body.data).toBeNull();
-      expect(res.body.errors).toEqual([{ message: 'query depth 14 exceeds the limit of 10', locations: expect.any(Array), extensions: { code: 'QUERY_TOO_DEEP', details: [] } }]);
+      expect(res.body.errors).toEqual([
+        {
+          message: 'query depth 14 exceeds the limit of 10',
+          locations: expect.any(Array),
+          extensions: { code: 'QUERY_TOO_DEEP', details: [] },
+        },
+      ]);
       // Two rounds (depth 8) pass.
-      const shallow = await gql(`{ build(siteId: "${siteId}", id: "${buildId}") { site { builds { nodes { site { builds { nodes { id } } } } } } } }`);
+      const shallow = await gql(
+        `{ build(siteId: "${siteId}", id: "${buildId}") { site { builds { nodes { site { builds { nodes { id } } } } } } } }`,
+      );
       expect(shallow.body.errors).toBeUndefined();
     });
 
     it('does not count introspection in depth, so tools can read the schema', async () => {
-      const res = await gql('{ __schema { types { name fields { name type { kind ofType { kind ofType { kind ofType { kind ofType { name } } } } } } } } }');
+      const res = await gql(
+        '{ __schema { types { name fields { name type { kind ofType { kind ofType { kind ofType { kind ofType { name } } } } } } } } }',
+      );
       expect(res.status).toBe(200);
       expect(res.body.data.__schema.types.map((t: { name: string }) => t.name)).toContain('Site');
     });
@@ -289,9 +386,12 @@ describe('GraphQL API', () => {
       const ids = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? unknown : siteId));
       const res = await gql(`{ ${ids.map((id, i) => `a${i}: site(id: "${id}") { id }`).join(' ')} }`);
       expect(res.status).toBe(200);
-      for (const [i, id] of ids.entries()) expect(res.body.data[`a${i}`], `a${i}`).toEqual(id === siteId ? { id: siteId } : null);
+      for (const [i, id] of ids.entries())
+        expect(res.body.data[`a${i}`], `a${i}`).toEqual(id === siteId ? { id: siteId } : null);
       expect(res.body.errors?.map((e) => e.extensions.code)).toEqual(Array(10).fill('SITE_NOT_FOUND'));
-      const tooMany = await gql(`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: site(id: "${siteId}") { id }`).join(' ')} }`);
+      const tooMany = await gql(
+        `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: site(id: "${siteId}") { id }`).join(' ')} }`,
+      );
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
     });
@@ -306,7 +406,9 @@ describe('GraphQL API', () => {
       expect(cheap.status).toBe(200);
       expect(cheap.body.errors).toBeUndefined();
       // A full page of URLs with every field is allowed.
-      const page = await gql(`{ urls(siteId: "${siteId}", first: 1000) { edges { cursor node { ${URL_FIELDS} } } pageInfo { hasNextPage } } }`);
+      const page = await gql(
+        `{ urls(siteId: "${siteId}", first: 1000) { edges { cursor node { ${URL_FIELDS} } } pageInfo { hasNextPage } } }`,
+      );
       expect(page.body.errors).toBeUndefined();
     });
   });

@@ -35,10 +35,14 @@ describe('admin API under hostile bodies', () => {
     await platform?.close();
   });
 
-  const stored = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n;
+  const stored = async () =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n;
 
   it('refuses an unauthenticated 12 MiB body before reading it, and closes the connection', async () => {
-    for (const [method, path] of [['PUT', `/v1/sites/${randomUUID()}/urls`], ['POST', '/graphql']] as const) {
+    for (const [method, path] of [
+      ['PUT', `/v1/sites/${randomUUID()}/urls`],
+      ['POST', '/graphql'],
+    ] as const) {
       const res = await sendRaw(`${api.url}${path}`, method, { 'content-type': 'application/json' }, EMPTY_OBJECTS);
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.headers.connection).toBe('close');
@@ -49,21 +53,43 @@ describe('admin API under hostile bodies', () => {
   });
 
   it('refuses an authenticated body of too many JSON values with 413 naming the limit, and stores nothing', async () => {
-    const res = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', { 'content-type': 'application/json', authorization: `Bearer ${key}` }, EMPTY_OBJECTS);
+    const res = await sendRaw(
+      `${api.url}/v1/sites/${siteId}/urls`,
+      'PUT',
+      { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      EMPTY_OBJECTS,
+    );
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.text)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('API_JSON_MAX_VALUES'), details: [] } });
+    expect(JSON.parse(res.text)).toEqual({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('API_JSON_MAX_VALUES'), details: [] },
+    });
     expect((await fetch(`${api.url}/health`)).status).toBe(200);
     expect(await stored()).toBe(0);
   });
 
   it('bounds each route by its own body limit: small routes take 1 MiB, bulk routes 32 MiB', async () => {
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-    const robots = await sendRaw(`${api.url}/v1/sites/${siteId}`, 'PATCH', headers, JSON.stringify({ robotsTxt: 'x'.repeat(2 * 1024 * 1024) }));
+    const robots = await sendRaw(
+      `${api.url}/v1/sites/${siteId}`,
+      'PATCH',
+      headers,
+      JSON.stringify({ robotsTxt: 'x'.repeat(2 * 1024 * 1024) }),
+    );
     expect(robots.status).toBe(413);
-    const bulk = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', headers, JSON.stringify([{ loc: `https://${SITE}/a`, section: 'x'.repeat(40 * 1024 * 1024) }]));
+    const bulk = await sendRaw(
+      `${api.url}/v1/sites/${siteId}/urls`,
+      'PUT',
+      headers,
+      JSON.stringify([{ loc: `https://${SITE}/a`, section: 'x'.repeat(40 * 1024 * 1024) }]),
+    );
     expect(bulk.status).toBe(413);
     // A bulk body over the small limit is fine.
-    const entries = Array.from({ length: 10_000 }, (_, i) => ({ loc: `https://${SITE}/page/${i}/${'p'.repeat(150)}`, lastmod: '2026-11-24', changefreq: 'daily', priority: 0.5 }));
+    const entries = Array.from({ length: 10_000 }, (_, i) => ({
+      loc: `https://${SITE}/page/${i}/${'p'.repeat(150)}`,
+      lastmod: '2026-11-24',
+      changefreq: 'daily',
+      priority: 0.5,
+    }));
     const put = await apiClient(api.url, key).put(`/v1/sites/${siteId}/urls`, entries);
     expect(put.status).toBe(200);
     expect(put.body.upserted).toBe(10_000);
@@ -72,9 +98,18 @@ describe('admin API under hostile bodies', () => {
 
   it('answers 400 to a body that is not UTF-8, storing nothing from it', async () => {
     const body = Buffer.concat([Buffer.from(`[{"loc":"https://${SITE}/caf`), Buffer.from([0xe9]), Buffer.from('"}]')]);
-    const res = await sendRaw(`${api.url}/v1/sites/${siteId}/urls`, 'PUT', { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body);
+    const res = await sendRaw(
+      `${api.url}/v1/sites/${siteId}/urls`,
+      'PUT',
+      { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body,
+    );
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.text).error).toEqual({ code: 'MALFORMED_BODY', message: 'the body is not valid UTF-8', details: [] });
+    expect(JSON.parse(res.text).error).toEqual({
+      code: 'MALFORMED_BODY',
+      message: 'the body is not valid UTF-8',
+      details: [],
+    });
     const found = await db.query('SELECT 1 FROM urls WHERE site_id = $1 AND loc LIKE $2', [siteId, '%/caf%']);
     expect(found.rowCount).toBe(0);
   });
@@ -87,23 +122,35 @@ describe('admin API under hostile bodies', () => {
       body: JSON.stringify({ query }),
     });
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { errors: { extensions: { code: string } }[] }).errors.map((e) => e.extensions.code)).toEqual(['PAYLOAD_TOO_LARGE']);
+    expect(
+      ((await res.json()) as { errors: { extensions: { code: string } }[] }).errors.map((e) => e.extensions.code),
+    ).toEqual(['PAYLOAD_TOO_LARGE']);
   });
 
   it('refuses a hreflang cluster over 256 members by entry, storing the rest, and takes one of 256', async () => {
     const client = apiClient(api.url, key);
     // 1,000 pages, the first naming all 1,000 as its cluster: the probe that exhausted the heap.
     const pages = Array.from({ length: 1_000 }, (_, i) => `https://${SITE}/cluster/${i}`);
-    const huge = pages.map((loc, i) => (i === 0 ? { loc, alternates: pages.map((href, k) => ({ hreflang: `x${k}`, href })) } : { loc }));
+    const huge = pages.map((loc, i) =>
+      i === 0 ? { loc, alternates: pages.map((href, k) => ({ hreflang: `x${k}`, href })) } : { loc },
+    );
     const refused = await client.put(`/v1/sites/${siteId}/urls`, huge);
     expect(refused.status).toBe(200);
-    expect(refused.body.errors).toEqual([expect.objectContaining({ index: 0, field: 'alternates', code: 'CLUSTER_TOO_LARGE' })]);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({ index: 0, field: 'alternates', code: 'CLUSTER_TOO_LARGE' }),
+    ]);
     expect(refused.body.upserted).toBe(999);
     // 256 pages each naming all 256 (8 languages in 32 regions): stored whole.
-    const regions = 'US GB DE FR ES IT NL PT PL SE NO DK FI IE AT CH BE LU CZ SK HU RO BG GR TR UA JP KR CN TW HK CA'.split(' ');
-    const codes = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'].flatMap((lang) => regions.map((region) => `${lang}-${region}`));
+    const regions =
+      'US GB DE FR ES IT NL PT PL SE NO DK FI IE AT CH BE LU CZ SK HU RO BG GR TR UA JP KR CN TW HK CA'.split(' ');
+    const codes = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'].flatMap((lang) =>
+      regions.map((region) => `${lang}-${region}`),
+    );
     const members = codes.map((hreflang, i) => ({ hreflang, href: `https://${SITE}/full/${i}` }));
-    const full = await client.put(`/v1/sites/${siteId}/urls`, members.map(({ href }) => ({ loc: href, alternates: members })));
+    const full = await client.put(
+      `/v1/sites/${siteId}/urls`,
+      members.map(({ href }) => ({ loc: href, alternates: members })),
+    );
     expect(full.body.errors).toEqual([]);
     expect(full.body.upserted).toBe(256);
     expect((await fetch(`${api.url}/health`)).status).toBe(200);
@@ -128,7 +175,8 @@ describe('admin API under hostile bodies', () => {
     afterAll(() => limited?.close());
 
     it('is rate limited per address: 429 with Retry-After once its invalid keys are spent', async () => {
-      for (let i = 0; i < 3; i++) expect((await apiClient(limitedUrl, `smk_guess_${i}`).get('/v1/sites')).status).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await apiClient(limitedUrl, `smk_guess_${i}`).get('/v1/sites')).status).toBe(401);
       const refused = await apiClient(limitedUrl, 'smk_guess_4').get('/v1/sites');
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('RATE_LIMITED');

@@ -45,7 +45,14 @@ function graphqlClient(baseUrl: string, key?: string) {
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
       body: raw ?? JSON.stringify({ query, variables }),
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) as { data?: any; errors?: { message: string; extensions: { code: string; details: any[] } }[] } };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as {
+        data?: any;
+        errors?: { message: string; extensions: { code: string; details: any[] } }[];
+      },
+    };
   };
 }
 
@@ -68,75 +75,259 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'GET', path: '/v1/sites', access: 'read', isolation: 'list' },
   { method: 'POST', path: '/v1/sites', body: { hostname: 'new.example.org' }, access: 'write', isolation: 'none' },
   { method: 'GET', path: '/v1/sites/{siteId}', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'PATCH', path: '/v1/sites/{siteId}', body: { scheme: 'http' }, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    method: 'PATCH',
+    path: '/v1/sites/{siteId}',
+    body: { scheme: 'http' },
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   { method: 'DELETE', path: '/v1/sites/{siteId}', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'GET', path: '/v1/sites/{siteId}/schedule', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   { method: 'POST', path: '/v1/sites/{siteId}/verify', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'PUT', path: '/v1/sites/{siteId}/urls', body: [{ loc: `https://${SITE}/intruder` }], access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    method: 'PUT',
+    path: '/v1/sites/{siteId}/urls',
+    body: [{ loc: `https://${SITE}/intruder` }],
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   { method: 'GET', path: '/v1/sites/{siteId}/urls', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'DELETE', path: '/v1/sites/{siteId}/urls', body: { locs: [`https://${SITE}/1`] }, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    method: 'DELETE',
+    path: '/v1/sites/{siteId}/urls',
+    body: { locs: [`https://${SITE}/1`] },
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   { method: 'GET', path: '/v1/sites/{siteId}/builds', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'POST', path: '/v1/sites/{siteId}/builds', body: {}, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'GET', path: '/v1/sites/{siteId}/builds/{buildId}', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    method: 'POST',
+    path: '/v1/sites/{siteId}/builds',
+    body: {},
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    method: 'GET',
+    path: '/v1/sites/{siteId}/builds/{buildId}',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   { method: 'GET', path: '/v1/sites/{siteId}/shards', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { method: 'POST', path: '/v1/validate', body: { url: 'ftp://a.example.com/sitemap.xml' }, access: 'read', isolation: 'none' },
-  { method: 'POST', path: '/v1/webhooks', body: { url: HOOK_URL, eventTypes: ['build.failed'] }, access: 'admin', isolation: 'none' },
+  {
+    method: 'POST',
+    path: '/v1/validate',
+    body: { url: 'ftp://a.example.com/sitemap.xml' },
+    access: 'read',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhooks',
+    body: { url: HOOK_URL, eventTypes: ['build.failed'] },
+    access: 'admin',
+    isolation: 'none',
+  },
   { method: 'GET', path: '/v1/webhooks', access: 'read', isolation: 'list' },
   { method: 'GET', path: '/v1/webhooks/{webhookId}', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { method: 'PATCH', path: '/v1/webhooks/{webhookId}', body: { eventTypes: ['build.published'] }, access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  {
+    method: 'PATCH',
+    path: '/v1/webhooks/{webhookId}',
+    body: { eventTypes: ['build.published'] },
+    access: 'admin',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
   { method: 'DELETE', path: '/v1/webhooks/{webhookId}', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { method: 'POST', path: '/v1/webhooks/{webhookId}/test', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { method: 'GET', path: '/v1/webhooks/{webhookId}/deliveries', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { method: 'GET', path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  {
+    method: 'POST',
+    path: '/v1/webhooks/{webhookId}/test',
+    access: 'admin',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhooks/{webhookId}/deliveries',
+    access: 'read',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}',
+    access: 'read',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
 ];
 
 const GQL_OPERATIONS: GqlOperation[] = [
-  { field: 'createTenant', query: 'mutation { createTenant(input: { name: "X" }) { id } }', access: 'platform', isolation: 'none' },
+  {
+    field: 'createTenant',
+    query: 'mutation { createTenant(input: { name: "X" }) { id } }',
+    access: 'platform',
+    isolation: 'none',
+  },
   { field: 'tenants', query: '{ tenants { nodes { id } } }', access: 'platform', isolation: 'none' },
-  { field: 'tenant', query: 'query($tenantId: ID!) { tenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
-  { field: 'hostnameClaims', query: '{ hostnameClaims(hostname: "a.example.com") { siteId } }', access: 'platform', isolation: 'none' },
+  {
+    field: 'tenant',
+    query: 'query($tenantId: ID!) { tenant(id: $tenantId) { id } }',
+    access: 'platform',
+    isolation: 'none',
+  },
+  {
+    field: 'hostnameClaims',
+    query: '{ hostnameClaims(hostname: "a.example.com") { siteId } }',
+    access: 'platform',
+    isolation: 'none',
+  },
   { field: 'auditLog', query: '{ auditLog { nodes { id } } }', access: 'platform', isolation: 'none' },
-  { field: 'updateTenant', query: 'mutation($tenantId: ID!) { updateTenant(id: $tenantId, input: { maxSites: 1 }) { id } }', access: 'platform', isolation: 'none' },
-  { field: 'suspendTenant', query: 'mutation($tenantId: ID!) { suspendTenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
-  { field: 'resumeTenant', query: 'mutation($tenantId: ID!) { resumeTenant(id: $tenantId) { id } }', access: 'platform', isolation: 'none' },
-  { field: 'deleteTenant', query: 'mutation($tenantId: ID!) { deleteTenant(id: $tenantId) }', access: 'platform', isolation: 'none' },
+  {
+    field: 'updateTenant',
+    query: 'mutation($tenantId: ID!) { updateTenant(id: $tenantId, input: { maxSites: 1 }) { id } }',
+    access: 'platform',
+    isolation: 'none',
+  },
+  {
+    field: 'suspendTenant',
+    query: 'mutation($tenantId: ID!) { suspendTenant(id: $tenantId) { id } }',
+    access: 'platform',
+    isolation: 'none',
+  },
+  {
+    field: 'resumeTenant',
+    query: 'mutation($tenantId: ID!) { resumeTenant(id: $tenantId) { id } }',
+    access: 'platform',
+    isolation: 'none',
+  },
+  {
+    field: 'deleteTenant',
+    query: 'mutation($tenantId: ID!) { deleteTenant(id: $tenantId) }',
+    access: 'platform',
+    isolation: 'none',
+  },
   { field: 'apiKeys', query: '{ apiKeys { nodes { id } } }', access: 'admin', isolation: 'list' },
-  { field: 'createApiKey', query: 'mutation { createApiKey(input: { name: "k", scopes: ["read"] }) { id } }', access: 'admin', isolation: 'none' },
-  { field: 'revokeApiKey', query: 'mutation($keyId: ID!) { revokeApiKey(id: $keyId) }', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },
+  {
+    field: 'createApiKey',
+    query: 'mutation { createApiKey(input: { name: "k", scopes: ["read"] }) { id } }',
+    access: 'admin',
+    isolation: 'none',
+  },
+  {
+    field: 'revokeApiKey',
+    query: 'mutation($keyId: ID!) { revokeApiKey(id: $keyId) }',
+    access: 'admin',
+    isolation: { notFound: 'API_KEY_NOT_FOUND' },
+  },
   { field: 'sites', query: '{ sites { nodes { id hostname } } }', access: 'read', isolation: 'list' },
-  { field: 'site', query: 'query($siteId: ID!) { site(id: $siteId) { id hostname } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'createSite', query: 'mutation { createSite(input: { hostname: "new.example.net" }) { id } }', access: 'write', isolation: 'none' },
-  { field: 'updateSite', query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: "http" }) { id } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'deleteSite', query: 'mutation($siteId: ID!) { deleteSite(siteId: $siteId) }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'verifySite', query: 'mutation($siteId: ID!) { verifySite(siteId: $siteId) { id verification { status } } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'urls', query: 'query($siteId: ID!) { urls(siteId: $siteId) { nodes { loc } } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    field: 'site',
+    query: 'query($siteId: ID!) { site(id: $siteId) { id hostname } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'createSite',
+    query: 'mutation { createSite(input: { hostname: "new.example.net" }) { id } }',
+    access: 'write',
+    isolation: 'none',
+  },
+  {
+    field: 'updateSite',
+    query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: "http" }) { id } }',
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'deleteSite',
+    query: 'mutation($siteId: ID!) { deleteSite(siteId: $siteId) }',
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'verifySite',
+    query: 'mutation($siteId: ID!) { verifySite(siteId: $siteId) { id verification { status } } }',
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'urls',
+    query: 'query($siteId: ID!) { urls(siteId: $siteId) { nodes { loc } } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   {
     field: 'upsertUrls',
     query: `mutation($siteId: ID!) { upsertUrls(siteId: $siteId, entries: [{ loc: "https://${SITE}/intruder" }]) { upserted } }`,
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
-  { field: 'deleteUrls', query: `mutation($siteId: ID!) { deleteUrls(siteId: $siteId, locs: ["https://${SITE}/1"]) { deleted } }`, access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'shards', query: 'query($siteId: ID!) { shards(siteId: $siteId) { nodes { id } } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'builds', query: 'query($siteId: ID!) { builds(siteId: $siteId) { nodes { id } } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'build', query: 'query($siteId: ID!, $buildId: ID!) { build(siteId: $siteId, id: $buildId) { id } }', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
-  { field: 'createBuild', query: 'mutation($siteId: ID!) { createBuild(siteId: $siteId) { id } }', access: 'write', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    field: 'deleteUrls',
+    query: `mutation($siteId: ID!) { deleteUrls(siteId: $siteId, locs: ["https://${SITE}/1"]) { deleted } }`,
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'shards',
+    query: 'query($siteId: ID!) { shards(siteId: $siteId) { nodes { id } } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'builds',
+    query: 'query($siteId: ID!) { builds(siteId: $siteId) { nodes { id } } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'build',
+    query: 'query($siteId: ID!, $buildId: ID!) { build(siteId: $siteId, id: $buildId) { id } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'createBuild',
+    query: 'mutation($siteId: ID!) { createBuild(siteId: $siteId) { id } }',
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
   { field: 'webhooks', query: '{ webhooks { nodes { id url } } }', access: 'read', isolation: 'list' },
-  { field: 'webhook', query: 'query($webhookId: ID!) { webhook(id: $webhookId) { id deliveries { nodes { id } } } }', access: 'read', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { field: 'createWebhook', query: `mutation { createWebhook(input: { url: "${HOOK_URL}", eventTypes: ["build.failed"] }) { id } }`, access: 'admin', isolation: 'none' },
+  {
+    field: 'webhook',
+    query: 'query($webhookId: ID!) { webhook(id: $webhookId) { id deliveries { nodes { id } } } }',
+    access: 'read',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    field: 'createWebhook',
+    query: `mutation { createWebhook(input: { url: "${HOOK_URL}", eventTypes: ["build.failed"] }) { id } }`,
+    access: 'admin',
+    isolation: 'none',
+  },
   {
     field: 'updateWebhook',
-    query: 'mutation($webhookId: ID!) { updateWebhook(id: $webhookId, input: { eventTypes: ["build.published"] }) { id } }',
+    query:
+      'mutation($webhookId: ID!) { updateWebhook(id: $webhookId, input: { eventTypes: ["build.published"] }) { id } }',
     access: 'admin',
     isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
   },
-  { field: 'deleteWebhook', query: 'mutation($webhookId: ID!) { deleteWebhook(id: $webhookId) }', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
-  { field: 'sendWebhookTest', query: 'mutation($webhookId: ID!) { sendWebhookTest(id: $webhookId) { id } }', access: 'admin', isolation: { notFound: 'WEBHOOK_NOT_FOUND' } },
+  {
+    field: 'deleteWebhook',
+    query: 'mutation($webhookId: ID!) { deleteWebhook(id: $webhookId) }',
+    access: 'admin',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    field: 'sendWebhookTest',
+    query: 'mutation($webhookId: ID!) { sendWebhookTest(id: $webhookId) { id } }',
+    access: 'admin',
+    isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
+  },
 ];
 
 const fill = (path: string, ids: Ids) => path.replace(/\{(\w+)\}/g, (_, name: keyof Ids) => ids[name]);
 /** Only the variables the document declares: GraphQL refuses undeclared ones. */
-const variablesFor = (query: string, ids: Ids) => Object.fromEntries(Object.entries(ids).filter(([name]) => query.includes(`$${name}:`)));
+const variablesFor = (query: string, ids: Ids) =>
+  Object.fromEntries(Object.entries(ids).filter(([name]) => query.includes(`$${name}:`)));
 const label = (op: RestOperation) => `${op.method} ${op.path}`;
 
 describe('admin API: tenancy, scopes, quotas and limits', () => {
@@ -164,7 +355,10 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     owner = apiClient(platform.apiUrl, ownerKey);
     intruder = apiClient(platform.apiUrl, intruderKey);
     const siteId = (await owner.post('/v1/sites', { hostname: SITE })).body.id;
-    await owner.put(`/v1/sites/${siteId}/urls`, [1, 2, 3].map((i) => ({ loc: `https://${SITE}/${i}` })));
+    await owner.put(
+      `/v1/sites/${siteId}/urls`,
+      [1, 2, 3].map((i) => ({ loc: `https://${SITE}/${i}` })),
+    );
     const buildId = (await owner.post(`/v1/sites/${siteId}/builds`, {})).body.buildId;
     await owner.waitForBuild(siteId, buildId);
     const keyId = (await ownerKeyWith(['read'], 'owner-key')).id;
@@ -187,15 +381,23 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         .filter((operation) => !operation.endsWith('/health') && !/import/.test(operation));
       expect(documented.sort()).toEqual(REST_OPERATIONS.map(label).sort());
       // Every answer that creates or queues something says where it is.
-      for (const [path, methods] of Object.entries(json.body.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>)) {
+      for (const [path, methods] of Object.entries(
+        json.body.paths as Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>,
+      )) {
         for (const [method, operation] of Object.entries(methods)) {
           for (const status of ['201', '202'].filter((code) => operation.responses[code])) {
-            expect(operation.responses[status]?.headers, `${method.toUpperCase()} ${path} ${status}`).toHaveProperty('Location');
+            expect(operation.responses[status]?.headers, `${method.toUpperCase()} ${path} ${status}`).toHaveProperty(
+              'Location',
+            );
           }
         }
       }
       const put = json.body.paths['/v1/sites/{siteId}/urls'].put;
-      expect(put.requestBody.content['application/json'].schema).toMatchObject({ type: 'array', maxItems: 10_000, items: { $ref: '#/components/schemas/UrlEntry' } });
+      expect(put.requestBody.content['application/json'].schema).toMatchObject({
+        type: 'array',
+        maxItems: 10_000,
+        items: { $ref: '#/components/schemas/UrlEntry' },
+      });
       expect(json.body.components.schemas.UrlEntry).toMatchObject({ required: ['loc'] });
       expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '413', '429']));
       const list = json.body.paths['/v1/sites'].get;
@@ -206,7 +408,10 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     });
 
     it('lists every GraphQL query and mutation in the table', async () => {
-      const res = await graphqlClient(platform.apiUrl, ownerKey)('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
+      const res = await graphqlClient(
+        platform.apiUrl,
+        ownerKey,
+      )('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }');
       const schema = res.body.data.__schema;
       const fields = [...schema.queryType.fields, ...schema.mutationType.fields].map((f: { name: string }) => f.name);
       expect(fields.sort()).toEqual(GQL_OPERATIONS.map((op) => op.field).sort());
@@ -214,45 +419,61 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
   });
 
   describe("another tenant's key", () => {
-    it.each(REST_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [label(op), op] as const))('REST %s: 404 or an empty list, never data', async (_, op) => {
-      const res = await intruder.call(op.method, fill(op.path, ids), op.body);
-      if (op.isolation === 'list') {
-        expect(res.status).toBe(200);
-        expect(JSON.stringify(res.body)).not.toContain(ids.siteId);
-        expect(JSON.stringify(res.body)).not.toContain(ids.keyId);
-        expect(JSON.stringify(res.body)).not.toContain(ids.webhookId);
-        expect(JSON.stringify(res.body)).not.toContain(SITE);
-      } else if (op.isolation !== 'none') {
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual({ error: { code: op.isolation.notFound, message: expect.any(String), details: [] } });
-      }
-    });
+    it.each(REST_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [label(op), op] as const))(
+      'REST %s: 404 or an empty list, never data',
+      async (_, op) => {
+        const res = await intruder.call(op.method, fill(op.path, ids), op.body);
+        if (op.isolation === 'list') {
+          expect(res.status).toBe(200);
+          expect(JSON.stringify(res.body)).not.toContain(ids.siteId);
+          expect(JSON.stringify(res.body)).not.toContain(ids.keyId);
+          expect(JSON.stringify(res.body)).not.toContain(ids.webhookId);
+          expect(JSON.stringify(res.body)).not.toContain(SITE);
+        } else if (op.isolation !== 'none') {
+          expect(res.status).toBe(404);
+          expect(res.body).toEqual({
+            error: { code: op.isolation.notFound, message: expect.any(String), details: [] },
+          });
+        }
+      },
+    );
 
-    it.each(GQL_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [op.field, op] as const))('GraphQL %s: an error with the REST code or an empty list, never data', async (_, op) => {
-      const res = await graphqlClient(platform.apiUrl, intruderKey)(op.query, variablesFor(op.query, ids));
-      if (op.isolation === 'list') {
-        expect(res.body.errors).toBeUndefined();
-        expect(JSON.stringify(res.body.data)).not.toContain(ids.siteId);
-        expect(JSON.stringify(res.body.data)).not.toContain(ids.keyId);
-        expect(JSON.stringify(res.body.data)).not.toContain(ids.webhookId);
-      } else if (op.isolation !== 'none') {
-        expect(res.body.data).toEqual({ [op.field]: null });
-        expect(res.body.errors?.map((e) => e.extensions.code)).toEqual([op.isolation.notFound]);
-      }
-    });
+    it.each(GQL_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [op.field, op] as const))(
+      'GraphQL %s: an error with the REST code or an empty list, never data',
+      async (_, op) => {
+        const res = await graphqlClient(platform.apiUrl, intruderKey)(op.query, variablesFor(op.query, ids));
+        if (op.isolation === 'list') {
+          expect(res.body.errors).toBeUndefined();
+          expect(JSON.stringify(res.body.data)).not.toContain(ids.siteId);
+          expect(JSON.stringify(res.body.data)).not.toContain(ids.keyId);
+          expect(JSON.stringify(res.body.data)).not.toContain(ids.webhookId);
+        } else if (op.isolation !== 'none') {
+          expect(res.body.data).toEqual({ [op.field]: null });
+          expect(res.body.errors?.map((e) => e.extensions.code)).toEqual([op.isolation.notFound]);
+        }
+      },
+    );
 
     it("cannot reach the owner's build through its own site either", async () => {
       const res = await intruder.get(`/v1/sites/${ids.otherSiteId}/builds/${ids.buildId}`);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('BUILD_NOT_FOUND');
-      const gql = await graphqlClient(platform.apiUrl, intruderKey)('query($s: ID!, $b: ID!) { build(siteId: $s, id: $b) { id } }', { s: ids.otherSiteId, b: ids.buildId });
+      const gql = await graphqlClient(platform.apiUrl, intruderKey)(
+        'query($s: ID!, $b: ID!) { build(siteId: $s, id: $b) { id } }',
+        { s: ids.otherSiteId, b: ids.buildId },
+      );
       expect(gql.body.errors?.[0]?.extensions.code).toBe('BUILD_NOT_FOUND');
     });
 
     it("changed none of the owner's objects", async () => {
       expect((await owner.get(`/v1/sites/${ids.siteId}`)).body).toMatchObject({ hostname: SITE, scheme: 'https' });
-      expect((await owner.get(`/v1/sites/${ids.siteId}/urls`)).body.items.map((u: { loc: string }) => u.loc)).toEqual([1, 2, 3].map((i) => `https://${SITE}/${i}`));
-      const builds = (await owner.get(`/v1/sites/${ids.siteId}/builds`)).body.items as { id: string; trigger: string }[];
+      expect((await owner.get(`/v1/sites/${ids.siteId}/urls`)).body.items.map((u: { loc: string }) => u.loc)).toEqual(
+        [1, 2, 3].map((i) => `https://${SITE}/${i}`),
+      );
+      const builds = (await owner.get(`/v1/sites/${ids.siteId}/builds`)).body.items as {
+        id: string;
+        trigger: string;
+      }[];
       expect(builds.filter((build) => build.trigger === 'api').map((build) => build.id)).toEqual([ids.buildId]);
       const keys = (await owner.get('/v1/api-keys')).body.items as { id: string; revokedAt: string | null }[];
       expect(keys.find((key) => key.id === ids.keyId)?.revokedAt).toBeNull();
@@ -260,7 +481,11 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
   });
 
   describe('scopes', () => {
-    const weaker: Record<Exclude<Access, 'platform'>, string[][]> = { read: [], write: [['read']], admin: [['read'], ['write'], ['read', 'write']] };
+    const weaker: Record<Exclude<Access, 'platform'>, string[][]> = {
+      read: [],
+      write: [['read']],
+      admin: [['read'], ['write'], ['read', 'write']],
+    };
 
     it('every REST endpoint refuses a key without its scope with 403, and lets one with it through', async () => {
       const keys = new Map<string, string>();
@@ -276,12 +501,19 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
           continue;
         }
         for (const scopes of weaker[op.access]) {
-          const res = await apiClient(platform.apiUrl, await keyFor(scopes)).call(op.method, fill(op.path, ids), op.body);
+          const res = await apiClient(platform.apiUrl, await keyFor(scopes)).call(
+            op.method,
+            fill(op.path, ids),
+            op.body,
+          );
           expect(res.status, `${label(op)} with ${scopes}`).toBe(403);
           expect(res.body.error.code).toBe('INSUFFICIENT_SCOPE');
         }
         // The platform key administers tenants, not their objects.
-        expect((await admin.call(op.method, fill(op.path, ids), op.body)).status, `${label(op)} with the platform key`).toBe(403);
+        expect(
+          (await admin.call(op.method, fill(op.path, ids), op.body)).status,
+          `${label(op)} with the platform key`,
+        ).toBe(403);
         // Reads answer 200 with nothing to send (POST /v1/validate needs a document: test/validate.e2e-spec.ts).
         if (op.access === 'read' && op.method === 'GET') {
           const res = await apiClient(platform.apiUrl, await keyFor(['read'])).call(op.method, fill(op.path, ids));
@@ -295,11 +527,20 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const write = graphqlClient(platform.apiUrl, (await ownerKeyWith(['write'])).apiKey);
       for (const op of GQL_OPERATIONS) {
         const variables = variablesFor(op.query, ids);
-        const refusing = op.access === 'platform' ? [graphqlClient(platform.apiUrl, ownerKey)] : op.access === 'admin' ? [read, write] : op.access === 'write' ? [read] : [];
+        const refusing =
+          op.access === 'platform'
+            ? [graphqlClient(platform.apiUrl, ownerKey)]
+            : op.access === 'admin'
+              ? [read, write]
+              : op.access === 'write'
+                ? [read]
+                : [];
         for (const client of refusing) {
           const res = await client(op.query, variables);
           expect(res.body.data, op.field).toEqual({ [op.field]: null });
-          expect(res.body.errors?.[0]?.extensions.code, op.field).toBe(op.access === 'platform' ? 'FORBIDDEN' : 'INSUFFICIENT_SCOPE');
+          expect(res.body.errors?.[0]?.extensions.code, op.field).toBe(
+            op.access === 'platform' ? 'FORBIDDEN' : 'INSUFFICIENT_SCOPE',
+          );
         }
         if (op.access === 'read') expect((await read(op.query, variables)).body.errors, op.field).toBeUndefined();
       }
@@ -317,7 +558,9 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const viaGql = await ownerKeyWith(['admin'], 'doomed-gql');
       expect((await apiClient(platform.apiUrl, viaRest.apiKey).get('/v1/sites')).status).toBe(200);
       expect((await owner.delete(`/v1/api-keys/${viaRest.id}`)).status).toBe(204);
-      const revoked = await graphqlClient(platform.apiUrl, ownerKey)('mutation($id: ID!) { revokeApiKey(id: $id) }', { id: viaGql.id });
+      const revoked = await graphqlClient(platform.apiUrl, ownerKey)('mutation($id: ID!) { revokeApiKey(id: $id) }', {
+        id: viaGql.id,
+      });
       expect(revoked.body.data).toEqual({ revokeApiKey: true });
 
       for (const key of [viaRest.apiKey, viaGql.apiKey]) {
@@ -332,8 +575,16 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
           expect(res.body.errors?.map((e) => e.extensions.code)).toEqual(['UNAUTHENTICATED']);
         }
       }
-      const listed = (await owner.get('/v1/api-keys?limit=1000')).body.items as { id: string; revokedAt: string | null }[];
-      expect(listed.filter((key) => key.revokedAt).map((key) => key.id).sort()).toEqual([viaRest.id, viaGql.id].sort());
+      const listed = (await owner.get('/v1/api-keys?limit=1000')).body.items as {
+        id: string;
+        revokedAt: string | null;
+      }[];
+      expect(
+        listed
+          .filter((key) => key.revokedAt)
+          .map((key) => key.id)
+          .sort(),
+      ).toEqual([viaRest.id, viaGql.id].sort());
     });
   });
 
@@ -342,7 +593,9 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { body: { items: { id: string }[]; nextCursor: string | null } } = await owner.get(`/v1/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const res: { body: { items: { id: string }[]; nextCursor: string | null } } = await owner.get(
+          `/v1/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         expect(res.body.items.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.items.map((key) => key.id));
         cursor = res.body.nextCursor;
@@ -350,7 +603,10 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const all = (await owner.get('/v1/api-keys?limit=1000')).body.items.map((key: { id: string }) => key.id);
       expect(seen).toEqual(all);
       expect(all.length).toBeGreaterThan(4);
-      const gql = await graphqlClient(platform.apiUrl, ownerKey)('{ apiKeys(first: 1000) { nodes { id } pageInfo { hasNextPage } } }');
+      const gql = await graphqlClient(
+        platform.apiUrl,
+        ownerKey,
+      )('{ apiKeys(first: 1000) { nodes { id } pageInfo { hasNextPage } } }');
       expect(gql.body.data.apiKeys.nodes.map((key: { id: string }) => key.id)).toEqual(all);
       expect((await owner.get('/v1/api-keys?limit=0')).status).toBe(400);
       expect((await owner.get('/v1/api-keys?cursor=%%%')).body.error.code).toBe('INVALID_CURSOR');
@@ -365,28 +621,48 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const second = await client.post('/v1/sites', { hostname: 'small-2.example.com' });
       expect(second.status).toBe(403);
       expect(second.body.error.code).toBe('QUOTA_SITES');
-      const gql = await graphqlClient(platform.apiUrl, key)('mutation { createSite(input: { hostname: "small-3.example.com" }) { id } }');
+      const gql = await graphqlClient(
+        platform.apiUrl,
+        key,
+      )('mutation { createSite(input: { hostname: "small-3.example.com" }) { id } }');
       expect(gql.body.errors?.[0]?.extensions.code).toBe('QUOTA_SITES');
     });
 
-    it('refuses a batch that would take live URLs across the tenant\'s sites over tenants.max_urls with 403 QUOTA_URLS (the status of every quota), storing none of it', async () => {
+    it("refuses a batch that would take live URLs across the tenant's sites over tenants.max_urls with 403 QUOTA_URLS (the status of every quota), storing none of it", async () => {
       const key = (await admin.post('/v1/tenants', { name: 'Capped', maxUrls: 5 })).body.apiKey;
       const client = apiClient(platform.apiUrl, key);
       const gql = graphqlClient(platform.apiUrl, key);
       const one = (await client.post('/v1/sites', { hostname: 'capped-1.example.com' })).body.id;
       const two = (await client.post('/v1/sites', { hostname: 'capped-2.example.com' })).body.id;
       const loc = (site: number, path: string) => `https://capped-${site}.example.com/${path}`;
-      expect((await client.put(`/v1/sites/${one}/urls`, [{ loc: loc(1, 'a') }, { loc: loc(1, 'b') }])).body.upserted).toBe(2);
+      expect(
+        (await client.put(`/v1/sites/${one}/urls`, [{ loc: loc(1, 'a') }, { loc: loc(1, 'b') }])).body.upserted,
+      ).toBe(2);
       expect((await client.put(`/v1/sites/${two}/urls`, [{ loc: loc(2, 'a') }])).body.upserted).toBe(1);
-      const count = async () => (await client.get(`/v1/sites/${one}/urls`)).body.items.length + (await client.get(`/v1/sites/${two}/urls`)).body.items.length;
+      const count = async () =>
+        (await client.get(`/v1/sites/${one}/urls`)).body.items.length +
+        (await client.get(`/v1/sites/${two}/urls`)).body.items.length;
 
       // Room for 2: an update of a stored URL, an invalid entry and a repeated loc take none; the third new URL does not fit.
-      const batch = [{ loc: loc(2, 'a'), priority: 0.9 }, { loc: loc(2, 'b') }, { loc: 'https://elsewhere.example.com/x' }, { loc: loc(2, 'c') }, { loc: loc(2, 'b') }, { loc: loc(2, 'd') }];
+      const batch = [
+        { loc: loc(2, 'a'), priority: 0.9 },
+        { loc: loc(2, 'b') },
+        { loc: 'https://elsewhere.example.com/x' },
+        { loc: loc(2, 'c') },
+        { loc: loc(2, 'b') },
+        { loc: loc(2, 'd') },
+      ];
       const refused = await client.put(`/v1/sites/${two}/urls`, batch);
       expect(refused.status).toBe(403);
-      expect(refused.body.error).toMatchObject({ code: 'QUOTA_URLS', details: [{ index: 5, field: 'loc', code: 'QUOTA_URLS', message: expect.any(String) }] });
+      expect(refused.body.error).toMatchObject({
+        code: 'QUOTA_URLS',
+        details: [{ index: 5, field: 'loc', code: 'QUOTA_URLS', message: expect.any(String) }],
+      });
       expect(refused.body.error.message).toContain('5 URLs');
-      const viaGql = await gql('mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }', { s: two, e: batch });
+      const viaGql = await gql(
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        { s: two, e: batch },
+      );
       expect(viaGql.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_URLS', details: [{ index: 5 }] });
       expect(await count()).toBe(3);
 
@@ -408,7 +684,10 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
 
     beforeAll(async () => {
       // A second API on the same database and Redis, with small limits.
-      limited = await createApiApp(platform.config, { rateLimit: { points: 3, durationSeconds: 60 }, bulkBodyLimitBytes: 4_096 });
+      limited = await createApiApp(platform.config, {
+        rateLimit: { points: 3, durationSeconds: 60 },
+        bulkBodyLimitBytes: 4_096,
+      });
       await limited.listen(0, '127.0.0.1');
       limitedUrl = (await limited.getUrl()).replace('[::1]', '127.0.0.1');
     });
@@ -419,18 +698,25 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       for (let i = 0; i < 3; i++) expect((await first.get('/v1/sites')).status).toBe(200);
       const refused = await first.get('/v1/sites');
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('3 requests per 60 s'), details: [] } });
+      expect(refused.body).toEqual({
+        error: { code: 'RATE_LIMITED', message: expect.stringContaining('3 requests per 60 s'), details: [] },
+      });
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
       // Another key of the same tenant has its own allowance.
-      expect((await apiClient(limitedUrl, (await ownerKeyWith(['read'], 'burst-2')).apiKey).get('/v1/sites')).status).toBe(200);
+      expect(
+        (await apiClient(limitedUrl, (await ownerKeyWith(['read'], 'burst-2')).apiKey).get('/v1/sites')).status,
+      ).toBe(200);
     });
 
     it('counts a GraphQL request once whatever it asks, and answers 429 with Retry-After', async () => {
       const gql = graphqlClient(limitedUrl, (await ownerKeyWith(['read'], 'burst-gql')).apiKey);
       for (let i = 0; i < 3; i++) {
-        const res = await gql('query($siteId: ID!) { sites { nodes { id } } site(id: $siteId) { id } builds(siteId: $siteId) { nodes { id } } }', { siteId: ids.siteId });
+        const res = await gql(
+          'query($siteId: ID!) { sites { nodes { id } } site(id: $siteId) { id } builds(siteId: $siteId) { nodes { id } } }',
+          { siteId: ids.siteId },
+        );
         expect(res.body.errors).toBeUndefined();
       }
       const refused = await gql('{ sites { nodes { id } } }');
@@ -446,14 +732,20 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const res = await client.put(`/v1/sites/${ids.siteId}/urls`, entries);
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String), details: [] } });
-      const gql = await graphqlClient(limitedUrl, key)('mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }', { s: ids.siteId, e: entries });
+      const gql = await graphqlClient(limitedUrl, key)(
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        { s: ids.siteId, e: entries },
+      );
       expect(gql.status).toBe(413);
       expect(gql.body.errors?.map((e) => e.extensions.code)).toEqual(['PAYLOAD_TOO_LARGE']);
       // More entries than one request may carry: 413 too, whatever the body size limit.
-      const tooMany = await graphqlClient(platform.apiUrl, ownerKey)('mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }', {
-        s: ids.siteId,
-        e: Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://${SITE}/${i}` })),
-      });
+      const tooMany = await graphqlClient(platform.apiUrl, ownerKey)(
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        {
+          s: ids.siteId,
+          e: Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://${SITE}/${i}` })),
+        },
+      );
       expect(tooMany.body.errors?.[0]?.extensions.code).toBe('TOO_MANY_ENTRIES');
       // None of these reached a handler, so none spent the key's requests.
       expect((await client.get('/v1/sites')).status).toBe(200);

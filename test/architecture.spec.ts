@@ -41,7 +41,9 @@ function sourceFiles(dir: string): string[] {
     const full = path.join(dir, entry);
     if (statSync(full).isDirectory()) return entry === 'generated' ? [] : sourceFiles(full);
     // Test-only code: spec files and `src/**/testing/` helper folders.
-    return full.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(full) && !/src\/(.+\/)?testing\//.test(full) ? [full] : [];
+    return full.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(full) && !/src\/(.+\/)?testing\//.test(full)
+      ? [full]
+      : [];
   });
 }
 
@@ -91,7 +93,8 @@ function isRepository(project: Project, file: string): boolean {
 }
 
 /** Test helpers (factories, the test database) write rows as a test needs them. */
-const mayQuery = (project: Project, file: string) => isRepository(project, file) || project.tag === 'type:testing' || DATABASE_ACCESS_ALLOWED.has(file);
+const mayQuery = (project: Project, file: string) =>
+  isRepository(project, file) || project.tag === 'type:testing' || DATABASE_ACCESS_ALLOWED.has(file);
 
 describe('architecture', () => {
   const all = projects();
@@ -107,10 +110,16 @@ describe('architecture', () => {
       for (const file of sourceFiles(path.join(ROOT, project.dir, 'src'))) {
         for (const spec of importsOf(file)) {
           const where = `${path.relative(ROOT, file)} imports ${spec}`;
-          if (spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(path.join(ROOT, project.dir)) === false) violations.push(`${where} (reaches outside its project)`);
+          if (
+            spec.startsWith('.') &&
+            path.resolve(path.dirname(file), spec).startsWith(path.join(ROOT, project.dir)) === false
+          )
+            violations.push(`${where} (reaches outside its project)`);
           const target = spec.startsWith('@sitemaps/') ? byName.get(spec.split('/').slice(0, 2).join('/')) : undefined;
-          if (target && target !== project && !ALLOWED[project.tag].includes(target.tag)) violations.push(`${where} (${project.tag} may not import ${target.tag})`);
-          if (project.tag === 'type:domain' && PURE_FORBIDDEN.test(spec)) violations.push(`${where} (domain libraries stay free of frameworks and I/O)`);
+          if (target && target !== project && !ALLOWED[project.tag].includes(target.tag))
+            violations.push(`${where} (${project.tag} may not import ${target.tag})`);
+          if (project.tag === 'type:domain' && PURE_FORBIDDEN.test(spec))
+            violations.push(`${where} (domain libraries stay free of frameworks and I/O)`);
         }
       }
     }
@@ -130,7 +139,9 @@ describe('architecture', () => {
           continue;
         }
         if (queries && !mayQuery(project, relative)) {
-          outside.push(`${relative} queries the database outside a repository (libs/data, or a *.repository.ts of a data lib)`);
+          outside.push(
+            `${relative} queries the database outside a repository (libs/data, or a *.repository.ts of a data lib)`,
+          );
         }
       }
     }

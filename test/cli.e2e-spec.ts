@@ -29,11 +29,19 @@ describe('the sitemaps CLI', () => {
   let tenantKey: string;
   let configFile: string;
 
-  function sitemaps(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<Run> {
+  function sitemaps(
+    args: string[],
+    options: { env?: Record<string, string | undefined>; stdin?: string } = {},
+  ): Promise<Run> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [BIN, ...args], {
         cwd: dir,
-        env: childProcessEnv({ SITEMAPS_CONFIG: configFile, SITEMAPS_API_URL: undefined, SITEMAPS_API_KEY: undefined, ...options.env }),
+        env: childProcessEnv({
+          SITEMAPS_CONFIG: configFile,
+          SITEMAPS_API_URL: undefined,
+          SITEMAPS_API_KEY: undefined,
+          ...options.env,
+        }),
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -84,7 +92,9 @@ describe('the sitemaps CLI', () => {
     expect(again.stderr).toMatch(/HOSTNAME_TAKEN.*HTTP 409/);
     const list = await sitemaps(['sites', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`^${SITE.replace(/\./g, '\\.')}\\s+https\\s+verified\\s+[0-9a-f-]{36}$`, 'm'));
+    expect(list.stdout).toMatch(
+      new RegExp(`^${SITE.replace(/\./g, '\\.')}\\s+https\\s+verified\\s+[0-9a-f-]{36}$`, 'm'),
+    );
     // Tests run with SITE_VERIFICATION=off: a site is verified on creation, and stays so.
     const verify = await sitemaps(['sites', 'verify', SITE]);
     expect(verify.code).toBe(0);
@@ -101,7 +111,12 @@ describe('the sitemaps CLI', () => {
 
   it('imports a gzipped NDJSON file, summarising its rejected lines (exit 3), and a CSV', async () => {
     const lines = [
-      { loc: `https://${SITE}/en/p1`, hreflang: 'en', alternates: [{ hreflang: 'de', href: `https://${SITE}/de/p1` }], images: [{ loc: `https://cdn.example.com/p1.jpg` }] },
+      {
+        loc: `https://${SITE}/en/p1`,
+        hreflang: 'en',
+        alternates: [{ hreflang: 'de', href: `https://${SITE}/de/p1` }],
+        images: [{ loc: `https://cdn.example.com/p1.jpg` }],
+      },
       { loc: `https://${SITE}/de/p1`, hreflang: 'de', alternates: [{ hreflang: 'en', href: `https://${SITE}/en/p1` }] },
       { loc: 'https://elsewhere.example.org/p2' },
       { loc: `https://${SITE}/p3`, priority: 7 },
@@ -119,7 +134,13 @@ describe('the sitemaps CLI', () => {
     writeFileSync(csv, `loc,lastmod\nhttps://${SITE}/p4,2024-05-01\n`);
     const json = await sitemaps(['--json', 'urls', 'import', SITE, csv]);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'completed', linesRead: 2, stored: 1, rejected: 0, rejections: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'completed',
+      linesRead: 2,
+      stored: 1,
+      rejected: 0,
+      rejections: [],
+    });
 
     const wrong = await sitemaps(['urls', 'import', SITE, path.join(dir, 'urls.txt')]);
     expect(wrong.code).toBe(2);
@@ -148,7 +169,9 @@ describe('the sitemaps CLI', () => {
   it('shows one URL with its hreflang cluster and images', async () => {
     const run = await sitemaps(['urls', 'get', SITE, `https://${SITE}/en/p1`]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/alternates\n\s+de\s+https:\/\/cli\.example\.com\/de\/p1\n\s+en\s+https:\/\/cli\.example\.com\/en\/p1/);
+    expect(run.stdout).toMatch(
+      /alternates\n\s+de\s+https:\/\/cli\.example\.com\/de\/p1\n\s+en\s+https:\/\/cli\.example\.com\/en\/p1/,
+    );
     expect(run.stdout).toContain('https://cdn.example.com/p1.jpg');
     const missing = await sitemaps(['--json', 'urls', 'get', SITE, `https://${SITE}/en`]);
     expect(missing.code).toBe(1);
@@ -158,7 +181,9 @@ describe('the sitemaps CLI', () => {
   it('validates a sitemap by URL, naming each problem and exiting 1', async () => {
     const server = http.createServer((_request, response) => {
       response.setHeader('content-type', 'application/xml');
-      response.end('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>2024-05-01</lastmod></url></urlset>');
+      response.end(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><lastmod>2024-05-01</lastmod></url></urlset>',
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

@@ -46,7 +46,10 @@ describe('client input', () => {
     for (const [method, path, body, field] of cases) {
       const res = await tenant.call(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(400);
-      expect(res.body.error.details.map((d: { field: string }) => d.field), `${method} ${path}`).toContain(field);
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        `${method} ${path}`,
+      ).toContain(field);
     }
     const named = await admin.post('/v1/tenants', { name: 'Bad\u0000Name' });
     expect(named.status).toBe(400);

@@ -56,9 +56,14 @@ describe('the console', () => {
     const page = await context.newPage();
     // Chromium logs every 4xx answer as a console error: those are checked as refusals instead.
     const refusal = /^Failed to load resource: the server responded with a status of 4\d\d/;
-    page.on('console', (message) => message.type() === 'error' && !refusal.test(message.text()) && problems.push(`console: ${message.text()}`));
+    page.on(
+      'console',
+      (message) =>
+        message.type() === 'error' && !refusal.test(message.text()) && problems.push(`console: ${message.text()}`),
+    );
     page.on('response', (response) => {
-      if (response.status() >= 400) refusals.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+      if (response.status() >= 400)
+        refusals.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
     });
     page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
     await page.goto(`${platform.apiUrl}/console/`);
@@ -71,17 +76,20 @@ describe('the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
   /** Every form control has a label, every button a name: what a screen reader announces. */
   async function unlabelled(page: Page): Promise<string[]> {
     return page.evaluate(() => {
       const missing: string[] = [];
       for (const control of Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea'))) {
-        if (!control.labels?.length && !control.getAttribute('aria-label')) missing.push(control.outerHTML.slice(0, 80));
+        if (!control.labels?.length && !control.getAttribute('aria-label'))
+          missing.push(control.outerHTML.slice(0, 80));
       }
       for (const button of Array.from(document.querySelectorAll('button'))) {
-        if (!(button.textContent ?? '').trim() && !button.getAttribute('aria-label')) missing.push(button.outerHTML.slice(0, 80));
+        if (!(button.textContent ?? '').trim() && !button.getAttribute('aria-label'))
+          missing.push(button.outerHTML.slice(0, 80));
       }
       return missing;
     });
@@ -142,7 +150,9 @@ describe('the console', () => {
 
     // Upload: live progress, then the summary and the rejected line with its reason.
     await page.getByRole('link', { name: 'Import' }).click();
-    await page.getByLabel('File').setInputFiles({ name: 'urls.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(uploadFile()) });
+    await page
+      .getByLabel('File')
+      .setInputFiles({ name: 'urls.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(uploadFile()) });
     await page.getByRole('button', { name: 'Upload' }).click();
     const summary = page.getByRole('status').filter({ hasText: 'Import completed' });
     await summary.waitFor({ timeout: WORK_TIMEOUT_MS });
@@ -173,9 +183,13 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     const urlsPublished = page.locator('.stats div').filter({ hasText: 'URLs published' }).locator('dd');
     await expect.poll(() => urlsPublished.textContent(), { timeout: WORK_TIMEOUT_MS }).toBe('60');
-    expect(await page.locator('.stats div').filter({ hasText: 'Sections' }).locator('dd').textContent()).toContain('products');
+    expect(await page.locator('.stats div').filter({ hasText: 'Sections' }).locator('dd').textContent()).toContain(
+      'products',
+    );
     // The test platform verifies hostnames without proof (development mode).
-    expect(await page.locator('.stats div').filter({ hasText: 'Verification' }).locator('dd').textContent()).toBe('verified');
+    expect(await page.locator('.stats div').filter({ hasText: 'Verification' }).locator('dd').textContent()).toBe(
+      'verified',
+    );
     await shot(page, 'desktop-overview');
 
     await page.getByRole('link', { name: 'Shards' }).click();
@@ -188,7 +202,9 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     const found = page.getByRole('list', { name: 'Matching URLs' }).getByRole('button');
     await expect.poll(() => found.count()).toBe(30);
-    expect(await found.allTextContents()).toSatisfy((locs: string[]) => locs.every((loc) => loc.startsWith(`https://${HOST}/de/`)));
+    expect(await found.allTextContents()).toSatisfy((locs: string[]) =>
+      locs.every((loc) => loc.startsWith(`https://${HOST}/de/`)),
+    );
     await page.getByRole('button', { name: `https://${HOST}/de/produkte/12`, exact: true }).click();
     const cluster = page.getByRole('table', { name: /Hreflang cluster/ });
     await cluster.waitFor();

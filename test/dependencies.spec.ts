@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '..');
 /** What production runs or hands to other programs: every app's main (the CLI's too), the migration CLI, the API client. */
-const appMain = (app: string) => (JSON.parse(readFileSync(path.join(ROOT, 'apps', app, 'package.json'), 'utf8')) as { main: string }).main;
+const appMain = (app: string) =>
+  (JSON.parse(readFileSync(path.join(ROOT, 'apps', app, 'package.json'), 'utf8')) as { main: string }).main;
 const ENTRY_POINTS = [
   ...readdirSync(path.join(ROOT, 'apps')).map((app) => `apps/${app}/${appMain(app)}`),
   'libs/data/src/migrate/migrate.cli.ts',
@@ -29,7 +30,10 @@ function workspaceEntries(): Map<string, string> {
   const entries = new Map<string, string>();
   for (const group of ['apps', 'libs']) {
     for (const name of readdirSync(path.join(ROOT, group))) {
-      const pkg = JSON.parse(readFileSync(path.join(ROOT, group, name, 'package.json'), 'utf8')) as { name: string; main: string };
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, group, name, 'package.json'), 'utf8')) as {
+        name: string;
+        main: string;
+      };
       // A project without a main (the console: a browser bundle built by Vite) loads nothing in production.
       if (pkg.main) entries.set(pkg.name, path.join(ROOT, group, name, pkg.main));
     }
@@ -50,11 +54,16 @@ function runtimeImports(file: string): string[] {
 
 function resolveRelative(from: string, spec: string): string {
   const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base])
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   throw new Error(`${path.relative(ROOT, from)}: cannot resolve ${spec}`);
 }
 
-const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Packages the production entry points load, with one file that loads each. */
 function packagesLoadedInProduction(): Map<string, string> {
@@ -68,7 +77,8 @@ function packagesLoadedInProduction(): Map<string, string> {
     seen.add(file);
     for (const spec of runtimeImports(file)) {
       if (spec.startsWith('.')) queue.push(resolveRelative(file, spec));
-      else if (spec.startsWith('@sitemaps/')) queue.push(workspaces.get(packageOf(spec)) ?? path.join(ROOT, 'missing', spec));
+      else if (spec.startsWith('@sitemaps/'))
+        queue.push(workspaces.get(packageOf(spec)) ?? path.join(ROOT, 'missing', spec));
       else if (!spec.startsWith('node:') && !builtins.has(spec)) loaded.set(packageOf(spec), path.relative(ROOT, file));
     }
   }
@@ -88,7 +98,9 @@ function repositoryText(): string {
       if (skip.has(entry)) return [];
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) return read(full);
-      return /\.(ts|tsx|mts|js|mjs|cjs|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json' ? [readFileSync(full, 'utf8')] : [];
+      return /\.(ts|tsx|mts|js|mjs|cjs|json|yml|sh)$|^Dockerfile$|^run$/.test(entry) && entry !== 'package.json'
+        ? [readFileSync(full, 'utf8')]
+        : [];
     });
   return [...read(ROOT), JSON.stringify(manifest.scripts)].join('\n');
 }
@@ -97,7 +109,9 @@ describe('dependencies', () => {
   const loaded = packagesLoadedInProduction();
 
   it('lists every package production loads under dependencies, not devDependencies', () => {
-    const missing = [...loaded].filter(([name]) => !(name in manifest.dependencies)).map(([name, file]) => `${name} (loaded by ${file})`);
+    const missing = [...loaded]
+      .filter(([name]) => !(name in manifest.dependencies))
+      .map(([name, file]) => `${name} (loaded by ${file})`);
     expect(missing).toEqual([]);
   });
 
@@ -112,8 +126,13 @@ describe('dependencies', () => {
     const all = { ...manifest.dependencies, ...manifest.devDependencies };
     const unused = Object.keys(manifest.devDependencies).filter((name) => {
       const typed = /^@types\/(.+)$/.exec(name)?.[1];
-      if (typed) return typed !== 'node' && !(typed.replace('__', '/').replace(/^(?!@)(.+)\/(.+)$/, '@$1/$2') in all) && !(typed in all);
-      return ['\'', '"', ' ', '/'].every((before) => !text.includes(`${before}${name}`));
+      if (typed)
+        return (
+          typed !== 'node' &&
+          !(typed.replace('__', '/').replace(/^(?!@)(.+)\/(.+)$/, '@$1/$2') in all) &&
+          !(typed in all)
+        );
+      return ["'", '"', ' ', '/'].every((before) => !text.includes(`${before}${name}`));
     });
     expect(unused).toEqual([]);
   });

@@ -83,12 +83,16 @@ describe('docker-compose.yml', () => {
     const lockSeconds = parseConfig({ DATABASE_URL: 'postgres://x@localhost/x' }).worker.lockMs / 1000;
     // Longer than a render takes, and than the lock that hands a cut-off job to another worker.
     expect(seconds(compose.services.worker?.stop_grace_period)).toBeGreaterThan(lockSeconds);
-    for (const name of Object.keys(apps)) expect(seconds(compose.services[name]?.stop_grace_period), name).toBeGreaterThan(0);
+    for (const name of Object.keys(apps))
+      expect(seconds(compose.services[name]?.stop_grace_period), name).toBeGreaterThan(0);
     expect(Number(interpolate(compose.services.public?.environment?.PUBLIC_WORKERS ?? ''))).toBeGreaterThanOrEqual(1);
   });
 
   it("keeps the apps' Postgres connections within max_connections (the README's formula)", () => {
-    const environment = Object.entries(compose.services.api?.environment ?? {}).map(([key, value]) => [key, interpolate(value)]);
+    const environment = Object.entries(compose.services.api?.environment ?? {}).map(([key, value]) => [
+      key,
+      interpolate(value),
+    ]);
     const config = parseConfig(Object.fromEntries(environment));
     // Pools as the app modules open them: Prisma's 10 and pg's 10 in api and worker, plus the
     // api's upload pool; Prisma's 10 and the blob pool's 4 per public process; the migrator's 2
@@ -104,10 +108,15 @@ describe('docker-compose.yml', () => {
     const reserved = 3; // superuser_reserved_connections
     expect(used).toBe(77);
     // The pools the sum counts are all the apps open: a new one must be added to the budget.
-    const pools = (app: string) => sourceFiles(path.join(ROOT, 'apps', app, 'src'))
-      .map((file) => readFileSync(file, 'utf8').match(/\bcreate(PgPool|PrismaClient)\(/g)?.length ?? 0)
-      .reduce((a, b) => a + b, 0);
-    expect({ api: pools('api'), worker: pools('worker'), public: pools('public') }).toEqual({ api: 3, worker: 2, public: 2 });
+    const pools = (app: string) =>
+      sourceFiles(path.join(ROOT, 'apps', app, 'src'))
+        .map((file) => readFileSync(file, 'utf8').match(/\bcreate(PgPool|PrismaClient)\(/g)?.length ?? 0)
+        .reduce((a, b) => a + b, 0);
+    expect({ api: pools('api'), worker: pools('worker'), public: pools('public') }).toEqual({
+      api: 3,
+      worker: 2,
+      public: 2,
+    });
     expect(used).toBeLessThanOrEqual(maxConnections - reserved);
     // Room for two more workers (`--scale worker=3`) without touching max_connections.
     expect(used + 2 * perWorker).toBeLessThanOrEqual(maxConnections - reserved);
@@ -147,7 +156,7 @@ describe('Dockerfile', () => {
     }
   });
 
-  it("starts the api with the node flags of app-processes.ts", () => {
+  it('starts the api with the node flags of app-processes.ts', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1] ?? '[]';
     expect(JSON.parse(cmd)).toEqual(['node', ...APP_NODE_FLAGS.api, 'dist/apps/api/src/main.js']);
   });

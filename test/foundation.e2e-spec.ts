@@ -14,7 +14,14 @@ function entry(i: number) {
   const loc = `https://${HOST}/p/${i}`;
   if (i % 10 !== 0) return { loc, changefreq: 'weekly' as const };
   const de = `https://${HOST}/de/p/${i}`;
-  return { loc, alternates: [{ hreflang: 'en', href: loc }, { hreflang: 'de', href: de }, { hreflang: 'x-default', href: loc }] };
+  return {
+    loc,
+    alternates: [
+      { hreflang: 'en', href: loc },
+      { hreflang: 'de', href: de },
+      { hreflang: 'x-default', href: loc },
+    ],
+  };
 }
 
 describe('foundation: REST to crawler', () => {
@@ -63,7 +70,10 @@ describe('foundation: REST to crawler', () => {
       }
     }
     expect(seen).toEqual(expected);
-    const validation = await validateSitemaps([{ name: 'sitemap.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))]);
+    const validation = await validateSitemaps([
+      { name: 'sitemap.xml', data: index.xml },
+      ...shards.map((s) => ({ name: s.path, data: s.body })),
+    ]);
     expect(validation.output).not.toMatch(/fail|error/i);
     expect(validation.status).toBe(0);
 

@@ -52,13 +52,21 @@ describe('health probes', () => {
     for (const [app, url] of Object.entries(apps())) {
       expect(await probe(`${url}/health/live`), app).toEqual({ status: 200, body: { status: 'ok' } });
       const ready = await probe(`${url}/health/ready`);
-      expect(ready, app).toMatchObject({ status: 200, body: { status: 'ok', checks: { postgres: 'ok', redis: 'ok' } } });
+      expect(ready, app).toMatchObject({
+        status: 200,
+        body: { status: 'ok', checks: { postgres: 'ok', redis: 'ok' } },
+      });
       expect(await probe(`${url}/health`), app).toEqual(ready);
     }
-    expect((await probe(`${worker.httpUrl}/health/ready`)).body).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', jobs: 'ok' } });
+    expect((await probe(`${worker.httpUrl}/health/ready`)).body).toEqual({
+      status: 'ok',
+      checks: { postgres: 'ok', redis: 'ok', jobs: 'ok' },
+    });
     expect((await fetch(`${worker.httpUrl}/nothing-here`)).status).toBe(404);
     // The public server answers probes whatever the Host, before any site is looked up.
-    expect((await probe(`${publicServer.url}/health/ready`, { headers: { host: 'unknown.example' } })).status).toBe(200);
+    expect((await probe(`${publicServer.url}/health/ready`, { headers: { host: 'unknown.example' } })).status).toBe(
+      200,
+    );
     expect((await fetch(`${publicServer.url}/health/ready`, { method: 'HEAD' })).status).toBe(200);
   });
 

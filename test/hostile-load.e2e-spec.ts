@@ -66,12 +66,19 @@ describe('one platform under hostile load', () => {
     attackerKey = (await admin.post('/v1/tenants', { name: 'Attacker' })).body.apiKey;
     attacker = apiClient(api.url, attackerKey);
     victimSite = (await victim.post('/v1/sites', { hostname: VICTIM })).body.id;
-    for (let i = 0; i < 10; i++) attackerSites.push((await attacker.post('/v1/sites', { hostname: `t${i}.${ATTACKER}` })).body.id);
+    for (let i = 0; i < 10; i++)
+      attackerSites.push((await attacker.post('/v1/sites', { hostname: `t${i}.${ATTACKER}` })).body.id);
     attackerSites.unshift((await attacker.post('/v1/sites', { hostname: ATTACKER })).body.id);
     const first = Array.from({ length: 2_000 }, (_, i) => ({ loc: `https://${VICTIM}/before/${i}` }));
-    expect((await victim.put(`/v1/sites/${victimSite}/urls`, first)).body).toMatchObject({ upserted: 2_000, errors: [] });
+    expect((await victim.put(`/v1/sites/${victimSite}/urls`, first)).body).toMatchObject({
+      upserted: 2_000,
+      errors: [],
+    });
     const build = await victim.post(`/v1/sites/${victimSite}/builds`, {});
-    expect(await victim.waitForBuild(victimSite, build.body.buildId)).toMatchObject({ status: 'published', urlCount: 2_000 });
+    expect(await victim.waitForBuild(victimSite, build.body.buildId)).toMatchObject({
+      status: 'published',
+      urlCount: 2_000,
+    });
   }, 180_000);
   afterAll(async () => {
     await api?.stop();
@@ -84,8 +91,14 @@ describe('one platform under hostile load', () => {
     const trickles = attackerSites.slice(1).map((siteId) => trickle(api.url, attackerKey, siteId, 250));
     try {
       const answered: number[] = [];
-      for (const upload of trickles) void upload.response.then((status) => answered.push(status), () => undefined);
-      expect(await waitUntil('eight uploads to be refused', (seen) => (seen(answered.length) >= 8 ? answered : undefined))).toEqual(Array(8).fill(429));
+      for (const upload of trickles)
+        void upload.response.then(
+          (status) => answered.push(status),
+          () => undefined,
+        );
+      expect(
+        await waitUntil('eight uploads to be refused', (seen) => (seen(answered.length) >= 8 ? answered : undefined)),
+      ).toEqual(Array(8).fill(429));
       await waitUntil('two trickling uploads to be running', async (seen) => {
         const lists = await Promise.all(attackerSites.slice(1).map((id) => attacker.get(`/v1/sites/${id}/imports`)));
         return seen(lists.filter((list) => list.body.items[0]?.status === 'running').length) === 2;
@@ -93,17 +106,32 @@ describe('one platform under hostile load', () => {
       const pages = Array.from({ length: 1_000 }, (_, i) => `https://${ATTACKER}/cluster/${i}`);
       const unauthenticated = Promise.all(
         [1, 2].flatMap(() => [
-          sendRaw(`${api.url}/v1/sites/${randomUUID()}/urls`, 'PUT', { 'content-type': 'application/json' }, EMPTY_OBJECTS),
+          sendRaw(
+            `${api.url}/v1/sites/${randomUUID()}/urls`,
+            'PUT',
+            { 'content-type': 'application/json' },
+            EMPTY_OBJECTS,
+          ),
           sendRaw(`${api.url}/graphql`, 'POST', { 'content-type': 'application/json' }, EMPTY_OBJECTS),
         ]),
       );
-      const cluster = attacker.put(`/v1/sites/${attackerSites[0]}/urls`, [{ loc: pages[0], alternates: pages.map((href, k) => ({ hreflang: `x${k}`, href })) }]);
+      const cluster = attacker.put(`/v1/sites/${attackerSites[0]}/urls`, [
+        { loc: pages[0], alternates: pages.map((href, k) => ({ hreflang: `x${k}`, href })) },
+      ]);
       // As many aliases as fit the document length limit.
-      const aliases = attacker.post('/graphql', { query: `{ ${Array.from({ length: 1_500 }, (_, i) => `a${i}: site(id: "${attackerSites[0]}") { id }`).join(' ')} }` });
-      const batch = attacker.call('POST', '/graphql', undefined, { raw: JSON.stringify(Array.from({ length: 100 }, () => ({ query: '{ sites { nodes { id } } }' }))) });
+      const aliases = attacker.post('/graphql', {
+        query: `{ ${Array.from({ length: 1_500 }, (_, i) => `a${i}: site(id: "${attackerSites[0]}") { id }`).join(' ')} }`,
+      });
+      const batch = attacker.call('POST', '/graphql', undefined, {
+        raw: JSON.stringify(Array.from({ length: 100 }, () => ({ query: '{ sites { nodes { id } } }' }))),
+      });
       const bomb = fetch(`${api.url}/v1/sites/${bomberSite}/urls/import`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${bomberKey}`, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+        headers: {
+          authorization: `Bearer ${bomberKey}`,
+          'content-type': 'application/x-ndjson',
+          'content-encoding': 'gzip',
+        },
         body: gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x0a)),
       }).then(async (res) => ({ status: res.status, body: await res.json() }));
 
@@ -114,7 +142,9 @@ describe('one platform under hostile load', () => {
       const putMs = performance.now() - started;
       expect(put.status).toBe(200);
       expect(put.body).toMatchObject({ upserted: 1_000, errors: [] });
-      const uploaded = Array.from({ length: 1_000 }, (_, i) => JSON.stringify({ loc: `https://${VICTIM}/uploaded/${i}` })).join('\n');
+      const uploaded = Array.from({ length: 1_000 }, (_, i) =>
+        JSON.stringify({ loc: `https://${VICTIM}/uploaded/${i}` }),
+      ).join('\n');
       const upload = await fetch(`${api.url}/v1/sites/${victimSite}/urls/import`, {
         method: 'POST',
         headers: { authorization: `Bearer ${victimKey}`, 'content-type': 'application/x-ndjson' },
@@ -139,17 +169,27 @@ describe('one platform under hostile load', () => {
     } finally {
       for (const upload of trickles) upload.finish();
     }
-    expect((await Promise.all(trickles.map((upload) => upload.response))).sort()).toEqual([...Array(2).fill(201), ...Array(8).fill(429)]);
+    expect((await Promise.all(trickles.map((upload) => upload.response))).sort()).toEqual([
+      ...Array(2).fill(201),
+      ...Array(8).fill(429),
+    ]);
 
     // The production API survived all of it, and the victim's site is whole.
     expect(api.child.exitCode).toBeNull();
     expect((await fetch(`${api.url}/health`)).status).toBe(200);
     const build = await victim.post(`/v1/sites/${victimSite}/builds`, {});
-    expect(await victim.waitForBuild(victimSite, build.body.buildId)).toMatchObject({ status: 'published', urlCount: 4_000 });
+    expect(await victim.waitForBuild(victimSite, build.body.buildId)).toMatchObject({
+      status: 'published',
+      urlCount: 4_000,
+    });
     const after = await crawl(platform.publicUrl, VICTIM);
-    const expected = ['before', 'during', 'uploaded'].flatMap((part) => Array.from({ length: part === 'before' ? 2_000 : 1_000 }, (_, i) => `https://${VICTIM}/${part}/${i}`));
+    const expected = ['before', 'during', 'uploaded'].flatMap((part) =>
+      Array.from({ length: part === 'before' ? 2_000 : 1_000 }, (_, i) => `https://${VICTIM}/${part}/${i}`),
+    );
     expect(new Set(after.shards.flatMap((shard) => locsOf(shard.xml)))).toEqual(new Set(expected));
-    const validation = await validateSitemaps([after.index, ...after.shards].map((file) => ({ name: file.path, data: file.body })));
+    const validation = await validateSitemaps(
+      [after.index, ...after.shards].map((file) => ({ name: file.path, data: file.body })),
+    );
     expect(validation.output).toBe('');
   }, 180_000);
 });

@@ -32,13 +32,23 @@ describe('HTTP hygiene', () => {
   afterAll(() => platform?.close());
 
   const servers = () => [
-    { name: 'api', url: platform.apiUrl, path: '/health', body431: JSON.stringify({ error: { code: 'HEADERS_TOO_LARGE', message: 'the request line and headers are too large', details: [] } }) },
+    {
+      name: 'api',
+      url: platform.apiUrl,
+      path: '/health',
+      body431: JSON.stringify({
+        error: { code: 'HEADERS_TOO_LARGE', message: 'the request line and headers are too large', details: [] },
+      }),
+    },
     { name: 'public', url: platform.publicUrl, path: '/robots.txt', body431: 'Request Header Fields Too Large\n' },
   ];
 
   it('answers a 16 KiB header block with 431 in the error shape and Connection: close', async () => {
     for (const server of servers()) {
-      const answer = await rawExchange(server.url, `GET ${server.path} HTTP/1.1\r\nHost: a.example.com\r\nX-Big: ${'x'.repeat(16 * 1024)}\r\n\r\n`);
+      const answer = await rawExchange(
+        server.url,
+        `GET ${server.path} HTTP/1.1\r\nHost: a.example.com\r\nX-Big: ${'x'.repeat(16 * 1024)}\r\n\r\n`,
+      );
       expect(answer.startsWith('HTTP/1.1 431 '), `${server.name}: ${answer.slice(0, 200)}`).toBe(true);
       expect(headOf(answer)).toContain('connection: close');
       expect(bodyOf(answer)).toBe(server.body431);
@@ -68,11 +78,16 @@ describe('HTTP hygiene', () => {
 
   it('refuses two Host headers with 400 (RFC 9112 §3.2)', async () => {
     for (const server of servers()) {
-      const answer = await rawExchange(server.url, `GET ${server.path} HTTP/1.1\r\nHost: a.example.com\r\nHost: b.example.com\r\nConnection: close\r\n\r\n`);
+      const answer = await rawExchange(
+        server.url,
+        `GET ${server.path} HTTP/1.1\r\nHost: a.example.com\r\nHost: b.example.com\r\nConnection: close\r\n\r\n`,
+      );
       expect(answer.startsWith('HTTP/1.1 400 '), `${server.name}: ${answer.slice(0, 200)}`).toBe(true);
       expect(headOf(answer)).toContain('connection: close');
     }
     const api = await rawExchange(platform.apiUrl, 'GET /health HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n');
-    expect(JSON.parse(bodyOf(api))).toEqual({ error: { code: 'MALFORMED_REQUEST', message: 'more than one Host header', details: [] } });
+    expect(JSON.parse(bodyOf(api))).toEqual({
+      error: { code: 'MALFORMED_REQUEST', message: 'more than one Host header', details: [] },
+    });
   });
 });

@@ -41,13 +41,20 @@ function startUpload(baseUrl: string, apiKey: string, pathAndQuery: string, head
   });
   return {
     response,
-    write: (chunk) => new Promise<void>((resolve, reject) => request.write(chunk, (error) => (error ? reject(error) : resolve()))),
+    write: (chunk) =>
+      new Promise<void>((resolve, reject) => request.write(chunk, (error) => (error ? reject(error) : resolve()))),
     end: () => request.end(),
     destroy: () => request.destroy(),
   };
 }
 
-async function upload(baseUrl: string, apiKey: string, pathAndQuery: string, headers: Record<string, string>, chunks: Iterable<string | Buffer>) {
+async function upload(
+  baseUrl: string,
+  apiKey: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  chunks: Iterable<string | Buffer>,
+) {
   const stream = startUpload(baseUrl, apiKey, pathAndQuery, headers);
   stream.response.catch(() => undefined);
   for (const chunk of chunks) await stream.write(chunk);
@@ -69,16 +76,27 @@ function* chunked(lines: Iterable<string>): Generator<string> {
 }
 
 function entry(p: string, i: number) {
-  return JSON.stringify({ loc: url(p), lastmod: '2026-01-15', alternates: [{ hreflang: 'de', href: `https://shop.example.de${p}` }, { hreflang: 'en', href: url(p) }], priority: (i % 10) / 10 });
+  return JSON.stringify({
+    loc: url(p),
+    lastmod: '2026-01-15',
+    alternates: [
+      { hreflang: 'de', href: `https://shop.example.de${p}` },
+      { hreflang: 'en', href: url(p) },
+    ],
+    priority: (i % 10) / 10,
+  });
 }
 
-const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => waitUntil(what, probe, { timeoutMs });
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> =>
+  waitUntil(what, probe, { timeoutMs });
 
 async function allRejections(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
   const items: { line: number; code: string; field: string; reason: string }[] = [];
   let cursor: string | null = null;
   do {
-    const page: any = (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    const page: any = (
+      await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)
+    ).body;
     items.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);
@@ -93,7 +111,14 @@ describe('bulk import (in-process platform)', () => {
 
   const newSite = async (hostname = HOST) => (await api.post('/v1/sites', { hostname })).body.id as string;
   const liveLocs = async (siteId: string, prefix: string) =>
-    Number((await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [siteId, `${url(prefix)}%`])).rows[0].n);
+    Number(
+      (
+        await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [
+          siteId,
+          `${url(prefix)}%`,
+        ])
+      ).rows[0].n,
+    );
 
   beforeAll(async () => {
     platform = await startPlatform();
@@ -125,21 +150,45 @@ describe('bulk import (in-process platform)', () => {
         } else yield entry(`/p/${line}`, line);
       }
     }
-    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson' }, chunked(lines()));
+    const res = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'application/x-ndjson' },
+      chunked(lines()),
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'completed', mode: 'upsert', linesRead: 200_000, stored: 198_000, rejected: 2_000 });
+    expect(res.body).toMatchObject({
+      status: 'completed',
+      mode: 'upsert',
+      linesRead: 200_000,
+      stored: 198_000,
+      rejected: 2_000,
+    });
 
     expect(await liveLocs(siteId, '/p/')).toBe(198_000);
-    const stored = await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND fragment LIKE '%hreflang="de"%'`, [siteId]);
+    const stored = await pool.query(
+      `SELECT count(*) AS n FROM urls WHERE site_id = $1 AND fragment LIKE '%hreflang="de"%'`,
+      [siteId],
+    );
     expect(Number(stored.rows[0].n)).toBe(198_000);
 
     const rejections = await allRejections(api, siteId, res.body.importId);
     expect(rejections).toHaveLength(2_000);
     expect(new Set(rejections.map((r) => r.line))).toEqual(new Set(bad.keys()));
-    for (const rejection of rejections) expect(bad.get(rejection.line), `line ${rejection.line}`).toContain(rejection.code);
+    for (const rejection of rejections)
+      expect(bad.get(rejection.line), `line ${rejection.line}`).toContain(rejection.code);
 
     const view = (await api.get(`/v1/sites/${siteId}/imports/${res.body.importId}`)).body;
-    expect(view).toMatchObject({ status: 'completed', source: 'upload', format: 'ndjson', mode: 'upsert', linesRead: 200_000, stored: 198_000, rejected: 2_000 });
+    expect(view).toMatchObject({
+      status: 'completed',
+      source: 'upload',
+      format: 'ndjson',
+      mode: 'upsert',
+      linesRead: 200_000,
+      stored: 198_000,
+      rejected: 2_000,
+    });
     expect(Date.parse(view.finishedAt)).toBeGreaterThanOrEqual(Date.parse(view.startedAt));
   }, 300_000);
 
@@ -148,11 +197,23 @@ describe('bulk import (in-process platform)', () => {
     const site = (p: string) => `https://replace.example.com${p}`;
     const seed = Array.from({ length: 1_000 }, (_, i) => ({ loc: site(`/a/${i}`) }));
     expect((await api.put(`/v1/sites/${siteId}/urls`, seed)).body.errors).toEqual([]);
-    const live = async (prefix: string) => Number((await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [siteId, `${site(prefix)}%`])).rows[0].n);
+    const live = async (prefix: string) =>
+      Number(
+        (
+          await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [
+            siteId,
+            `${site(prefix)}%`,
+          ])
+        ).rows[0].n,
+      );
 
-    const stream = startUpload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, { 'content-type': 'application/x-ndjson' });
-    for (const chunk of chunked(Array.from({ length: 500 }, (_, i) => JSON.stringify({ loc: site(`/a/${i}`) })))) await stream.write(chunk);
-    for (const chunk of chunked(Array.from({ length: 15_000 }, (_, i) => JSON.stringify({ loc: site(`/b/${i}`) })))) await stream.write(chunk);
+    const stream = startUpload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, {
+      'content-type': 'application/x-ndjson',
+    });
+    for (const chunk of chunked(Array.from({ length: 500 }, (_, i) => JSON.stringify({ loc: site(`/a/${i}`) }))))
+      await stream.write(chunk);
+    for (const chunk of chunked(Array.from({ length: 15_000 }, (_, i) => JSON.stringify({ loc: site(`/b/${i}`) }))))
+      await stream.write(chunk);
     // Batches commit as they go: progress is visible and new URLs are there, nothing is deleted yet.
     const running = await until('a committed batch', async () => {
       const items = (await api.get(`/v1/sites/${siteId}/imports`)).body.items as { status: string; stored: number }[];
@@ -168,16 +229,33 @@ describe('bulk import (in-process platform)', () => {
     expect(res.body).toMatchObject({ status: 'completed', mode: 'replace', stored: 15_500, deleted: 500 });
     expect(await live('/a/')).toBe(500);
     expect(await live('/b/')).toBe(15_000);
-    const kept = await pool.query(`SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2 ORDER BY loc`, [siteId, `${site('/a/')}%`]);
+    const kept = await pool.query(
+      `SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2 ORDER BY loc`,
+      [siteId, `${site('/a/')}%`],
+    );
     expect(kept.rows.every((row) => Number(row.loc.split('/').pop()) < 500)).toBe(true);
   }, 120_000);
 
   it('accepts a gzip-encoded upload', async () => {
     const siteId = await newSite('gzip.example.com');
-    const body = gzipSync(Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ loc: `https://gzip.example.com/g/${i}` })).join('\n'));
-    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, [body]);
+    const body = gzipSync(
+      Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ loc: `https://gzip.example.com/g/${i}` })).join('\n'),
+    );
+    const res = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      [body],
+    );
     expect(res.body).toMatchObject({ status: 'completed', linesRead: 3_000, stored: 3_000, rejected: 0 });
-    const corrupt = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, [body.subarray(0, 100)]);
+    const corrupt = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      [body.subarray(0, 100)],
+    );
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.error.code).toBe('INVALID_COMPRESSION');
     const imports = (await api.get(`/v1/sites/${siteId}/imports`)).body.items;
@@ -189,17 +267,43 @@ describe('bulk import (in-process platform)', () => {
     const siteId = await newSite('bomb.example.com');
     // 64 MiB of newlines is about 64 KiB of gzip: a thousandfold, where NDJSON compresses 25 times.
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x0a));
-    for (const headers of [{ 'content-encoding': 'gzip' }, {}, { 'content-encoding': 'gzip', wrapped: 'yes' }] as Record<string, string>[]) {
+    for (const headers of [
+      { 'content-encoding': 'gzip' },
+      {},
+      { 'content-encoding': 'gzip', wrapped: 'yes' },
+    ] as Record<string, string>[]) {
       const { wrapped, ...sent } = headers;
-      const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', ...sent }, [wrapped ? gzipSync(bomb) : bomb]);
+      const res = await upload(
+        platform.apiUrl,
+        apiKey,
+        `/v1/sites/${siteId}/urls/import`,
+        { 'content-type': 'application/x-ndjson', ...sent },
+        [wrapped ? gzipSync(bomb) : bomb],
+      );
       expect(res.status, JSON.stringify(headers)).toBe(413);
-      expect(res.body.error).toMatchObject({ code: 'COMPRESSION_RATIO_TOO_HIGH', message: expect.stringContaining('IMPORT_MAX_COMPRESSION_RATIO') });
+      expect(res.body.error).toMatchObject({
+        code: 'COMPRESSION_RATIO_TOO_HIGH',
+        message: expect.stringContaining('IMPORT_MAX_COMPRESSION_RATIO'),
+      });
     }
     // A gzip file sent with Content-Encoding: gzip is two layers, both undone.
-    const lines = Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ loc: `https://bomb.example.com/g/${i}` })).join('\n');
-    const twice = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }, [gzipSync(gzipSync(lines))]);
+    const lines = Array.from({ length: 3_000 }, (_, i) =>
+      JSON.stringify({ loc: `https://bomb.example.com/g/${i}` }),
+    ).join('\n');
+    const twice = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      [gzipSync(gzipSync(lines))],
+    );
     expect(twice.body).toMatchObject({ status: 'completed', linesRead: 3_000, stored: 3_000, rejected: 0 });
-    expect((await api.get(`/v1/sites/${siteId}/imports`)).body.items.map((i: { status: string }) => i.status)).toEqual(['completed', 'failed', 'failed', 'failed']);
+    expect((await api.get(`/v1/sites/${siteId}/imports`)).body.items.map((i: { status: string }) => i.status)).toEqual([
+      'completed',
+      'failed',
+      'failed',
+      'failed',
+    ]);
   }, 180_000);
 
   it('imports CSV with a header, alternates columns and line numbers counting the header', async () => {
@@ -212,7 +316,13 @@ describe('bulk import (in-process platform)', () => {
       'https://other.example.com/x,,,,,,,',
       'https://csv.example.com/en/4,,,1.5,,,,',
     ].join('\r\n');
-    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'text/csv' }, [csv]);
+    const res = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'text/csv' },
+      [csv],
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'completed', linesRead: 6, stored: 2, rejected: 3 });
     const rejections = await allRejections(api, siteId, res.body.importId);
@@ -222,7 +332,10 @@ describe('bulk import (in-process platform)', () => {
       [6, 'priority', 'INVALID_PRIORITY'],
     ]);
     const urls = (await api.get(`/v1/sites/${siteId}/urls`)).body.items;
-    expect(urls.map((u: { loc: string }) => u.loc)).toEqual(['https://csv.example.com/en/1', 'https://csv.example.com/en/3']);
+    expect(urls.map((u: { loc: string }) => u.loc)).toEqual([
+      'https://csv.example.com/en/1',
+      'https://csv.example.com/en/3',
+    ]);
     expect(urls[0]).toMatchObject({
       lastmod: '2026-02-01',
       changefreq: 'daily',
@@ -234,15 +347,30 @@ describe('bulk import (in-process platform)', () => {
         { hreflang: 'x-default', href: 'https://csv.example.com/' },
       ],
     });
-    const unknown = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'text/csv' }, ['loc,colour\nhttps://csv.example.com/x,red\n']);
+    const unknown = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'text/csv' },
+      ['loc,colour\nhttps://csv.example.com/x,red\n'],
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('INVALID_CSV_HEADER');
   });
 
-  it('hides another tenant\'s imports and refuses a JSON body', async () => {
+  it("hides another tenant's imports and refuses a JSON body", async () => {
     const siteId = await newSite('private.example.com');
-    const other = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Other' })).body.apiKey);
-    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, { 'content-type': 'application/x-ndjson' }, ['{"loc":"https://private.example.com/x"}\n']);
+    const other = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Other' })).body.apiKey,
+    );
+    const res = await upload(
+      platform.apiUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import`,
+      { 'content-type': 'application/x-ndjson' },
+      ['{"loc":"https://private.example.com/x"}\n'],
+    );
     expect(res.status).toBe(201);
     expect((await other.get(`/v1/sites/${siteId}/imports/${res.body.importId}`)).status).toBe(404);
     expect((await other.get(`/v1/sites/${siteId}/imports`)).status).toBe(404);
@@ -263,18 +391,34 @@ describe('bulk import: the API process killed mid-replace', () => {
   async function startApi(): Promise<ChildProcess> {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
       cwd: ROOT,
-      env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), DATABASE_URL: db.url, REDIS_URL: testRedisUrl(), ADMIN_API_KEY: ADMIN_KEY, API_PORT: String(apiPort), API_HOST: '127.0.0.1', QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' }),
+      env: childProcessEnv({
+        SITE_VERIFICATION: developmentSiteVerification(),
+        DATABASE_URL: db.url,
+        REDIS_URL: testRedisUrl(),
+        ADMIN_API_KEY: ADMIN_KEY,
+        API_PORT: String(apiPort),
+        API_HOST: '127.0.0.1',
+        QUEUE_PREFIX: queuePrefix,
+        LOG_LEVEL: 'warn',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
     let output = '';
     child.stdout?.on('data', (data: Buffer) => (output += data.toString()));
     child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
-    await until(`the API on port ${apiPort} (${output.slice(-500)})`, async () => {
-      if (child.exitCode !== null) throw new Error(`api exited: ${output}`);
-      const ok = await fetch(`http://127.0.0.1:${apiPort}/health`).then((r) => r.ok, () => false);
-      return ok ? true : undefined;
-    }, 90_000);
+    await until(
+      `the API on port ${apiPort} (${output.slice(-500)})`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`api exited: ${output}`);
+        const ok = await fetch(`http://127.0.0.1:${apiPort}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        return ok ? true : undefined;
+      },
+      90_000,
+    );
     return child;
   }
 
@@ -295,11 +439,21 @@ describe('bulk import: the API process killed mid-replace', () => {
     const apiKey = (await apiClient(baseUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Kill' })).body.apiKey;
     const api = apiClient(baseUrl, apiKey);
     const siteId = (await api.post('/v1/sites', { hostname: 'kill.example.com' })).body.id;
-    expect((await api.put(`/v1/sites/${siteId}/urls`, Array.from({ length: 2_000 }, (_, i) => ({ loc: site(`/old/${i}`) })))).body.errors).toEqual([]);
+    expect(
+      (
+        await api.put(
+          `/v1/sites/${siteId}/urls`,
+          Array.from({ length: 2_000 }, (_, i) => ({ loc: site(`/old/${i}`) })),
+        )
+      ).body.errors,
+    ).toEqual([]);
 
-    const stream = startUpload(baseUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, { 'content-type': 'application/x-ndjson' });
+    const stream = startUpload(baseUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, {
+      'content-type': 'application/x-ndjson',
+    });
     stream.response.catch(() => undefined);
-    for (const chunk of chunked(Array.from({ length: 25_000 }, (_, i) => JSON.stringify({ loc: site(`/new/${i}`) })))) await stream.write(chunk);
+    for (const chunk of chunked(Array.from({ length: 25_000 }, (_, i) => JSON.stringify({ loc: site(`/new/${i}`) }))))
+      await stream.write(chunk);
     const importId = await until('committed batches', async () => {
       const item = (await api.get(`/v1/sites/${siteId}/imports`)).body.items[0];
       return item?.stored >= 20_000 ? (item.id as string) : undefined;
@@ -310,9 +464,22 @@ describe('bulk import: the API process killed mid-replace', () => {
     stream.destroy();
 
     // Nothing of the replace applied: every URL absent from the upload is still live.
-    const live = async (prefix: string) => Number((await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [siteId, `${site(prefix)}%`])).rows[0].n);
+    const live = async (prefix: string) =>
+      Number(
+        (
+          await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NULL AND loc LIKE $2`, [
+            siteId,
+            `${site(prefix)}%`,
+          ])
+        ).rows[0].n,
+      );
     expect(await live('/old/')).toBe(2_000);
-    expect(Number((await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NOT NULL`, [siteId])).rows[0].n)).toBe(0);
+    expect(
+      Number(
+        (await pool.query(`SELECT count(*) AS n FROM urls WHERE site_id = $1 AND deleted_at IS NOT NULL`, [siteId]))
+          .rows[0].n,
+      ),
+    ).toBe(0);
     const newUrls = await live('/new/');
     expect(newUrls).toBeGreaterThanOrEqual(20_000);
     expect(newUrls).toBeLessThan(25_000 + 1);
@@ -326,7 +493,13 @@ describe('bulk import: the API process killed mid-replace', () => {
     expect(await live('/old/')).toBe(2_000);
 
     // The site takes a new import at once: the dead one holds nothing.
-    const again = await upload(baseUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, { 'content-type': 'application/x-ndjson' }, [`${JSON.stringify({ loc: site('/new/0') })}\n`]);
+    const again = await upload(
+      baseUrl,
+      apiKey,
+      `/v1/sites/${siteId}/urls/import?mode=replace`,
+      { 'content-type': 'application/x-ndjson' },
+      [`${JSON.stringify({ loc: site('/new/0') })}\n`],
+    );
     expect(again.body).toMatchObject({ status: 'completed', stored: 1 });
     expect(await live('/old/')).toBe(0);
     expect(await live('/new/')).toBe(1);

@@ -36,7 +36,12 @@ async function startSiteServer(files: Map<string, Served>) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { port, base: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The entries the customer's sitemaps hold, normalized as the platform writes them. */
@@ -45,15 +50,34 @@ function sourceEntries(now: Date): SitemapUrl[] {
   for (let i = 0; i < 300; i++) {
     const cluster = ['de', 'en', 'fr'].map((lang) => ({ hreflang: lang, href: `${ORIGIN}/${lang}/p/${i}` }));
     for (const { hreflang } of cluster) {
-      const entry: Record<string, unknown> = { loc: `${ORIGIN}/${hreflang}/p/${i}`, lastmod: `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, changefreq: 'weekly', priority: 0.5, alternates: cluster };
-      if (i % 10 === 0) entry.images = [{ loc: `https://cdn.example.com/p/${i}/front.jpg` }, { loc: `https://cdn.example.com/p/${i}/back.jpg` }];
+      const entry: Record<string, unknown> = {
+        loc: `${ORIGIN}/${hreflang}/p/${i}`,
+        lastmod: `2026-03-${String((i % 28) + 1).padStart(2, '0')}`,
+        changefreq: 'weekly',
+        priority: 0.5,
+        alternates: cluster,
+      };
+      if (i % 10 === 0)
+        entry.images = [
+          { loc: `https://cdn.example.com/p/${i}/front.jpg` },
+          { loc: `https://cdn.example.com/p/${i}/back.jpg` },
+        ];
       if (i % 25 === 0 && hreflang === 'en') entry.videos = [video(i)];
       raw.push(entry);
     }
   }
   const published = `${new Date(now.getTime() - 2 * 3_600_000).toISOString().slice(0, 19)}Z`;
   for (let i = 0; i < 50; i++) {
-    raw.push({ loc: `${ORIGIN}/news/${i}`, lastmod: published, news: { publicationName: 'The Import Times', publicationLanguage: 'en', publicationDate: published, title: `Story ${i} & more` } });
+    raw.push({
+      loc: `${ORIGIN}/news/${i}`,
+      lastmod: published,
+      news: {
+        publicationName: 'The Import Times',
+        publicationLanguage: 'en',
+        publicationDate: published,
+        title: `Story ${i} & more`,
+      },
+    });
   }
   for (let i = 0; i < 50; i++) raw.push({ loc: `${ORIGIN}/page/${i}`, lastmod: '2025-12-24T10:30:00Z', priority: 0.3 });
   return raw.map((entry) => {
@@ -85,13 +109,19 @@ function video(i: number) {
   };
 }
 
-
 const byLoc = (a: SitemapUrl, b: SitemapUrl) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0);
 
-const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> => waitUntil(what, probe, { timeoutMs, intervalMs: 200 });
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> =>
+  waitUntil(what, probe, { timeoutMs, intervalMs: 200 });
 
 async function rejectionsOf(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
-  return (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000`)).body.items as { line: number; code: string; field: string; reason: string; source: string | null }[];
+  return (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000`)).body.items as {
+    line: number;
+    code: string;
+    field: string;
+    reason: string;
+    source: string | null;
+  }[];
 }
 
 describe('import existing sitemaps', () => {
@@ -105,21 +135,52 @@ describe('import existing sitemaps', () => {
     site = await startSiteServer(files);
     const [a, b, c] = renderUrlsetFiles(entries, { maxUrls: 400 });
     const xml = { 'Content-Type': 'application/xml' };
-    files.set('/robots.txt', { body: Buffer.from(`User-agent: *\nDisallow: /admin\n\nSitemap: ${site.base}/sitemap_index.xml\n`), headers: { 'Content-Type': 'text/plain' } });
+    files.set('/robots.txt', {
+      body: Buffer.from(`User-agent: *\nDisallow: /admin\n\nSitemap: ${site.base}/sitemap_index.xml\n`),
+      headers: { 'Content-Type': 'text/plain' },
+    });
     files.set('/sitemap_index.xml', {
-      body: Buffer.from(renderSitemapIndex([`/sitemaps/a.xml.gz`, `/sitemaps/b.xml`, `/sitemaps/nested-index.xml`, `/missing.xml`].map((p) => ({ loc: `${site.base}${p}` })))),
+      body: Buffer.from(
+        renderSitemapIndex(
+          [`/sitemaps/a.xml.gz`, `/sitemaps/b.xml`, `/sitemaps/nested-index.xml`, `/missing.xml`].map((p) => ({
+            loc: `${site.base}${p}`,
+          })),
+        ),
+      ),
       headers: xml,
     });
     // A gzip file as many servers send it (no Content-Encoding), and one gzip-encoded in transit.
     files.set('/sitemaps/a.xml.gz', { body: gzipSync(a!.xml), headers: { 'Content-Type': 'application/x-gzip' } });
     files.set('/sitemaps/b.xml', { body: gzipSync(b!.xml), headers: { ...xml, 'Content-Encoding': 'gzip' } });
-    files.set('/sitemaps/nested-index.xml', { body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/c.xml.gz` }, { loc: `${site.base}/sitemaps/deeper-index.xml` }])), headers: xml });
-    files.set('/sitemaps/c.xml.gz', { body: gzipSync(c!.xml), headers: { 'Content-Type': 'application/octet-stream' } });
-    files.set('/sitemaps/deeper-index.xml', { body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/too-deep.xml` }])), headers: xml });
+    files.set('/sitemaps/nested-index.xml', {
+      body: Buffer.from(
+        renderSitemapIndex([
+          { loc: `${site.base}/sitemaps/c.xml.gz` },
+          { loc: `${site.base}/sitemaps/deeper-index.xml` },
+        ]),
+      ),
+      headers: xml,
+    });
+    files.set('/sitemaps/c.xml.gz', {
+      body: gzipSync(c!.xml),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    files.set('/sitemaps/deeper-index.xml', {
+      body: Buffer.from(renderSitemapIndex([{ loc: `${site.base}/sitemaps/too-deep.xml` }])),
+      headers: xml,
+    });
 
     // The bulk test's index and its 1,000 files are 1,001 files; its bombs expand past 2 MiB.
-    platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true', IMPORT_MAX_DEPTH: '2', IMPORT_MAX_FILES: '1001', IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) });
-    api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Importer' })).body.apiKey);
+    platform = await startPlatform({
+      IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true',
+      IMPORT_MAX_DEPTH: '2',
+      IMPORT_MAX_FILES: '1001',
+      IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+    });
+    api = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Importer' })).body.apiKey,
+    );
   });
   afterAll(async () => {
     await platform?.close();
@@ -137,7 +198,14 @@ describe('import existing sitemaps', () => {
       const view = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
       return view.status === 'completed' || view.status === 'failed' ? view : undefined;
     });
-    expect(done).toMatchObject({ status: 'completed', source: 'sitemaps', format: 'sitemap', sourceUrl: `${site.base}/robots.txt`, stored: entries.length, rejected: 2 });
+    expect(done).toMatchObject({
+      status: 'completed',
+      source: 'sitemaps',
+      format: 'sitemap',
+      sourceUrl: `${site.base}/robots.txt`,
+      stored: entries.length,
+      rejected: 2,
+    });
     const rejections = await rejectionsOf(api, siteId, importId);
     expect(rejections.map((r) => [r.line, r.code, r.source])).toEqual(
       expect.arrayContaining([
@@ -155,11 +223,15 @@ describe('import existing sitemaps', () => {
       return urls.length === entries.length ? { result, urls } : undefined;
     });
     expect(crawled.urls.sort(byLoc)).toEqual([...entries].sort(byLoc));
-    const validation = await validateSitemaps([{ name: 'sitemap.xml', data: crawled.result.index.xml }, ...crawled.result.shards.map((s) => ({ name: s.path, data: s.body }))]);
+    const validation = await validateSitemaps([
+      { name: 'sitemap.xml', data: crawled.result.index.xml },
+      ...crawled.result.shards.map((s) => ({ name: s.path, data: s.body })),
+    ]);
     expect(validation.status, validation.output).toBe(0);
 
     // Importing the same sitemaps again changes nothing.
-    const again = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/sitemap_index.xml` })).body.importId;
+    const again = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/sitemap_index.xml` }))
+      .body.importId;
     const second = await until('the second import', async () => {
       const view = (await api.get(`/v1/sites/${siteId}/imports/${again}`)).body;
       return view.status === 'completed' || view.status === 'failed' ? view : undefined;
@@ -183,7 +255,8 @@ describe('import existing sitemaps', () => {
     const publishedEntries = async (siteHost: string, count: number) =>
       until(`${siteHost} to publish ${count} URLs`, async () => {
         const result = await crawl(platform.publicUrl, siteHost).catch(() => undefined);
-        if (!result || result.index.status !== 200 || result.shards.some((shard) => shard.status !== 200)) return undefined;
+        if (!result || result.index.status !== 200 || result.shards.some((shard) => shard.status !== 200))
+          return undefined;
         const urls = (await Promise.all(result.shards.map((shard) => readUrlsetWithSitemapPackage(shard.xml)))).flat();
         return urls.length === count ? { shards: result.shards, urls: urls.sort(byLoc) } : undefined;
       });
@@ -192,7 +265,9 @@ describe('import existing sitemaps', () => {
     const put = await api.put(`/v1/sites/${first}/urls`, raw);
     expect(put.status, JSON.stringify(put.body.errors?.slice(0, 3))).toBe(200);
     expect(put.body.errors).toEqual([]);
-    const locs = raw.map(({ hreflang: _own, ...entry }) => normalizeUrlEntry(entry, { origin })).map((r) => (r.ok ? r.url.loc : 'invalid'));
+    const locs = raw
+      .map(({ hreflang: _own, ...entry }) => normalizeUrlEntry(entry, { origin }))
+      .map((r) => (r.ok ? r.url.loc : 'invalid'));
     expect(locs).not.toContain('invalid');
     const count = new Set(locs).size;
     const before = await publishedEntries(host, count);
@@ -200,18 +275,29 @@ describe('import existing sitemaps', () => {
     expect(before.urls.some((url) => url.news)).toBe(true);
     const videos = before.urls.flatMap((url) => url.videos ?? []);
     for (const flag of ['familyFriendly', 'requiresSubscription', 'live'] as const) {
-      expect(videos.some((video) => video[flag] === true) && videos.some((video) => video[flag] === false), flag).toBe(true);
+      expect(videos.some((video) => video[flag] === true) && videos.some((video) => video[flag] === false), flag).toBe(
+        true,
+      );
     }
 
     // The published files, served as the customer's site; the first site gives its host up.
     const paths = before.shards.map((shard, i) => `/roundtrip/shard-${i}.xml.gz`);
-    before.shards.forEach((shard, i) => files.set(paths[i]!, { body: shard.body, headers: { 'Content-Type': 'application/x-gzip' } }));
-    files.set('/roundtrip/sitemap.xml', { body: Buffer.from(renderSitemapIndex(paths.map((path) => ({ loc: `${site.base}${path}` })))), headers: { 'Content-Type': 'application/xml' } });
+    before.shards.forEach((shard, i) =>
+      files.set(paths[i]!, { body: shard.body, headers: { 'Content-Type': 'application/x-gzip' } }),
+    );
+    files.set('/roundtrip/sitemap.xml', {
+      body: Buffer.from(renderSitemapIndex(paths.map((path) => ({ loc: `${site.base}${path}` })))),
+      headers: { 'Content-Type': 'application/xml' },
+    });
     expect((await api.delete(`/v1/sites/${first}`)).status).toBe(204);
     const second = (await api.post('/v1/sites', { hostname: host })).body.id;
     // Whatever is published next is the second site's.
-    await until('the first site to be gone from the public server', async () => ((await fetchFile(platform.publicUrl, host, 'sitemap.xml')).status === 404 ? true : undefined));
-    const { importId } = (await api.post(`/v1/sites/${second}/imports/sitemaps`, { url: `${site.base}/roundtrip/sitemap.xml` })).body;
+    await until('the first site to be gone from the public server', async () =>
+      (await fetchFile(platform.publicUrl, host, 'sitemap.xml')).status === 404 ? true : undefined,
+    );
+    const { importId } = (
+      await api.post(`/v1/sites/${second}/imports/sitemaps`, { url: `${site.base}/roundtrip/sitemap.xml` })
+    ).body;
     const done = await until('the round-trip import', async () => {
       const view = (await api.get(`/v1/sites/${second}/imports/${importId}`)).body;
       return view.status === 'completed' || view.status === 'failed' ? view : undefined;
@@ -227,8 +313,10 @@ describe('import existing sitemaps', () => {
     const host = 'bulk.example.com';
     const origin = `https://${host}`;
     const xml = { 'Content-Type': 'application/xml' };
-    const urlsetOf = (urls: string) => `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${urls}</urlset>`;
-    const url = (path: string, extra = '') => `<url><loc>${origin}${path}</loc><lastmod>2026-05-01</lastmod>${extra}</url>`;
+    const urlsetOf = (urls: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">${urls}</urlset>`;
+    const url = (path: string, extra = '') =>
+      `<url><loc>${origin}${path}</loc><lastmod>2026-05-01</lastmod>${extra}</url>`;
     // Well-formed all the way, so only the limit can stop it: 8 KiB that expand past the file limit.
     const bomb = gzipSync(Buffer.from(urlsetOf(`${url('/bomb')}${' '.repeat(2 * MAX_FILE_BYTES)}`)));
     expect(bomb.length).toBeLessThan(16 * 1024);
@@ -263,7 +351,9 @@ describe('import existing sitemaps', () => {
         expected.push(['INVALID_XML', source]);
       } else if (kind === 3) {
         // hreflang links that do not list the page: kept, with a warning.
-        body = urlsetOf(url(locs[0]!, `<xhtml:link rel="alternate" hreflang="de" href="${origin}/de${locs[0]}"/>`) + url(locs[1]!));
+        body = urlsetOf(
+          url(locs[0]!, `<xhtml:link rel="alternate" hreflang="de" href="${origin}/de${locs[0]}"/>`) + url(locs[1]!),
+        );
         good.add(locs[0]!).add(locs[1]!);
         storedLines += 2;
         warned += 1;
@@ -280,28 +370,51 @@ describe('import existing sitemaps', () => {
       }
       // Every fifth file with a BOM; gzip files as servers send them, with or without Content-Encoding.
       const bytes = Buffer.concat([Buffer.from(i % 5 === 0 ? [0xef, 0xbb, 0xbf] : []), Buffer.from(body)]);
-      if (path.endsWith('.gz')) files.set(path, { body: gzipSync(bytes), headers: i % 2 === 0 ? { 'Content-Type': 'application/x-gzip' } : { ...xml, 'Content-Encoding': 'gzip' } });
+      if (path.endsWith('.gz'))
+        files.set(path, {
+          body: gzipSync(bytes),
+          headers: i % 2 === 0 ? { 'Content-Type': 'application/x-gzip' } : { ...xml, 'Content-Encoding': 'gzip' },
+        });
       else files.set(path, { body: bytes, headers: xml });
     }
-    files.set('/bulk/index.xml', { body: Buffer.from(renderSitemapIndex(paths.map((path) => ({ loc: `${site.base}${path}` })))), headers: xml });
+    files.set('/bulk/index.xml', {
+      body: Buffer.from(renderSitemapIndex(paths.map((path) => ({ loc: `${site.base}${path}` })))),
+      headers: xml,
+    });
 
     const siteId = (await api.post('/v1/sites', { hostname: host })).body.id;
-    const { importId } = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/bulk/index.xml` })).body;
-    const done = await until('the 1,000-file import', async () => {
-      const view = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
-      return view.status === 'completed' || view.status === 'failed' ? view : undefined;
-    }, 180_000);
-    expect(done).toMatchObject({ status: 'completed', stored: storedLines, rejected: expected.length, warnings: warned });
+    const { importId } = (
+      await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${site.base}/bulk/index.xml` })
+    ).body;
+    const done = await until(
+      'the 1,000-file import',
+      async () => {
+        const view = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
+        return view.status === 'completed' || view.status === 'failed' ? view : undefined;
+      },
+      180_000,
+    );
+    expect(done).toMatchObject({
+      status: 'completed',
+      stored: storedLines,
+      rejected: expected.length,
+      warnings: warned,
+    });
     const rejections = await rejectionsOf(api, siteId, importId);
     expect(rejections.map((r) => [r.code, r.source]).sort()).toEqual([...expected].sort());
     for (const r of rejections.filter((r) => r.code === 'INVALID_XML')) expect(r.reason).toMatch(/line 1, column \d+/);
     for (const r of rejections.filter((r) => r.code === 'TOO_LARGE')) expect(r.reason).toMatch(/IMPORT_MAX_FILE_BYTES/);
-    const warnings = (await api.get(`/v1/sites/${siteId}/imports/${importId}/warnings?limit=1000`)).body.items as { code: string }[];
+    const warnings = (await api.get(`/v1/sites/${siteId}/imports/${importId}/warnings?limit=1000`)).body.items as {
+      code: string;
+    }[];
     expect(warnings.map((w) => w.code)).toEqual(Array(warned).fill('HREFLANG_SELF_MISSING'));
 
     const stored: string[] = [];
-    for (let cursor: string | null = null; ; ) {
-      const page = (await api.get(`/v1/sites/${siteId}/urls?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body as { items: { loc: string }[]; nextCursor: string | null };
+    for (let cursor: string | null = null; ;) {
+      const page = (await api.get(`/v1/sites/${siteId}/urls?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body as {
+        items: { loc: string }[];
+        nextCursor: string | null;
+      };
       stored.push(...page.items.map((item) => item.loc));
       cursor = page.nextCursor;
       if (!cursor) break;
@@ -315,7 +428,17 @@ describe('import existing sitemaps: address policy by default', () => {
   let site: Awaited<ReturnType<typeof startSiteServer>>;
 
   beforeAll(async () => {
-    site = await startSiteServer(new Map([['/sitemap.xml', { body: Buffer.from(renderUrlsetFiles([{ loc: `${ORIGIN}/x` }])[0]!.xml), headers: { 'Content-Type': 'application/xml' } }]]));
+    site = await startSiteServer(
+      new Map([
+        [
+          '/sitemap.xml',
+          {
+            body: Buffer.from(renderUrlsetFiles([{ loc: `${ORIGIN}/x` }])[0]!.xml),
+            headers: { 'Content-Type': 'application/xml' },
+          },
+        ],
+      ]),
+    );
     platform = await startPlatform();
   });
   afterAll(async () => {
@@ -324,7 +447,10 @@ describe('import existing sitemaps: address policy by default', () => {
   });
 
   it('refuses loopback addresses, by literal and by name, without connecting', async () => {
-    const api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Refused' })).body.apiKey);
+    const api = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Refused' })).body.apiKey,
+    );
     const siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
     for (const start of [`${site.base}/sitemap.xml`, `http://localhost:${site.port}/sitemap.xml`]) {
       const { importId } = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: start })).body;
@@ -332,8 +458,14 @@ describe('import existing sitemaps: address policy by default', () => {
         const body = (await api.get(`/v1/sites/${siteId}/imports/${importId}`)).body;
         return body.status === 'failed' || body.status === 'completed' ? body : undefined;
       });
-      expect(view).toMatchObject({ status: 'failed', stored: 0, error: expect.stringMatching(/private, loopback or link-local/) });
-      expect((await rejectionsOf(api, siteId, importId)).map((r) => [r.code, r.source])).toEqual([['ADDRESS_REFUSED', start]]);
+      expect(view).toMatchObject({
+        status: 'failed',
+        stored: 0,
+        error: expect.stringMatching(/private, loopback or link-local/),
+      });
+      expect((await rejectionsOf(api, siteId, importId)).map((r) => [r.code, r.source])).toEqual([
+        ['ADDRESS_REFUSED', start],
+      ]);
     }
     expect(site.requests).toEqual([]);
   }, 120_000);

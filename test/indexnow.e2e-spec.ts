@@ -23,7 +23,6 @@ interface Received {
   body: { host: string; key: string; keyLocation: string; urlList: string[] };
 }
 
-
 /** The search engines' endpoint: records every request, answers from a script, then 200. */
 class IndexNowEndpoint {
   readonly received: Received[] = [];
@@ -39,7 +38,9 @@ class IndexNowEndpoint {
         body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'],
       });
       const answer = this.script.shift() ?? { status: 200 };
-      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.status === 200 ? '' : 'scripted');
+      response
+        .writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers })
+        .end(answer.status === 200 ? '' : 'scripted');
     });
   });
 
@@ -67,7 +68,11 @@ describe('IndexNow submissions after publish', () => {
 
   beforeAll(async () => {
     // Builds run only when a test asks: change-triggered ones would publish at moments of their own.
-    platform = await startPlatform({ INDEXNOW_ENDPOINTS: await endpoint.start(), BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
+    platform = await startPlatform({
+      INDEXNOW_ENDPOINTS: await endpoint.start(),
+      BUILD_QUIET_MS: '600000',
+      BUILD_MAX_WAIT_MS: '600000',
+    });
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
     api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Shop' })).body.apiKey);
     const site = (await api.post('/v1/sites', { hostname: HOST })).body;
@@ -100,7 +105,10 @@ describe('IndexNow submissions after publish', () => {
     return waitUntil(
       `IndexNow of build ${buildId} to settle with ${expected} requests`,
       async (seen) => {
-        const { rows } = await db.query<{ indexnow: IndexNowResult[] | null }>('SELECT indexnow FROM builds WHERE id = $1', [buildId]);
+        const { rows } = await db.query<{ indexnow: IndexNowResult[] | null }>(
+          'SELECT indexnow FROM builds WHERE id = $1',
+          [buildId],
+        );
         const results = rows[0]?.indexnow;
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
         seen({ results, counts });
@@ -134,12 +142,18 @@ describe('IndexNow submissions after publish', () => {
       });
       expect(request.body).toMatchObject({ host: HOST, key, keyLocation: `https://${HOST}/${key}.txt` });
     }
-    expect(endpoint.received.map((request) => request.body.urlList.length).sort((a, b) => b - a)).toEqual([10_000, 10_000, 5_000]);
+    expect(endpoint.received.map((request) => request.body.urlList.length).sort((a, b) => b - a)).toEqual([
+      10_000, 10_000, 5_000,
+    ]);
     const submitted = endpoint.received.flatMap((request) => request.body.urlList);
     expect(new Set(submitted).size).toBe(25_000);
     expect(new Set(submitted)).toEqual(new Set(locs));
 
-    expect(results.map(({ batch, urlCount, attempt, status, host }) => ({ batch, urlCount, attempt, status, host })).sort((a, b) => a.batch - b.batch)).toEqual([
+    expect(
+      results
+        .map(({ batch, urlCount, attempt, status, host }) => ({ batch, urlCount, attempt, status, host }))
+        .sort((a, b) => a.batch - b.batch),
+    ).toEqual([
       { batch: 1, urlCount: 10_000, attempt: 1, status: 200, host: HOST },
       { batch: 2, urlCount: 10_000, attempt: 1, status: 200, host: HOST },
       { batch: 3, urlCount: 5_000, attempt: 1, status: 200, host: HOST },
@@ -153,8 +167,12 @@ describe('IndexNow submissions after publish', () => {
     const before = endpoint.received.length;
     const drained = await queue.getJob(jobId.drainIndexNow(firstBuildId));
     expect(drained?.data).toMatchObject({ siteId, buildId: firstBuildId, from: null });
-    const again = await queue.add(JOB.drainIndexNow, drained?.data, { jobId: `${jobId.drainIndexNow(firstBuildId)}-again` });
-    await waitUntil('the second drain to complete', async (seen) => seen(await again.getState()) === 'completed', { timeoutMs: 30_000 });
+    const again = await queue.add(JOB.drainIndexNow, drained?.data, {
+      jobId: `${jobId.drainIndexNow(firstBuildId)}-again`,
+    });
+    await waitUntil('the second drain to complete', async (seen) => seen(await again.getState()) === 'completed', {
+      timeoutMs: 30_000,
+    });
     expect(await settled(firstBuildId, 3)).toHaveLength(3);
     expect(endpoint.received.length).toBe(before);
   });

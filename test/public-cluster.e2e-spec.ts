@@ -41,7 +41,14 @@ describe('public server with several processes', () => {
   });
 
   async function publish(locs: string[]): Promise<void> {
-    expect((await api.put(`/v1/sites/${siteId}/urls`, locs.map((loc) => ({ loc })))).body.errors).toEqual([]);
+    expect(
+      (
+        await api.put(
+          `/v1/sites/${siteId}/urls`,
+          locs.map((loc) => ({ loc })),
+        )
+      ).body.errors,
+    ).toEqual([]);
     const { body } = await api.post(`/v1/sites/${siteId}/builds`, {});
     expect(await api.waitForBuild(siteId, body.buildId)).toMatchObject({ status: 'published' });
   }
@@ -49,7 +56,11 @@ describe('public server with several processes', () => {
   /** The worker processes listening now, by pid. */
   function workerPids(): Set<number> {
     const started = server.lines.filter((line) => line.msg === 'public worker listening').map((line) => line.pid);
-    const exited = new Set(server.lines.filter((line) => line.msg === 'a public worker exited; starting another').map((line) => line.workerPid));
+    const exited = new Set(
+      server.lines
+        .filter((line) => line.msg === 'a public worker exited; starting another')
+        .map((line) => line.workerPid),
+    );
     return new Set(started.filter((pid) => !exited.has(pid)));
   }
 
@@ -62,12 +73,18 @@ describe('public server with several processes', () => {
     const answers = [];
     for (let i = 0; i < PROBES; i++) {
       const url = `/sitemap.xml?probe=${batch}-${i}`;
-      const response = await rawRequest(server.url, url, { host: HOST, headers: { connection: 'close', 'accept-encoding': 'gzip' } });
+      const response = await rawRequest(server.url, url, {
+        host: HOST,
+        headers: { connection: 'close', 'accept-encoding': 'gzip' },
+      });
       expect(response.status).toBe(200);
       answers.push({ url, etag: response.headers.etag });
     }
     return Promise.all(
-      answers.map(async ({ url, etag }) => ({ etag, pid: (await server.waitForLine((line) => line.msg === 'request' && line.url === url)).pid })),
+      answers.map(async ({ url, etag }) => ({
+        etag,
+        pid: (await server.waitForLine((line) => line.msg === 'request' && line.url === url)).pid,
+      })),
     );
   }
 
@@ -81,7 +98,11 @@ describe('public server with several processes', () => {
 
     const announced = new Promise<void>((resolve) => {
       // An announcement is `<site id> <commit LSN>` (the LSN lets replica readers wait for replay).
-      subscriber.on('message', (channel: string, message: string) => channel === MANIFEST_CHANNEL && message.split(' ')[0] === siteId && resolve());
+      subscriber.on(
+        'message',
+        (channel: string, message: string) =>
+          channel === MANIFEST_CHANNEL && message.split(' ')[0] === siteId && resolve(),
+      );
     });
     await publish([`https://${HOST}/c`]);
     // The moment the publish is announced, no process may answer from its old cache.
@@ -97,9 +118,13 @@ describe('public server with several processes', () => {
     const before = workerPids();
     const [victim] = before;
     process.kill(victim as number, 'SIGKILL');
-    await server.waitForLine((line) => line.msg === 'a public worker exited; starting another' && line.workerPid === victim);
+    await server.waitForLine(
+      (line) => line.msg === 'a public worker exited; starting another' && line.workerPid === victim,
+    );
     // New connections go to the workers still alive while the replacement starts.
-    expect((await rawRequest(server.url, '/robots.txt', { host: HOST, headers: { connection: 'close' } })).status).toBe(200);
+    expect((await rawRequest(server.url, '/robots.txt', { host: HOST, headers: { connection: 'close' } })).status).toBe(
+      200,
+    );
     await server.waitForLine((line) => line.msg === 'public worker listening' && !before.has(line.pid));
     expect(workerPids().size).toBe(WORKERS);
     expect(new Set((await probe()).map((answer) => answer.pid))).toEqual(workerPids());

@@ -54,7 +54,8 @@ describe('tenant quotas under concurrency', () => {
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(2);
     expect(statuses.filter((status) => status === 403)).toHaveLength(28);
-    for (const refused of results.filter((result) => result.status === 403)) expect(refused.body.error.code).toBe('QUOTA_SITES');
+    for (const refused of results.filter((result) => result.status === 403))
+      expect(refused.body.error.code).toBe('QUOTA_SITES');
     expect((await client.get('/v1/sites')).body.items).toHaveLength(2);
   }, 120_000);
 
@@ -76,7 +77,10 @@ describe('tenant quotas under concurrency', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 403)).toHaveLength(9);
     for (const refused of results.filter((result) => result.status === 403)) {
-      expect(refused.body.error).toMatchObject({ code: 'QUOTA_URLS', details: expect.arrayContaining([expect.objectContaining({ code: 'QUOTA_URLS', field: 'loc' })]) });
+      expect(refused.body.error).toMatchObject({
+        code: 'QUOTA_URLS',
+        details: expect.arrayContaining([expect.objectContaining({ code: 'QUOTA_URLS', field: 'loc' })]),
+      });
       expect(refused.body.error.details).toHaveLength(1_000);
     }
     expect((await liveUrls(client, sites[0] as string)) + (await liveUrls(client, sites[1] as string))).toBe(1_000);
@@ -85,10 +89,14 @@ describe('tenant quotas under concurrency', () => {
     const stored = results.findIndex((result) => result.status === 200);
     const storedSite = sites[stored % 2] as string;
     const storedHost = stored % 2 === 0 ? 'race-a.urls.example.com' : 'race-b.urls.example.com';
-    const gone = await client.delete(`/v1/sites/${storedSite}/urls`, { locs: [0, 1, 2].map((i) => `https://${storedHost}/put-${stored}/${i}`) });
+    const gone = await client.delete(`/v1/sites/${storedSite}/urls`, {
+      locs: [0, 1, 2].map((i) => `https://${storedHost}/put-${stored}/${i}`),
+    });
     expect(gone.body.deleted).toBe(3);
     const refill = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => client.put(`/v1/sites/${sites[0]}/urls`, [{ loc: `https://race-a.urls.example.com/refill/${i}` }])),
+      Array.from({ length: 6 }, (_, i) =>
+        client.put(`/v1/sites/${sites[0]}/urls`, [{ loc: `https://race-a.urls.example.com/refill/${i}` }]),
+      ),
     );
     expect(refill.filter((result) => result.status === 200)).toHaveLength(3);
     expect((await liveUrls(client, sites[0] as string)) + (await liveUrls(client, sites[1] as string))).toBe(1_000);
@@ -99,13 +107,20 @@ describe('tenant quotas under concurrency', () => {
     const hosts = ['mix-a.urls.example.com', 'mix-b.urls.example.com', 'mix-c.urls.example.com'];
     const sites: string[] = [];
     for (const hostname of hosts) sites.push((await client.post('/v1/sites', { hostname })).body.id as string);
-    const lines = (host: string, prefix: string) => Array.from({ length: 400 }, (_, i) => JSON.stringify({ loc: `https://${host}/${prefix}/${i}` }));
+    const lines = (host: string, prefix: string) =>
+      Array.from({ length: 400 }, (_, i) => JSON.stringify({ loc: `https://${host}/${prefix}/${i}` }));
 
     const [importA, importB, putC, putA] = await Promise.all([
       upload(client, sites[0] as string, lines(hosts[0] as string, 'import')),
       upload(client, sites[1] as string, lines(hosts[1] as string, 'import')),
-      client.put(`/v1/sites/${sites[2]}/urls`, Array.from({ length: 400 }, (_, i) => ({ loc: `https://${hosts[2]}/put/${i}` }))),
-      client.put(`/v1/sites/${sites[0]}/urls`, Array.from({ length: 400 }, (_, i) => ({ loc: `https://${hosts[0]}/put/${i}` }))),
+      client.put(
+        `/v1/sites/${sites[2]}/urls`,
+        Array.from({ length: 400 }, (_, i) => ({ loc: `https://${hosts[2]}/put/${i}` })),
+      ),
+      client.put(
+        `/v1/sites/${sites[0]}/urls`,
+        Array.from({ length: 400 }, (_, i) => ({ loc: `https://${hosts[0]}/put/${i}` })),
+      ),
     ]);
     expect(importA.status).toBe(201);
     expect(importB.status).toBe(201);
@@ -113,8 +128,9 @@ describe('tenant quotas under concurrency', () => {
       expect([200, 403]).toContain(put.status);
       if (put.status === 403) expect(put.body.error.code).toBe('QUOTA_URLS');
     }
-    const stored = [importA, importB].reduce((sum, result) => sum + (result.body.stored as number), 0)
-      + [putC, putA].reduce((sum, result) => sum + (result.status === 200 ? 400 : 0), 0);
+    const stored =
+      [importA, importB].reduce((sum, result) => sum + (result.body.stored as number), 0) +
+      [putC, putA].reduce((sum, result) => sum + (result.status === 200 ? 400 : 0), 0);
     let live = 0;
     for (const site of sites) live += await liveUrls(client, site);
     expect(live).toBe(stored);
@@ -123,9 +139,12 @@ describe('tenant quotas under concurrency', () => {
     // Rejected lines carry the same code and field as a refused PUT's details.
     for (const [index, result] of [importA, importB].entries()) {
       if (result.body.rejected === 0) continue;
-      const rejections = await client.get(`/v1/sites/${sites[index]}/imports/${result.body.importId}/rejections?limit=1000`);
+      const rejections = await client.get(
+        `/v1/sites/${sites[index]}/imports/${result.body.importId}/rejections?limit=1000`,
+      );
       expect(rejections.body.items.length).toBe(result.body.rejected);
-      for (const rejection of rejections.body.items) expect(rejection).toMatchObject({ code: 'QUOTA_URLS', field: 'loc' });
+      for (const rejection of rejections.body.items)
+        expect(rejection).toMatchObject({ code: 'QUOTA_URLS', field: 'loc' });
     }
   }, 180_000);
 });

@@ -19,7 +19,9 @@ describe('on a Redis Cluster', () => {
   }, 120_000);
   afterAll(() => cluster?.stop());
 
-  describePipeline('pipeline on a Redis Cluster', (overrides) => startPlatform({ REDIS_CLUSTER_NODES: cluster.nodes, ...overrides }));
+  describePipeline('pipeline on a Redis Cluster', (overrides) =>
+    startPlatform({ REDIS_CLUSTER_NODES: cluster.nodes, ...overrides }),
+  );
 
   describe('a master failing over', () => {
     const HOST = 'failover.example.org';
@@ -34,9 +36,15 @@ describe('on a Redis Cluster', () => {
     beforeAll(async () => {
       // Jobs of a worker cut off from Redis return to the queue soon; builds Redis forgot are re-queued soon.
       // The worker runs as a process of its own: the test ends it with SIGKILL (see the note below).
-      platform = await startPlatform({ REDIS_CLUSTER_NODES: cluster.nodes, WORKER_LOCK_MS: '3000', BUILD_STALE_MS: '5000' }, { worker: false });
+      platform = await startPlatform(
+        { REDIS_CLUSTER_NODES: cluster.nodes, WORKER_LOCK_MS: '3000', BUILD_STALE_MS: '5000' },
+        { worker: false },
+      );
       worker = await spawnWorker(platform.env);
-      api = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failover' })).body.apiKey);
+      api = apiClient(
+        platform.apiUrl,
+        (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failover' })).body.apiKey,
+      );
       siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
       db = new Client({ connectionString: platform.db.url });
       await db.connect();
@@ -48,7 +56,10 @@ describe('on a Redis Cluster', () => {
       await db?.end();
       // The same known issue reaches the api's and public server's cluster clients: a close that
       // waits on a failed-over node is bounded, so it cannot hang the run (its database leaks).
-      const closed = await Promise.race([platform?.close().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000).unref())]);
+      const closed = await Promise.race([
+        platform?.close().then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000).unref()),
+      ]);
       if (!closed) console.warn('platform close after the failover did not finish within 30 s (known issue)');
     }, 60_000);
 
@@ -59,7 +70,10 @@ describe('on a Redis Cluster', () => {
     it('publishes every URL of a build whose queues’ master is killed while it renders', async () => {
       const locs: string[] = [];
       for (let section = 0; section < SECTIONS; section++) {
-        const entries = Array.from({ length: PER_SECTION }, (_, i) => ({ loc: `https://${HOST}/s${section}/${i}`, section: `s${section}` }));
+        const entries = Array.from({ length: PER_SECTION }, (_, i) => ({
+          loc: `https://${HOST}/s${section}/${i}`,
+          section: `s${section}`,
+        }));
         locs.push(...entries.map((entry) => entry.loc));
         expect((await api.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
       }
@@ -68,18 +82,32 @@ describe('on a Redis Cluster', () => {
       const build = await api.post(`/v1/sites/${siteId}/builds`, { full: true });
       expect(build.status).toBe(202);
       const buildId = build.body.buildId as string;
-      await waitUntil('the build to have rendered a shard', async () => {
-        const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM shard_renders WHERE build_id = $1', [buildId]);
-        return (rows[0]?.n ?? 0) > 0;
-      }, { intervalMs: 10 });
+      await waitUntil(
+        'the build to have rendered a shard',
+        async () => {
+          const { rows } = await db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM shard_renders WHERE build_id = $1',
+            [buildId],
+          );
+          return (rows[0]?.n ?? 0) > 0;
+        },
+        { intervalMs: 10 },
+      );
       const { newMaster } = await cluster.failOver(master);
       expect(newMaster).not.toBe(master);
 
-      expect(await api.waitForBuild(siteId, buildId, 180_000)).toMatchObject({ status: 'published', full: true, shardsRendered: SECTIONS });
+      expect(await api.waitForBuild(siteId, buildId, 180_000)).toMatchObject({
+        status: 'published',
+        full: true,
+        shardsRendered: SECTIONS,
+      });
       const { index, shards } = await crawl(platform.publicUrl, HOST);
       expect(shards).toHaveLength(SECTIONS);
       expect(shards.flatMap((shard) => locsOf(shard.xml)).sort()).toEqual([...locs].sort());
-      const documents = [{ name: 'index.xml', data: index.body }, ...shards.map((shard) => ({ name: shard.path, data: shard.body }))];
+      const documents = [
+        { name: 'index.xml', data: index.body },
+        ...shards.map((shard) => ({ name: shard.path, data: shard.body })),
+      ];
       expect((await validateSitemaps(documents)).output).toBe('');
     }, 240_000);
   });

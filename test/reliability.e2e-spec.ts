@@ -26,7 +26,10 @@ async function seedSite(platform: Platform, count: number, priority: number) {
 
 async function upsertAll(api: ReturnType<typeof apiClient>, siteId: string, count: number, priority: number) {
   for (let start = 0; start < count; start += 10_000) {
-    const entries = Array.from({ length: Math.min(10_000, count - start) }, (_, k) => ({ loc: url(start + k), priority }));
+    const entries = Array.from({ length: Math.min(10_000, count - start) }, (_, k) => ({
+      loc: url(start + k),
+      priority,
+    }));
     const res = await api.put(`/v1/sites/${siteId}/urls`, entries);
     expect(res.body.errors).toEqual([]);
   }
@@ -36,7 +39,10 @@ async function buildStatus(platform: Platform, buildId: string): Promise<string>
   const db = new Client({ connectionString: platform.db.url });
   await db.connect();
   try {
-    return (await db.query<{ status: string }>('SELECT status FROM builds WHERE id = $1', [buildId])).rows[0]?.status ?? 'missing';
+    return (
+      (await db.query<{ status: string }>('SELECT status FROM builds WHERE id = $1', [buildId])).rows[0]?.status ??
+      'missing'
+    );
   } finally {
     await db.end();
   }
@@ -64,7 +70,9 @@ function watchConsistency(platform: Platform) {
         if (shard.status !== 200) problems.push(`${loc} listed but answered ${shard.status}`);
         else {
           files.set(`${loc} ${shard.etag}`, shard.body);
-          const newest = [...shard.xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)].map((m) => Date.parse(m[1] as string)).reduce((a, b) => Math.max(a, b), 0);
+          const newest = [...shard.xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)]
+            .map((m) => Date.parse(m[1] as string))
+            .reduce((a, b) => Math.max(a, b), 0);
           if (lastmod && newest < Date.parse(lastmod)) problems.push(`${loc} is older than its index entry`);
         }
       }
@@ -95,127 +103,173 @@ describe('reliability', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   }, FAULT_TEST_MS);
 
-  it('finishes a build after its worker is killed with SIGKILL, and crawlers never see a broken set', async () => {
-    // No change-triggered builds: this test starts every build itself.
-    const platform = await startPlatform({ WORKER_LOCK_MS: '2000', WORKER_CONCURRENCY: '1', BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' }, { worker: false });
-    cleanups.push(() => platform.close());
-    let worker: WorkerProcess = await spawnWorker(platform.env);
-    cleanups.push(() => worker.stop());
+  it(
+    'finishes a build after its worker is killed with SIGKILL, and crawlers never see a broken set',
+    async () => {
+      // No change-triggered builds: this test starts every build itself.
+      const platform = await startPlatform(
+        { WORKER_LOCK_MS: '2000', WORKER_CONCURRENCY: '1', BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' },
+        { worker: false },
+      );
+      cleanups.push(() => platform.close());
+      let worker: WorkerProcess = await spawnWorker(platform.env);
+      cleanups.push(() => worker.stop());
 
-    const { api, siteId } = await seedSite(platform, 150_000, 0.3);
-    const first = await api.post(`/v1/sites/${siteId}/builds`, {});
-    expect(await api.waitForBuild(siteId, first.body.buildId)).toMatchObject({ status: 'published' });
+      const { api, siteId } = await seedSite(platform, 150_000, 0.3);
+      const first = await api.post(`/v1/sites/${siteId}/builds`, {});
+      expect(await api.waitForBuild(siteId, first.body.buildId)).toMatchObject({ status: 'published' });
 
-    await upsertAll(api, siteId, 150_000, 0.7);
-    const watcher = watchConsistency(platform);
-    const second = await api.post(`/v1/sites/${siteId}/builds`, {});
-    await waitFor(async () => (await buildStatus(platform, second.body.buildId)) === 'running', 30_000, 'build did not start');
-    await worker.kill();
-    expect(await buildStatus(platform, second.body.buildId)).toBe('running');
+      await upsertAll(api, siteId, 150_000, 0.7);
+      const watcher = watchConsistency(platform);
+      const second = await api.post(`/v1/sites/${siteId}/builds`, {});
+      await waitFor(
+        async () => (await buildStatus(platform, second.body.buildId)) === 'running',
+        30_000,
+        'build did not start',
+      );
+      await worker.kill();
+      expect(await buildStatus(platform, second.body.buildId)).toBe('running');
 
-    worker = await spawnWorker(platform.env);
-    expect(await api.waitForBuild(siteId, second.body.buildId, 90_000)).toMatchObject({ status: 'published', urlCount: 150_000 });
-    const seen = await watcher.stop();
+      worker = await spawnWorker(platform.env);
+      expect(await api.waitForBuild(siteId, second.body.buildId, 90_000)).toMatchObject({
+        status: 'published',
+        urlCount: 150_000,
+      });
+      const seen = await watcher.stop();
 
-    expect(seen.problems).toEqual([]);
-    expect(seen.rounds).toBeGreaterThan(3);
-    expect(seen.indexVersions.size).toBeGreaterThanOrEqual(2);
-    const { shards } = await crawl(platform.publicUrl, HOST);
-    expect(shards.flatMap((s) => locsOf(s.xml))).toHaveLength(150_000);
-    for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.3</priority>');
-    expect((await validateSitemaps([...seen.files.entries()].map(([name, data], i) => ({ name: `${i}-${path.basename(name.split(' ')[0] ?? 'f')}`, data })))).status).toBe(0);
-  }, FAULT_TEST_MS);
+      expect(seen.problems).toEqual([]);
+      expect(seen.rounds).toBeGreaterThan(3);
+      expect(seen.indexVersions.size).toBeGreaterThanOrEqual(2);
+      const { shards } = await crawl(platform.publicUrl, HOST);
+      expect(shards.flatMap((s) => locsOf(s.xml))).toHaveLength(150_000);
+      for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.3</priority>');
+      expect(
+        (
+          await validateSitemaps(
+            [...seen.files.entries()].map(([name, data], i) => ({
+              name: `${i}-${path.basename(name.split(' ')[0] ?? 'f')}`,
+              data,
+            })),
+          )
+        ).status,
+      ).toBe(0);
+    },
+    FAULT_TEST_MS,
+  );
 
-  it('loses and duplicates nothing with two workers and concurrent writers, and matches a full rebuild', async () => {
-    const platform = await startPlatform({ BUILD_QUIET_MS: '50', BUILD_MAX_WAIT_MS: '400', WORKER_CONCURRENCY: '2' }, { worker: false });
-    cleanups.push(() => platform.close());
-    const workers = [await spawnWorker(platform.env), await spawnWorker(platform.env)];
-    cleanups.push(async () => void (await Promise.all(workers.map((w) => w.stop()))));
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Race' })).body.apiKey);
-    const siteId: string = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+  it(
+    'loses and duplicates nothing with two workers and concurrent writers, and matches a full rebuild',
+    async () => {
+      const platform = await startPlatform(
+        { BUILD_QUIET_MS: '50', BUILD_MAX_WAIT_MS: '400', WORKER_CONCURRENCY: '2' },
+        { worker: false },
+      );
+      cleanups.push(() => platform.close());
+      const workers = [await spawnWorker(platform.env), await spawnWorker(platform.env)];
+      cleanups.push(async () => void (await Promise.all(workers.map((w) => w.stop()))));
+      const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+      const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Race' })).body.apiKey);
+      const siteId: string = (await api.post('/v1/sites', { hostname: HOST })).body.id;
 
-    // Four writers, each owning its own range of URLs, so the final state is known exactly.
-    const expected = new Map<string, number>();
-    await Promise.all(
-      [0, 1, 2, 3].map(async (writer) => {
-        for (let round = 0; round < 8; round += 1) {
-          const base = writer * 20_000;
-          const entries = Array.from({ length: 2_000 }, (_, k) => ({ loc: url(base + ((round * 1_500 + k) % 20_000)), priority: (round % 10) / 10 }));
-          expect((await api.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
-          for (const entry of entries) expected.set(entry.loc, entry.priority);
-          if (round % 3 === 2) {
-            const gone = entries.slice(0, 100).map((entry) => entry.loc);
-            await api.delete(`/v1/sites/${siteId}/urls`, { locs: gone });
-            for (const loc of gone) expected.delete(loc);
+      // Four writers, each owning its own range of URLs, so the final state is known exactly.
+      const expected = new Map<string, number>();
+      await Promise.all(
+        [0, 1, 2, 3].map(async (writer) => {
+          for (let round = 0; round < 8; round += 1) {
+            const base = writer * 20_000;
+            const entries = Array.from({ length: 2_000 }, (_, k) => ({
+              loc: url(base + ((round * 1_500 + k) % 20_000)),
+              priority: (round % 10) / 10,
+            }));
+            expect((await api.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
+            for (const entry of entries) expected.set(entry.loc, entry.priority);
+            if (round % 3 === 2) {
+              const gone = entries.slice(0, 100).map((entry) => entry.loc);
+              await api.delete(`/v1/sites/${siteId}/urls`, { locs: gone });
+              for (const loc of gone) expected.delete(loc);
+            }
           }
+        }),
+      );
+
+      // Quiescent: every change published (no dirty shard) and no build left running.
+      const db = new Client({ connectionString: platform.db.url });
+      await db.connect();
+      cleanups.push(() => db.end());
+      await waitFor(
+        async () => {
+          const { rows } = await db.query<{ dirty: number; open: number }>(
+            `SELECT (SELECT count(*) FROM shards WHERE dirty)::int AS dirty, (SELECT count(*) FROM builds WHERE status IN ('queued', 'running'))::int AS open`,
+          );
+          return rows[0]?.dirty === 0 && rows[0]?.open === 0;
+        },
+        90_000,
+        'changes were not all published',
+      );
+
+      const incremental = await crawl(platform.publicUrl, HOST);
+      const served = new Map<string, number>();
+      for (const shard of incremental.shards) {
+        for (const match of shard.xml.matchAll(
+          /<loc>([^<]*)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?(?:<priority>([^<]*)<\/priority>)?/g,
+        )) {
+          expect(served.has(match[1] as string)).toBe(false);
+          served.set(match[1] as string, Number(match[2] ?? 0.5));
         }
-      }),
-    );
-
-    // Quiescent: every change published (no dirty shard) and no build left running.
-    const db = new Client({ connectionString: platform.db.url });
-    await db.connect();
-    cleanups.push(() => db.end());
-    await waitFor(
-      async () => {
-        const { rows } = await db.query<{ dirty: number; open: number }>(
-          `SELECT (SELECT count(*) FROM shards WHERE dirty)::int AS dirty, (SELECT count(*) FROM builds WHERE status IN ('queued', 'running'))::int AS open`,
-        );
-        return rows[0]?.dirty === 0 && rows[0]?.open === 0;
-      },
-      90_000,
-      'changes were not all published',
-    );
-
-    const incremental = await crawl(platform.publicUrl, HOST);
-    const served = new Map<string, number>();
-    for (const shard of incremental.shards) {
-      for (const match of shard.xml.matchAll(/<loc>([^<]*)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?(?:<priority>([^<]*)<\/priority>)?/g)) {
-        expect(served.has(match[1] as string)).toBe(false);
-        served.set(match[1] as string, Number(match[2] ?? 0.5));
       }
-    }
-    expect(served).toEqual(expected);
+      expect(served).toEqual(expected);
 
-    const full = await api.post(`/v1/sites/${siteId}/builds`, { full: true });
-    expect(await api.waitForBuild(siteId, full.body.buildId)).toMatchObject({ status: 'published' });
-    const rebuilt = await crawl(platform.publicUrl, HOST);
-    expect(rebuilt.shards.map((s) => s.etag)).toEqual(incremental.shards.map((s) => s.etag));
-  }, FAULT_TEST_MS);
+      const full = await api.post(`/v1/sites/${siteId}/builds`, { full: true });
+      expect(await api.waitForBuild(siteId, full.body.buildId)).toMatchObject({ status: 'published' });
+      const rebuilt = await crawl(platform.publicUrl, HOST);
+      expect(rebuilt.shards.map((s) => s.etag)).toEqual(incremental.shards.map((s) => s.etag));
+    },
+    FAULT_TEST_MS,
+  );
 
-  it('completes a build after Redis is restarted and emptied mid-build', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'redis-fault-'));
-    const port = await freePort();
-    let redis: RedisServer = await startRedisServer({ port, dir });
-    cleanups.push(async () => {
-      await redis.stop();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const platform = await startPlatform({
-      REDIS_URL: redis.url,
-      BUILD_STALE_MS: '3000',
-      WORKER_LOCK_MS: '2000',
-      WORKER_CONCURRENCY: '1',
-      BUILD_QUIET_MS: '600000',
-      BUILD_MAX_WAIT_MS: '600000',
-    });
-    cleanups.push(() => platform.close());
+  it(
+    'completes a build after Redis is restarted and emptied mid-build',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'redis-fault-'));
+      const port = await freePort();
+      let redis: RedisServer = await startRedisServer({ port, dir });
+      cleanups.push(async () => {
+        await redis.stop();
+        rmSync(dir, { recursive: true, force: true });
+      });
+      const platform = await startPlatform({
+        REDIS_URL: redis.url,
+        BUILD_STALE_MS: '3000',
+        WORKER_LOCK_MS: '2000',
+        WORKER_CONCURRENCY: '1',
+        BUILD_QUIET_MS: '600000',
+        BUILD_MAX_WAIT_MS: '600000',
+      });
+      cleanups.push(() => platform.close());
 
-    const { api, siteId } = await seedSite(platform, 150_000, 0.2);
-    const first = await api.post(`/v1/sites/${siteId}/builds`, {});
-    expect(await api.waitForBuild(siteId, first.body.buildId)).toMatchObject({ status: 'published' });
-    await upsertAll(api, siteId, 150_000, 0.9);
+      const { api, siteId } = await seedSite(platform, 150_000, 0.2);
+      const first = await api.post(`/v1/sites/${siteId}/builds`, {});
+      expect(await api.waitForBuild(siteId, first.body.buildId)).toMatchObject({ status: 'published' });
+      await upsertAll(api, siteId, 150_000, 0.9);
 
-    const second = await api.post(`/v1/sites/${siteId}/builds`, {});
-    await waitFor(async () => (await buildStatus(platform, second.body.buildId)) === 'running', 30_000, 'build did not start');
-    await redis.kill();
-    expect(await buildStatus(platform, second.body.buildId)).toBe('running');
-    // Restarted without persistence: every queued job is gone; only Postgres remembers the build.
-    redis = await startRedisServer({ port, dir });
+      const second = await api.post(`/v1/sites/${siteId}/builds`, {});
+      await waitFor(
+        async () => (await buildStatus(platform, second.body.buildId)) === 'running',
+        30_000,
+        'build did not start',
+      );
+      await redis.kill();
+      expect(await buildStatus(platform, second.body.buildId)).toBe('running');
+      // Restarted without persistence: every queued job is gone; only Postgres remembers the build.
+      redis = await startRedisServer({ port, dir });
 
-    expect(await api.waitForBuild(siteId, second.body.buildId, 90_000)).toMatchObject({ status: 'published', urlCount: 150_000 });
-    const { shards } = await crawl(platform.publicUrl, HOST);
-    for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.2</priority>');
-  }, FAULT_TEST_MS);
+      expect(await api.waitForBuild(siteId, second.body.buildId, 90_000)).toMatchObject({
+        status: 'published',
+        urlCount: 150_000,
+      });
+      const { shards } = await crawl(platform.publicUrl, HOST);
+      for (const shard of shards) expect(shard.xml).not.toContain('<priority>0.2</priority>');
+    },
+    FAULT_TEST_MS,
+  );
 });

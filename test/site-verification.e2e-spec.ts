@@ -24,14 +24,20 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   const received: { type: string; data: { siteId: string; hostname: string; reason: string | null } }[] = [];
   let admin: ReturnType<typeof apiClient>;
 
-  const tenant = async (name: string) => apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name })).body.apiKey);
+  const tenant = async (name: string) =>
+    apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name })).body.apiKey);
   const siteOf = async (client: ReturnType<typeof apiClient>, id: string) => (await client.get(`/v1/sites/${id}`)).body;
   const untilStatus = (client: ReturnType<typeof apiClient>, id: string, status: string, timeoutMs = 30_000) =>
-    waitUntil(`site ${id} to be ${status}`, async (seen) => {
-      const site = seen(await siteOf(client, id));
-      return site.verification.status === status ? site : undefined;
-    }, { timeoutMs });
-  const publicStatus = async (host: string, path = '/robots.txt') => (await rawRequest(platform.publicUrl, path, { host })).status;
+    waitUntil(
+      `site ${id} to be ${status}`,
+      async (seen) => {
+        const site = seen(await siteOf(client, id));
+        return site.verification.status === status ? site : undefined;
+      },
+      { timeoutMs },
+    );
+  const publicStatus = async (host: string, path = '/robots.txt') =>
+    (await rawRequest(platform.publicUrl, path, { host })).status;
 
   beforeAll(async () => {
     dns = await startDnsServer();
@@ -75,9 +81,14 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     for (const hostname of ['demo.localhost', 'shop.test', 'printer.local', 'db.internal', '10.1.2.3', 'localhost']) {
       const res = await client.post('/v1/sites', { hostname });
       expect(res.status, hostname).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'HOSTNAME_NOT_PUBLIC', details: [expect.objectContaining({ field: 'hostname' })] });
+      expect(res.body.error).toMatchObject({
+        code: 'HOSTNAME_NOT_PUBLIC',
+        details: [expect.objectContaining({ field: 'hostname' })],
+      });
     }
-    expect((await client.post('/v1/sites', { hostname: 'shop.example.com:8443' })).body.error.code).toBe('INVALID_HOSTNAME');
+    expect((await client.post('/v1/sites', { hostname: 'shop.example.com:8443' })).body.error.code).toBe(
+      'INVALID_HOSTNAME',
+    );
     const created = await client.post('/v1/sites', { hostname: 'Bücher.Example.org.' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ hostname: 'xn--bcher-kva.example.org', verification: { status: 'pending' } });
@@ -101,14 +112,21 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     });
     // The squatter publishes a sitemap for a host it does not own: built, but served nowhere.
     await squatter.put(`/v1/sites/${claim.body.id}/urls`, [{ loc: `https://${host}/squatted` }]);
-    await squatter.waitForBuild(claim.body.id, (await squatter.post(`/v1/sites/${claim.body.id}/builds`, {})).body.buildId);
+    await squatter.waitForBuild(
+      claim.body.id,
+      (await squatter.post(`/v1/sites/${claim.body.id}/builds`, {})).body.buildId,
+    );
     expect(await publicStatus(host, '/sitemap.xml')).toBe(404);
     expect(await publicStatus(PLATFORM_HOST, `/s/${host}/sitemap.xml`)).toBe(404);
     // Its checks fail (no proof anywhere) and say why.
-    const failing = await waitUntil('the squatter check to fail', async (seen) => {
-      const site = seen(await siteOf(squatter, claim.body.id));
-      return site.verification.error?.code === 'PROOF_NOT_FOUND' ? site : undefined;
-    }, { timeoutMs: 30_000 });
+    const failing = await waitUntil(
+      'the squatter check to fail',
+      async (seen) => {
+        const site = seen(await siteOf(squatter, claim.body.id));
+        return site.verification.error?.code === 'PROOF_NOT_FOUND' ? site : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(failing.verification.error.message).toContain(`no TXT record at _sitemaps-challenge.${host}`);
     expect(failing.verification.nextCheckAt).not.toBeNull();
 
@@ -120,13 +138,25 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     const asked = await owner.post(`/v1/sites/${mine.body.id}/verify`);
     expect(asked.status).toBe(202);
     const verified = await untilStatus(owner, mine.body.id, 'verified');
-    expect(verified.verification).toMatchObject({ error: null, verifiedAt: expect.any(String), nextCheckAt: expect.any(String) });
+    expect(verified.verification).toMatchObject({
+      error: null,
+      verifiedAt: expect.any(String),
+      nextCheckAt: expect.any(String),
+    });
 
     const lost = await siteOf(squatter, claim.body.id);
-    expect(lost.verification).toMatchObject({ status: 'taken', nextCheckAt: null, error: { code: 'HOSTNAME_VERIFIED_ELSEWHERE' } });
+    expect(lost.verification).toMatchObject({
+      status: 'taken',
+      nextCheckAt: null,
+      error: { code: 'HOSTNAME_VERIFIED_ELSEWHERE' },
+    });
     // Asking again changes nothing while the owner holds it; a newcomer is refused outright.
     expect((await squatter.post(`/v1/sites/${claim.body.id}/verify`)).status).toBe(202);
-    await waitUntil('the squatter re-check to settle', async (seen) => seen((await siteOf(squatter, claim.body.id)).verification).nextCheckAt === null, { timeoutMs: 30_000 });
+    await waitUntil(
+      'the squatter re-check to settle',
+      async (seen) => seen((await siteOf(squatter, claim.body.id)).verification).nextCheckAt === null,
+      { timeoutMs: 30_000 },
+    );
     expect((await siteOf(squatter, claim.body.id)).verification.status).toBe('taken');
     const late = await (await tenant('Late')).post('/v1/sites', { hostname: host });
     expect(late.status).toBe(409);
@@ -152,10 +182,17 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     const gql = await fetch(`${platform.apiUrl}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ query: 'mutation($id: ID!) { verifySite(siteId: $id) { id verification { status token dnsRecord { name } fileUrl } } }', variables: { id: created.body.id } }),
+      body: JSON.stringify({
+        query:
+          'mutation($id: ID!) { verifySite(siteId: $id) { id verification { status token dnsRecord { name } fileUrl } } }',
+        variables: { id: created.body.id },
+      }),
     });
     const answer = (await gql.json()) as { data: { verifySite: { verification: { token: string; fileUrl: string } } } };
-    expect(answer.data.verifySite.verification).toMatchObject({ token: created.body.verification.token, fileUrl: `http://${host}/.well-known/sitemaps-verification.txt` });
+    expect(answer.data.verifySite.verification).toMatchObject({
+      token: created.body.verification.token,
+      fileUrl: `http://${host}/.well-known/sitemaps-verification.txt`,
+    });
     await untilStatus(owner, created.body.id, 'verified');
     expect(await publicStatus(host)).toBe(200);
   });
@@ -164,7 +201,10 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     const owner = await tenant('Forgetful');
     const host = 'fading.example.com';
     const hooksUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/hooks`;
-    expect((await owner.post('/v1/webhooks', { url: hooksUrl, eventTypes: ['site.verified', 'site.verification_lost'] })).status).toBe(201);
+    expect(
+      (await owner.post('/v1/webhooks', { url: hooksUrl, eventTypes: ['site.verified', 'site.verification_lost'] }))
+        .status,
+    ).toBe(201);
     const created = await owner.post('/v1/sites', { hostname: host });
     dns.setTxt(`_sitemaps-challenge.${host}`, [created.body.verification.token]);
     const verified = await untilStatus(owner, created.body.id, 'verified');
@@ -174,17 +214,23 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     // Within the grace period: still verified and served, the failure on record.
     const failing = await waitUntil('a failed re-check within the grace period', async (seen) => {
       const site = seen(await siteOf(owner, created.body.id));
-      return site.verification.status === 'verified' && site.verification.error?.code === 'PROOF_NOT_FOUND' ? site : undefined;
+      return site.verification.status === 'verified' && site.verification.error?.code === 'PROOF_NOT_FOUND'
+        ? site
+        : undefined;
     });
     expect(failing.verification.verifiedAt).toBe(verified.verification.verifiedAt);
     const lost = await untilStatus(owner, created.body.id, 'pending');
     expect(lost.verification).toMatchObject({ verifiedAt: null, error: { code: 'VERIFICATION_LOST' } });
     expect(await publicStatus(host)).toBe(404);
     // The owner heard of both changes at its webhook endpoint.
-    const events = await waitUntil('site.verified and site.verification_lost at the webhook endpoint', (seen) => {
-      const mine = seen(received.filter((event) => event.data.siteId === created.body.id));
-      return mine.length >= 2 ? mine : undefined;
-    }, { timeoutMs: 30_000 });
+    const events = await waitUntil(
+      'site.verified and site.verification_lost at the webhook endpoint',
+      (seen) => {
+        const mine = seen(received.filter((event) => event.data.siteId === created.body.id));
+        return mine.length >= 2 ? mine : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(events.map((event) => event.type)).toEqual(['site.verified', 'site.verification_lost']);
     expect(events[1]!.data).toMatchObject({ hostname: host, reason: expect.stringContaining('grace period') });
 

@@ -30,7 +30,10 @@ function slowUpload(baseUrl: string, key: string, siteId: string, host: string, 
     request.on('error', reject);
   });
   let line = 0;
-  const timer = setInterval(() => request.write(`${JSON.stringify({ loc: `https://${host}/slow/${line++}` })}\n`), everyMs);
+  const timer = setInterval(
+    () => request.write(`${JSON.stringify({ loc: `https://${host}/slow/${line++}` })}\n`),
+    everyMs,
+  );
   request.write(`${JSON.stringify({ loc: `https://${host}/slow/first` })}\n`);
   return {
     response,
@@ -49,7 +52,10 @@ describe('slow clients', () => {
   beforeAll(async () => {
     // Ten uploads as ten tenants could hold them: the per-tenant share (hostile-load e2e) is
     // lifted so that one tenant can fill the import pool here.
-    platform = await startPlatform({ API_BODY_IDLE_TIMEOUT_MS: '2000', IMPORT_UPLOADS_PER_TENANT: '10' }, { worker: false });
+    platform = await startPlatform(
+      { API_BODY_IDLE_TIMEOUT_MS: '2000', IMPORT_UPLOADS_PER_TENANT: '10' },
+      { worker: false },
+    );
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
   });
   afterAll(() => platform?.close());
@@ -72,7 +78,13 @@ describe('slow clients', () => {
     try {
       // Let every upload open its import (those beyond the import pool wait for a connection of it).
       await waitUntil('the uploads to be running', async (seen) => {
-        const running = (await Promise.all(attacker.sites.map(async (site) => (await attacker.client.get(`/v1/sites/${site.id}/imports`)).body.items.length))).filter(Boolean).length;
+        const running = (
+          await Promise.all(
+            attacker.sites.map(
+              async (site) => (await attacker.client.get(`/v1/sites/${site.id}/imports`)).body.items.length,
+            ),
+          )
+        ).filter(Boolean).length;
         return seen(running) >= 6;
       });
       const entries = Array.from({ length: 1_000 }, (_, i) => ({ loc: `https://${victim.sites[0]!.host}/p/${i}` }));
@@ -84,7 +96,8 @@ describe('slow clients', () => {
       for (const upload of uploads) upload.finish();
     }
     const results = await Promise.all(uploads.map((upload) => upload.response));
-    for (const result of results) expect(result).toMatchObject({ status: 201, body: { status: 'completed', rejected: 0 } });
+    for (const result of results)
+      expect(result).toMatchObject({ status: 201, body: { status: 'completed', rejected: 0 } });
   });
 
   it('cuts off a body that stops arriving, failing its import and keeping what was read', async () => {

@@ -93,16 +93,23 @@ describe('npm start', () => {
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   }
 
-  const postmasterPid = async () => Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const postmasterPid = async () =>
+    Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
 
   afterAll(async () => {
     // Only when a test failed before the SIGINT test stopped it: never leave a database running.
     if (child && child.exitCode === null && child.signalCode === null) {
       child.kill('SIGINT');
-      const stopped = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(r, 30_000, false))]);
+      const stopped = await Promise.race([
+        exited.then(() => true),
+        new Promise<false>((r) => setTimeout(r, 30_000, false)),
+      ]);
       if (!stopped) child.kill('SIGKILL');
     }
-    const pid = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').then((text) => Number(text.split('\n')[0]), () => 0);
+    const pid = await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').then(
+      (text) => Number(text.split('\n')[0]),
+      () => 0,
+    );
     if (pid && isAlive(pid)) process.kill(pid, 'SIGQUIT');
     const redis = new Redis(testRedisUrl(), { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
@@ -139,7 +146,9 @@ describe('npm start', () => {
       'the demo sitemap to be served',
       async (seen) => {
         const crawled = await crawl(publicUrl, DEMO_HOST).catch((error: unknown) => seen(String(error)) && undefined);
-        const statuses = crawled ? seen([crawled.index, ...crawled.shards].map((file) => `${file.path} ${file.status}`)) : [];
+        const statuses = crawled
+          ? seen([crawled.index, ...crawled.shards].map((file) => `${file.path} ${file.status}`))
+          : [];
         return crawled && statuses.every((status) => status.endsWith(' 200')) ? crawled : undefined;
       },
       { intervalMs: 200 },
@@ -151,7 +160,9 @@ describe('npm start', () => {
     const urlLocs = shards.flatMap((file) => locsOf(file.xml));
     expect(urlLocs).toHaveLength(300);
     expect(urlLocs).toContain(`http://${DEMO_HOST}/de/products/42`);
-    const entry = shards.flatMap((file) => file.xml.match(/<url>(?:(?!<\/url>)[\s\S])*\/de\/products\/42<\/loc>[\s\S]*?<\/url>/) ?? []);
+    const entry = shards.flatMap(
+      (file) => file.xml.match(/<url>(?:(?!<\/url>)[\s\S])*\/de\/products\/42<\/loc>[\s\S]*?<\/url>/) ?? [],
+    );
     expect(entry).toHaveLength(1);
     for (const href of ['/en/products/42', '/de/products/42', '/fr/products/42', '/products/42']) {
       expect(entry[0]).toContain(`href="http://${DEMO_HOST}${href}"`);
@@ -171,7 +182,12 @@ describe('npm start', () => {
       child.kill('SIGKILL');
       await exited;
       // The apps notice their parent is gone and stop: their ports are free again.
-      await waitUntil('the apps to stop after npm start was killed', async (seen) => seen([await freePort(apiPort), await freePort(publicPort)]).join() === `${apiPort},${publicPort}`, { timeoutMs: 30_000 });
+      await waitUntil(
+        'the apps to stop after npm start was killed',
+        async (seen) =>
+          seen([await freePort(apiPort), await freePort(publicPort)]).join() === `${apiPort},${publicPort}`,
+        { timeoutMs: 30_000 },
+      );
       expect(isAlive(orphan)).toBe(true);
 
       startNpm();
@@ -183,23 +199,21 @@ describe('npm start', () => {
     START_TIMEOUT_MS,
   );
 
-  it(
-    'stops everything on Ctrl-C and exits 0',
-    async () => {
-      expectRunning();
-      const postmasterPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      expect(isAlive(postmasterPid)).toBe(true);
+  it('stops everything on Ctrl-C and exits 0', async () => {
+    expectRunning();
+    const postmasterPid = Number(
+      (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
+    expect(isAlive(postmasterPid)).toBe(true);
 
-      child.kill('SIGINT');
-      const { code, signal } = await exited;
-      expect({ code, signal }, output.slice(-4_000)).toEqual({ code: 0, signal: null });
+    child.kill('SIGINT');
+    const { code, signal } = await exited;
+    expect({ code, signal }, output.slice(-4_000)).toEqual({ code: 0, signal: null });
 
-      expect(isAlive(postmasterPid)).toBe(false);
-      await expect(readFile(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow(/ENOENT/);
-      // The apps are gone: their ports are free again.
-      expect(await freePort(apiPort)).toBe(apiPort);
-      expect(await freePort(publicPort)).toBe(publicPort);
-    },
-    60_000,
-  );
+    expect(isAlive(postmasterPid)).toBe(false);
+    await expect(readFile(path.join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow(/ENOENT/);
+    // The apps are gone: their ports are free again.
+    expect(await freePort(apiPort)).toBe(apiPort);
+    expect(await freePort(publicPort)).toBe(publicPort);
+  }, 60_000);
 });

@@ -21,7 +21,10 @@ describe('operator controls', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: JSON.stringify({ query, variables }),
     });
-    return { status: response.status, body: (await response.json()) as { data?: any; errors?: { extensions: { code: string } }[] } };
+    return {
+      status: response.status,
+      body: (await response.json()) as { data?: any; errors?: { extensions: { code: string } }[] },
+    };
   };
   const served = async (host: string) => (await rawRequest(platform.publicUrl, '/sitemap.xml', { host })).status;
 
@@ -46,9 +49,13 @@ describe('operator controls', () => {
     const a = await tenantWithSite('Listed', 'listed.example.com');
     const listed = await admin.get('/v1/tenants?limit=1000');
     expect(listed.status).toBe(200);
-    expect(listed.body.items).toContainEqual(expect.objectContaining({ id: a.id, name: 'Listed', siteCount: 1, suspendedAt: null, maxSites: null }));
+    expect(listed.body.items).toContainEqual(
+      expect.objectContaining({ id: a.id, name: 'Listed', siteCount: 1, suspendedAt: null, maxSites: null }),
+    );
     expect((await admin.get(`/v1/tenants/${a.id}`)).body).toMatchObject({ id: a.id, siteCount: 1 });
-    expect((await admin.get('/v1/tenants/00000000-0000-4000-8000-000000000000')).body.error.code).toBe('TENANT_NOT_FOUND');
+    expect((await admin.get('/v1/tenants/00000000-0000-4000-8000-000000000000')).body.error.code).toBe(
+      'TENANT_NOT_FOUND',
+    );
     expect((await admin.get('/v1/tenants/not-a-uuid')).status).toBe(404);
 
     const changed = await admin.patch(`/v1/tenants/${a.id}`, { maxSites: 1, maxUrls: 10 });
@@ -75,14 +82,20 @@ describe('operator controls', () => {
     expect(viaGql.status).toBe(401);
     expect(viaGql.body.errors?.map((e) => e.extensions.code)).toEqual(['TENANT_SUSPENDED']);
     // The public server drops the site when the announcement arrives: no cache age to wait out.
-    await waitUntil('the suspended site to answer 404', async (seen) => seen(await served('paused.example.com')) === 404, { timeoutMs: 5_000 });
+    await waitUntil(
+      'the suspended site to answer 404',
+      async (seen) => seen(await served('paused.example.com')) === 404,
+      { timeoutMs: 5_000 },
+    );
     expect((await rawRequest(platform.publicUrl, '/robots.txt', { host: 'paused.example.com' })).status).toBe(404);
     expect((await admin.get('/v1/tenants?suspended=true')).body.items.map((x: { id: string }) => x.id)).toContain(t.id);
 
     const resumed = await admin.post(`/v1/tenants/${t.id}/resume`);
     expect(resumed.body).toMatchObject({ suspendedAt: null, suspendedReason: null });
     expect((await t.client.get('/v1/sites')).status).toBe(200);
-    await waitUntil('the resumed site to be served', async (seen) => seen(await served('paused.example.com')) === 200, { timeoutMs: 5_000 });
+    await waitUntil('the resumed site to be served', async (seen) => seen(await served('paused.example.com')) === 200, {
+      timeoutMs: 5_000,
+    });
   });
 
   it('runs no builds for a suspended tenant: a queued one fails with TENANT_SUSPENDED when planned', async () => {
@@ -93,12 +106,24 @@ describe('operator controls', () => {
     const redis = new Redis(platform.config.redisUrl, { maxRetriesPerRequest: null });
     try {
       const buildId = randomUUID();
-      await pool.query('INSERT INTO builds (id, site_id, status, "full", trigger) VALUES ($1, $2, \'queued\', true, \'api\')', [buildId, t.site.id]);
+      await pool.query(
+        "INSERT INTO builds (id, site_id, status, \"full\", trigger) VALUES ($1, $2, 'queued', true, 'api')",
+        [buildId, t.site.id],
+      );
       const queue = BuildProducer.queue(redis, platform.config.queuePrefix);
-      await new BuildProducer(queue, redis, platform.config.build).enqueueBuild({ v: 1, siteId: t.site.id, buildId, full: true, trigger: 'api' });
+      await new BuildProducer(queue, redis, platform.config.build).enqueueBuild({
+        v: 1,
+        siteId: t.site.id,
+        buildId,
+        full: true,
+        trigger: 'api',
+      });
       await queue.close();
       const build = await waitUntil('the build to be refused', async (seen) => {
-        const { rows } = await pool.query<{ status: string; error: string | null }>('SELECT status, error FROM builds WHERE id = $1', [buildId]);
+        const { rows } = await pool.query<{ status: string; error: string | null }>(
+          'SELECT status, error FROM builds WHERE id = $1',
+          [buildId],
+        );
         return seen(rows[0])?.status === 'failed' ? rows[0] : undefined;
       });
       expect(build?.error).toContain('TENANT_SUSPENDED');
@@ -117,7 +142,9 @@ describe('operator controls', () => {
     const found = await admin.get('/v1/admin/sites?hostname=SHARED.example.org.');
     expect(found.body).toEqual({
       hostname: 'shared.example.org',
-      items: [expect.objectContaining({ siteId: one.site.id, tenantId: one.id, tenantName: 'First', status: 'verified' })],
+      items: [
+        expect.objectContaining({ siteId: one.site.id, tenantId: one.id, tenantName: 'First', status: 'verified' }),
+      ],
     });
     const viaGql = await gql(ADMIN_KEY, '{ hostnameClaims(hostname: "shared.example.org") { siteId status } }');
     expect(viaGql.body.data.hostnameClaims).toEqual([{ siteId: one.site.id, status: 'verified' }]);
@@ -133,16 +160,34 @@ describe('operator controls', () => {
     expect((await admin.get(`/v1/tenants/${t.id}`)).status).toBe(404);
     expect((await admin.delete(`/v1/tenants/${t.id}`)).status).toBe(404);
     expect((await t.client.get('/v1/sites')).status).toBe(401);
-    await waitUntil('the deleted site to answer 404', async (seen) => seen(await served('doomed.example.com')) === 404, { timeoutMs: 5_000 });
+    await waitUntil(
+      'the deleted site to answer 404',
+      async (seen) => seen(await served('doomed.example.com')) === 404,
+      { timeoutMs: 5_000 },
+    );
     // The hostname is free again.
     const heir = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Heir' })).body.apiKey);
     expect((await heir.post('/v1/sites', { hostname: 'doomed.example.com' })).status).toBe(201);
 
     const log = await admin.get(`/v1/admin/audit-log?targetId=${t.id}`);
     expect(log.status).toBe(200);
-    const entries = log.body.items as { action: string; actor: string; actorIp: string | null; before: any; after: any; createdAt: string }[];
-    expect(entries.map((e) => e.action)).toEqual(['tenant.delete', 'tenant.resume', 'tenant.suspend', 'tenant.update', 'tenant.create']);
-    for (const entry of entries) expect(entry).toMatchObject({ actor: 'platform', actorIp: '127.0.0.1', createdAt: expect.any(String) });
+    const entries = log.body.items as {
+      action: string;
+      actor: string;
+      actorIp: string | null;
+      before: any;
+      after: any;
+      createdAt: string;
+    }[];
+    expect(entries.map((e) => e.action)).toEqual([
+      'tenant.delete',
+      'tenant.resume',
+      'tenant.suspend',
+      'tenant.update',
+      'tenant.create',
+    ]);
+    for (const entry of entries)
+      expect(entry).toMatchObject({ actor: 'platform', actorIp: '127.0.0.1', createdAt: expect.any(String) });
     const [deleted, resumed, suspended, renamed, created] = entries;
     expect(created).toMatchObject({ before: null, after: { id: t.id, name: 'Doomed' } });
     expect(renamed).toMatchObject({ before: { name: 'Doomed' }, after: { name: 'Doomed Ltd' } });
@@ -155,7 +200,13 @@ describe('operator controls', () => {
     expect(first.body.items).toHaveLength(2);
     const next = await admin.get(`/v1/admin/audit-log?limit=2&cursor=${first.body.nextCursor}`);
     expect(Number(next.body.items[0].id)).toBeLessThan(Number(first.body.items[1].id));
-    const viaGql = await gql(ADMIN_KEY, 'query($t: String) { auditLog(targetId: $t, first: 10) { nodes { action before after } } }', { t: t.id });
-    expect(viaGql.body.data.auditLog.nodes.map((n: { action: string }) => n.action)).toEqual(entries.map((e) => e.action));
+    const viaGql = await gql(
+      ADMIN_KEY,
+      'query($t: String) { auditLog(targetId: $t, first: 10) { nodes { action before after } } }',
+      { t: t.id },
+    );
+    expect(viaGql.body.data.auditLog.nodes.map((n: { action: string }) => n.action)).toEqual(
+      entries.map((e) => e.action),
+    );
   });
 });

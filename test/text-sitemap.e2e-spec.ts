@@ -52,7 +52,9 @@ describe('text sitemap', () => {
     const response = await fetchText();
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(response.body.toString('utf8')).toBe([url('/a'), url('/b?x=1&y=2'), url('/blog/b'), url('/blog/a')].join('\n') + '\n');
+    expect(response.body.toString('utf8')).toBe(
+      [url('/a'), url('/b?x=1&y=2'), url('/blog/b'), url('/blog/a')].join('\n') + '\n',
+    );
     const { index } = await crawl(platform.publicUrl, HOST);
     expect(locsOf(index.xml).every((loc) => loc.endsWith('.xml.gz'))).toBe(true);
   });
@@ -60,15 +62,24 @@ describe('text sitemap', () => {
   it('drops a deleted URL at the next publish', async () => {
     await api.delete(`/v1/sites/${siteId}/urls`, { locs: [url('/blog/b')] });
     await publish();
-    expect((await fetchText()).body.toString('utf8')).toBe([url('/a'), url('/b?x=1&y=2'), url('/blog/a')].join('\n') + '\n');
+    expect((await fetchText()).body.toString('utf8')).toBe(
+      [url('/a'), url('/b?x=1&y=2'), url('/blog/a')].join('\n') + '\n',
+    );
   });
 
   it('stops serving it as soon as the site turns it off, and the next publish drops the file', async () => {
     expect((await api.patch(`/v1/sites/${siteId}`, { textSitemap: false })).status).toBe(200);
     // The API announces the change; public servers drop their cached settings at once.
-    await waitUntil('sitemap.txt to be gone after the site turned it off', async (seen) => seen((await fetchText()).status) === 404, { timeoutMs: 10_000, intervalMs: 50 });
+    await waitUntil(
+      'sitemap.txt to be gone after the site turned it off',
+      async (seen) => seen((await fetchText()).status) === 404,
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     await publish();
-    const { rows } = await db.query<{ files: Record<string, unknown> }>('SELECT files FROM manifests WHERE site_id = $1', [siteId]);
+    const { rows } = await db.query<{ files: Record<string, unknown> }>(
+      'SELECT files FROM manifests WHERE site_id = $1',
+      [siteId],
+    );
     expect(Object.keys(rows[0]?.files ?? {})).not.toContain('sitemap.txt');
   });
 
@@ -98,10 +109,14 @@ describe('text sitemap, turned on for a published site', () => {
     expect((await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST })).status).toBe(404);
 
     expect((await api.patch(`/v1/sites/${site}`, { textSitemap: true })).status).toBe(200);
-    const response = await waitUntil('sitemap.txt to be served again', async (seen) => {
-      const answer = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
-      return seen(answer.status) === 200 ? answer : undefined;
-    }, { timeoutMs: 15_000 });
+    const response = await waitUntil(
+      'sitemap.txt to be served again',
+      async (seen) => {
+        const answer = await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST });
+        return seen(answer.status) === 200 ? answer : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
     expect(response.body.toString('utf8')).toBe(`${url('/x')}\n${url('/y')}\n`);
   });
 });

@@ -31,7 +31,12 @@ interface OtlpJson {
 }
 
 /** An OTLP/HTTP receiver: every span exported to it, with its service name. */
-async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; contentTypes: Set<string>; close(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  url: string;
+  spans: ReceivedSpan[];
+  contentTypes: Set<string>;
+  close(): Promise<void>;
+}> {
   const spans: ReceivedSpan[] = [];
   const contentTypes = new Set<string>();
   const server = http.createServer((request, response) => {
@@ -45,7 +50,14 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; co
           const service = resource.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
           for (const scope of resource.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
-              spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined, name: span.name, kind: span.kind });
+              spans.push({
+                service,
+                traceId: span.traceId,
+                spanId: span.spanId,
+                parentSpanId: span.parentSpanId || undefined,
+                name: span.name,
+                kind: span.kind,
+              });
             }
           }
         }
@@ -97,13 +109,20 @@ describe('tracing', () => {
     const tenant = apiClient(api.url, (await admin.post('/v1/tenants', { name: 'Traced' })).body.apiKey);
     const site = await tenant.post('/v1/sites', { hostname: HOST, scheme: 'https' });
     expect(site.status).toBe(201);
-    const put = await tenant.put(`/v1/sites/${site.body.id}/urls`, [{ loc: `https://${HOST}/a` }, { loc: `https://${HOST}/b` }]);
+    const put = await tenant.put(`/v1/sites/${site.body.id}/urls`, [
+      { loc: `https://${HOST}/a` },
+      { loc: `https://${HOST}/b` },
+    ]);
     expect(put.status).toBe(200);
-    const build = await waitUntil('the change build to publish', async () => {
-      const { body } = await tenant.get(`/v1/sites/${site.body.id}/builds`);
-      const items = (body?.items ?? []) as { status: string }[];
-      return items.find((item) => item.status === 'published');
-    }, { timeoutMs: 60_000 });
+    const build = await waitUntil(
+      'the change build to publish',
+      async () => {
+        const { body } = await tenant.get(`/v1/sites/${site.body.id}/builds`);
+        const items = (body?.items ?? []) as { status: string }[];
+        return items.find((item) => item.status === 'published');
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(build).toBeDefined();
 
     // The PUT's own server span, and the publish job's processing span in the same trace.
@@ -112,7 +131,11 @@ describe('tracing', () => {
     );
     const publish = await waitUntil(
       'the publish span in the PUT trace',
-      () => receiver.spans.find((span) => span.traceId === putSpan.traceId && span.service === 'sitemaps-worker' && span.name === 'process publish'),
+      () =>
+        receiver.spans.find(
+          (span) =>
+            span.traceId === putSpan.traceId && span.service === 'sitemaps-worker' && span.name === 'process publish',
+        ),
       { timeoutMs: 30_000 },
     );
 
@@ -120,7 +143,7 @@ describe('tracing', () => {
     const chain = await waitUntil('every span from the publish back to the root', () => {
       const byId = new Map(receiver.spans.map((span) => [span.spanId, span]));
       const links: ReceivedSpan[] = [publish];
-      for (let span = publish; span.parentSpanId; ) {
+      for (let span = publish; span.parentSpanId;) {
         const parent = byId.get(span.parentSpanId);
         if (!parent) return undefined;
         links.push(parent);
@@ -132,13 +155,19 @@ describe('tracing', () => {
     expect(root.spanId).toBe(putSpan.spanId);
     const names = chain.map((span) => `${span.service}: ${span.name}`);
     // The build job was added by the API and processed by the worker, which added the flow.
-    expect(names).toEqual(expect.arrayContaining(['sitemaps-worker: process publish', 'sitemaps-worker: process build']));
+    expect(names).toEqual(
+      expect.arrayContaining(['sitemaps-worker: process publish', 'sitemaps-worker: process build']),
+    );
     expect(names.some((name) => name.startsWith('sitemaps-api: add build.'))).toBe(true);
     expect(new Set(chain.map((span) => span.traceId))).toEqual(new Set([putSpan.traceId]));
 
     // Postgres and Redis calls of the PUT are in its trace too.
-    const inPut = receiver.spans.filter((span) => span.traceId === putSpan.traceId && span.service === 'sitemaps-api').map((span) => span.name);
-    expect(inPut.some((name) => /^(pg\.|SELECT|INSERT|UPDATE|BEGIN|COMMIT)/.test(name) || name.includes('pg'))).toBe(true);
+    const inPut = receiver.spans
+      .filter((span) => span.traceId === putSpan.traceId && span.service === 'sitemaps-api')
+      .map((span) => span.name);
+    expect(inPut.some((name) => /^(pg\.|SELECT|INSERT|UPDATE|BEGIN|COMMIT)/.test(name) || name.includes('pg'))).toBe(
+      true,
+    );
     expect([...receiver.contentTypes]).toEqual(['application/json']);
   }, 120_000);
 });

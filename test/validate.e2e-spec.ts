@@ -21,7 +21,10 @@ const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.
 
 function runValidate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/validate.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/validate.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -48,7 +51,10 @@ describe('validating sitemaps', () => {
     const entries = Array.from({ length: 2_000 }, (_, i) => ({
       loc: `https://${HOST}/p/${i}?a=1&b=${i}`,
       lastmod: '2026-11-24',
-      alternates: [{ hreflang: 'en', href: `https://${HOST}/p/${i}?a=1&b=${i}` }, { hreflang: 'de', href: `https://de.${HOST}/p/${i}` }],
+      alternates: [
+        { hreflang: 'en', href: `https://${HOST}/p/${i}?a=1&b=${i}` },
+        { hreflang: 'de', href: `https://de.${HOST}/p/${i}` },
+      ],
       images: [{ loc: `https://cdn.example.com/${i}.jpg` }],
     }));
     expect((await tenant.put(`/v1/sites/${siteId}/urls`, entries)).body.errors).toEqual([]);
@@ -87,7 +93,10 @@ describe('validating sitemaps', () => {
 
     it('names the file, line and rule of each problem and exits 1', async () => {
       const broken = path.join(dir, 'broken.xml');
-      writeFileSync(broken, `${HEAD}<url><loc>https://${HOST}/</loc><changefreq>sometimes</changefreq></url>\n<url><loc>https://elsewhere.example.org/</loc></url>\n<url><loc>https://${HOST}/${'x'.repeat(2_100)}</loc></url>\n</urlset>\n`);
+      writeFileSync(
+        broken,
+        `${HEAD}<url><loc>https://${HOST}/</loc><changefreq>sometimes</changefreq></url>\n<url><loc>https://elsewhere.example.org/</loc></url>\n<url><loc>https://${HOST}/${'x'.repeat(2_100)}</loc></url>\n</urlset>\n`,
+      );
       const result = await runValidate([broken]);
       expect(result.code).toBe(1);
       expect(result.stdout).toContain(`${broken}:3: [xsd]`);
@@ -97,13 +106,16 @@ describe('validating sitemaps', () => {
 
     it('follows an index over HTTP and refuses a nested index', async () => {
       const shard = `${HEAD}<url><loc>${origin}/page</loc></url>\n</urlset>\n`;
-      const index = (locs: string[]) => `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((loc) => `<sitemap><loc>${origin}${loc}</loc></sitemap>\n`).join('')}</sitemapindex>\n`;
+      const index = (locs: string[]) =>
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${locs.map((loc) => `<sitemap><loc>${origin}${loc}</loc></sitemap>\n`).join('')}</sitemapindex>\n`;
       files.set('/a.xml.gz', gzipSync(shard));
       files.set('/inner.xml', Buffer.from(index(['/a.xml.gz'])));
       files.set('/index.xml', Buffer.from(index(['/a.xml.gz', '/inner.xml'])));
       const result = await runValidate(['--follow', `${origin}/index.xml`]);
       expect(result.stdout).toContain(`${origin}/a.xml.gz: valid urlset`);
-      expect(result.stdout).toContain(`${origin}/index.xml:4: [index-nested] ${origin}/inner.xml is itself a sitemap index`);
+      expect(result.stdout).toContain(
+        `${origin}/index.xml:4: [index-nested] ${origin}/inner.xml is itself a sitemap index`,
+      );
       expect(result.code).toBe(1);
     });
 
@@ -116,18 +128,40 @@ describe('validating sitemaps', () => {
 
   describe('POST /v1/validate', () => {
     const post = (body: Buffer | string, contentType: string, auth = true) =>
-      sendRaw(`${platform.apiUrl}/v1/validate`, 'POST', { 'content-type': contentType, ...(auth ? { authorization: `Bearer ${key}` } : {}) }, body);
+      sendRaw(
+        `${platform.apiUrl}/v1/validate`,
+        'POST',
+        { 'content-type': contentType, ...(auth ? { authorization: `Bearer ${key}` } : {}) },
+        body,
+      );
 
     it('checks an uploaded shard, plain or gzipped', async () => {
-      for (const [body, type] of [[served.shards[0]!.body, 'application/gzip'], [Buffer.from(served.shards[0]!.xml), 'application/xml']] as const) {
+      for (const [body, type] of [
+        [served.shards[0]!.body, 'application/gzip'],
+        [Buffer.from(served.shards[0]!.xml), 'application/xml'],
+      ] as const) {
         const res = await post(body, type);
         expect(res.status, res.text).toBe(200);
-        expect(JSON.parse(res.text)).toEqual({ valid: true, files: [{ file: 'upload', kind: 'urlset', entries: 2_000, bytes: Buffer.byteLength(served.shards[0]!.xml), problems: [] }] });
+        expect(JSON.parse(res.text)).toEqual({
+          valid: true,
+          files: [
+            {
+              file: 'upload',
+              kind: 'urlset',
+              entries: 2_000,
+              bytes: Buffer.byteLength(served.shards[0]!.xml),
+              problems: [],
+            },
+          ],
+        });
       }
     });
 
     it('lists the problems of a broken upload with line and rule', async () => {
-      const res = await post(`${HEAD}<url><loc>https://${HOST}/</loc><priority>7</priority></url>\n<url><loc>/relative</loc></url>\n</urlset>\n`, 'text/xml');
+      const res = await post(
+        `${HEAD}<url><loc>https://${HOST}/</loc><priority>7</priority></url>\n<url><loc>/relative</loc></url>\n</urlset>\n`,
+        'text/xml',
+      );
       expect(res.status).toBe(200);
       const body = JSON.parse(res.text);
       expect(body.valid).toBe(false);
@@ -140,18 +174,30 @@ describe('validating sitemaps', () => {
     });
 
     it('fetches a URL, following an index', async () => {
-      const res = await apiClient(platform.apiUrl, key).post('/v1/validate', { url: `${origin}/index.xml`, follow: true });
+      const res = await apiClient(platform.apiUrl, key).post('/v1/validate', {
+        url: `${origin}/index.xml`,
+        follow: true,
+      });
       expect(res.status).toBe(200);
       expect(res.body.valid).toBe(false);
-      expect(res.body.files.map((f: { file: string }) => f.file).sort()).toEqual([`${origin}/a.xml.gz`, `${origin}/index.xml`, `${origin}/inner.xml`]);
-      expect(res.body.files.flatMap((f: { problems: { rule: string }[] }) => f.problems.map((p) => p.rule))).toEqual(['index-nested']);
+      expect(res.body.files.map((f: { file: string }) => f.file).sort()).toEqual([
+        `${origin}/a.xml.gz`,
+        `${origin}/index.xml`,
+        `${origin}/inner.xml`,
+      ]);
+      expect(res.body.files.flatMap((f: { problems: { rule: string }[] }) => f.problems.map((p) => p.rule))).toEqual([
+        'index-nested',
+      ]);
     });
 
     it('refuses private addresses as the import does, unauthenticated callers, and documents over 50 MiB', async () => {
       const strict = await createApiApp(parseConfig({ ...platform.env, IMPORT_ALLOW_PRIVATE_ADDRESSES: 'false' }));
       await strict.listen(0, '127.0.0.1');
       try {
-        const refused = await apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), key).post('/v1/validate', { url: `${origin}/index.xml` });
+        const refused = await apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), key).post(
+          '/v1/validate',
+          { url: `${origin}/index.xml` },
+        );
         expect(refused.status).toBe(400);
         expect(refused.body.error.code).toBe('ADDRESS_REFUSED');
       } finally {
@@ -161,7 +207,9 @@ describe('validating sitemaps', () => {
       const huge = await post(Buffer.alloc(52_428_800 + 1_024, 0x20), 'application/xml');
       expect(huge.status).toBe(413);
       expect(JSON.parse(huge.text).error.code).toBe('DOCUMENT_TOO_LARGE');
-      expect((await apiClient(platform.apiUrl, key).post('/v1/validate', { url: 'ftp://x.example.com/a.xml' })).status).toBe(400);
+      expect(
+        (await apiClient(platform.apiUrl, key).post('/v1/validate', { url: 'ftp://x.example.com/a.xml' })).status,
+      ).toBe(400);
     });
   });
 });

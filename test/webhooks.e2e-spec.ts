@@ -34,7 +34,12 @@ class Receiver {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '';
-      this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() });
+      this.received.push({
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: performance.now(),
+      });
       const status = this.scripts.get(path)?.shift() ?? this.always.get(path) ?? 200;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'scripted failure');
     });
@@ -80,11 +85,15 @@ describe('webhooks', () => {
 
   const importUrls = async (paths: string[]) => {
     const body = paths.map((path) => JSON.stringify({ loc: `https://${HOST}${path}` })).join('\n');
-    const res = await api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, { raw: body, headers: { 'content-type': 'application/x-ndjson' } });
+    const res = await api.call('POST', `/v1/sites/${siteId}/urls/import`, undefined, {
+      raw: body,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     expect(res.status).toBe(201);
     return res.body.importId as string;
   };
-  const deliveries = async (webhookId: string) => (await api.get(`/v1/webhooks/${webhookId}/deliveries`)).body.items as any[];
+  const deliveries = async (webhookId: string) =>
+    (await api.get(`/v1/webhooks/${webhookId}/deliveries`)).body.items as any[];
   const settled = (webhookId: string, count: number) =>
     waitUntil(`${count} finished deliveries of ${webhookId}`, async (seen) => {
       const items = seen(await deliveries(webhookId));
@@ -112,7 +121,10 @@ describe('webhooks', () => {
   });
 
   it('delivers build.published signed as Standard Webhooks says, and logs it the way it was sent', async () => {
-    const created = await api.post('/v1/webhooks', { url: `${base}/builds`, eventTypes: ['build.published', 'build.failed'] });
+    const created = await api.post('/v1/webhooks', {
+      url: `${base}/builds`,
+      eventTypes: ['build.published', 'build.failed'],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/v1/webhooks/${created.body.id}`);
     const { id: webhookId, secret } = created.body;
@@ -125,7 +137,9 @@ describe('webhooks', () => {
     await api.put(`/v1/sites/${siteId}/urls`, [{ loc: `https://${HOST}/a` }]);
     const buildId = (await api.post(`/v1/sites/${siteId}/builds`, {})).body.buildId;
     await api.waitForBuild(siteId, buildId);
-    const [log] = await settled(webhookId, 1).then((items) => items.filter((item) => item.event.data.buildId === buildId));
+    const [log] = await settled(webhookId, 1).then((items) =>
+      items.filter((item) => item.event.data.buildId === buildId),
+    );
     const request = receiver.at('/builds').find((r) => JSON.parse(r.body).data.buildId === buildId);
     expect(request).toBeDefined();
     expect(verifySignature(secret, request!)).toBe(true);
@@ -133,21 +147,49 @@ describe('webhooks', () => {
     expect(request!.headers['content-type']).toBe('application/json');
     expect(Math.abs(Number(request!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
     const event = JSON.parse(request!.body);
-    expect(event).toEqual({ id: request!.headers['webhook-id'], type: 'build.published', timestamp: expect.any(String), data: { siteId, buildId, status: 'published', error: null } });
-    expect(log).toMatchObject({ webhookId, eventId: event.id, eventType: 'build.published', status: 'succeeded', attempts: 1, responseStatus: 200, error: null, event });
+    expect(event).toEqual({
+      id: request!.headers['webhook-id'],
+      type: 'build.published',
+      timestamp: expect.any(String),
+      data: { siteId, buildId, status: 'published', error: null },
+    });
+    expect(log).toMatchObject({
+      webhookId,
+      eventId: event.id,
+      eventType: 'build.published',
+      status: 'succeeded',
+      attempts: 1,
+      responseStatus: 200,
+      error: null,
+      event,
+    });
     expect(log.latencyMs).toBeGreaterThanOrEqual(0);
 
     // GraphQL shows the same log with the same event shape.
     const gql = await fetch(`${platform.apiUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${(await api.post('/v1/api-keys', { name: 'r', scopes: ['read'] })).body.apiKey}` },
-      body: JSON.stringify({ query: 'query($id: ID!) { webhook(id: $id) { url enabled deliveries { nodes { eventId status attempts event } } } }', variables: { id: webhookId } }),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${(await api.post('/v1/api-keys', { name: 'r', scopes: ['read'] })).body.apiKey}`,
+      },
+      body: JSON.stringify({
+        query:
+          'query($id: ID!) { webhook(id: $id) { url enabled deliveries { nodes { eventId status attempts event } } } }',
+        variables: { id: webhookId },
+      }),
     }).then((res) => res.json() as Promise<any>);
-    expect(gql.data.webhook.deliveries.nodes).toContainEqual({ eventId: event.id, status: 'succeeded', attempts: 1, event });
+    expect(gql.data.webhook.deliveries.nodes).toContainEqual({
+      eventId: event.id,
+      status: 'succeeded',
+      attempts: 1,
+      event,
+    });
   });
 
   it('retries an event answered with 500s with exponential backoff, the same id every time, then logs it succeeded', async () => {
-    const { id: webhookId, secret } = (await api.post('/v1/webhooks', { url: `${base}/flaky`, eventTypes: ['import.finished'] })).body;
+    const { id: webhookId, secret } = (
+      await api.post('/v1/webhooks', { url: `${base}/flaky`, eventTypes: ['import.finished'] })
+    ).body;
     receiver.scripts.set('/flaky', [500, 500]);
     const importId = await importUrls(['/b', '/c']);
     const [log] = await settled(webhookId, 1);
@@ -159,27 +201,43 @@ describe('webhooks', () => {
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(BACKOFF_MS * (1 - JITTER));
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(2 * BACKOFF_MS * (1 - JITTER));
     expect(log).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 200, error: null });
-    expect(log.event).toMatchObject({ type: 'import.finished', data: { siteId, importId, source: 'upload', status: 'completed', stored: 2, rejected: 0 } });
+    expect(log.event).toMatchObject({
+      type: 'import.finished',
+      data: { siteId, importId, source: 'upload', status: 'completed', stored: 2, rejected: 0 },
+    });
     expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 0 });
   });
 
   it('disables an endpoint after the configured deliveries fail for good in a row; its owner re-enables it', async () => {
-    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/down`, eventTypes: ['import.finished'] })).body;
+    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/down`, eventTypes: ['import.finished'] }))
+      .body;
     receiver.always.set('/down', 500);
     await importUrls(['/d']);
     const [first] = await settled(webhookId, 1);
-    expect(first).toMatchObject({ status: 'failed', attempts: 3, responseStatus: 500, error: expect.stringContaining('500') });
+    expect(first).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      responseStatus: 500,
+      error: expect.stringContaining('500'),
+    });
     expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 1 });
 
     await importUrls(['/e']);
     await settled(webhookId, 2);
     const disabled = (await api.get(`/v1/webhooks/${webhookId}`)).body;
-    expect(disabled).toMatchObject({ enabled: false, consecutiveFailures: 2, disabledReason: 'failures', disabledAt: expect.any(String) });
+    expect(disabled).toMatchObject({
+      enabled: false,
+      consecutiveFailures: 2,
+      disabledReason: 'failures',
+      disabledAt: expect.any(String),
+    });
     expect(receiver.at('/down')).toHaveLength(6);
 
     // Disabled: a new event is not even logged for it.
     const third = await importUrls(['/f']);
-    await waitUntil('the other endpoint to receive the third import', () => receiver.at('/flaky').some((r) => JSON.parse(r.body).data.importId === third));
+    await waitUntil('the other endpoint to receive the third import', () =>
+      receiver.at('/flaky').some((r) => JSON.parse(r.body).data.importId === third),
+    );
     expect(await deliveries(webhookId)).toHaveLength(2);
 
     // The owner fixes the receiver, checks it with a test event (allowed while disabled), and enables it.
@@ -193,27 +251,48 @@ describe('webhooks', () => {
     });
     expect(tested.event).toMatchObject({ type: 'webhook.test', data: { endpointId: webhookId } });
     const enabled = await api.patch(`/v1/webhooks/${webhookId}`, { enabled: true });
-    expect(enabled.body).toMatchObject({ enabled: true, consecutiveFailures: 0, disabledReason: null, disabledAt: null });
+    expect(enabled.body).toMatchObject({
+      enabled: true,
+      consecutiveFailures: 0,
+      disabledReason: null,
+      disabledAt: null,
+    });
     const fourth = await importUrls(['/g']);
-    const log = await waitUntil('delivery of the fourth import', async () => (await deliveries(webhookId)).find((d) => d.event.data.importId === fourth && d.status === 'succeeded'));
+    const log = await waitUntil('delivery of the fourth import', async () =>
+      (await deliveries(webhookId)).find((d) => d.event.data.importId === fourth && d.status === 'succeeded'),
+    );
     expect(log).toMatchObject({ attempts: 1, responseStatus: 200 });
   });
 
   it('delivers import.finished for a sitemaps import too, failed ones included', async () => {
-    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/imports`, eventTypes: ['import.finished'] })).body;
+    const { id: webhookId } = (
+      await api.post('/v1/webhooks', { url: `${base}/imports`, eventTypes: ['import.finished'] })
+    ).body;
     // The receiver answers "ok" to anything: not a sitemap, so the import fails, and says so.
     const queued = await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: `${base}/sitemap.xml` });
     expect(queued.status).toBe(202);
     const [log] = await settled(webhookId, 1);
     expect(log).toMatchObject({ status: 'succeeded', eventType: 'import.finished' });
-    expect(log.event.data).toMatchObject({ siteId, importId: queued.body.importId, source: 'sitemaps', status: 'failed', error: expect.any(String) });
+    expect(log.event.data).toMatchObject({
+      siteId,
+      importId: queued.body.importId,
+      source: 'sitemaps',
+      status: 'failed',
+      error: expect.any(String),
+    });
     expect((await api.get(`/v1/sites/${siteId}/imports/${queued.body.importId}`)).body.status).toBe('failed');
   });
 
   it('refuses a malformed secret and, by default, an address inside the platform', async () => {
-    const badSecret = await api.post('/v1/webhooks', { url: `${base}/x`, eventTypes: ['build.failed'], secret: 'whsec_short' });
+    const badSecret = await api.post('/v1/webhooks', {
+      url: `${base}/x`,
+      eventTypes: ['build.failed'],
+      secret: 'whsec_short',
+    });
     expect(badSecret.status).toBe(400);
-    expect(badSecret.body.error.details).toEqual([expect.objectContaining({ field: 'secret', code: 'INVALID_SECRET' })]);
+    expect(badSecret.body.error.details).toEqual([
+      expect.objectContaining({ field: 'secret', code: 'INVALID_SECRET' }),
+    ]);
     const ownSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
     const set = await api.post('/v1/webhooks', { url: `${base}/x`, eventTypes: ['build.failed'], secret: ownSecret });
     expect(set.status).toBe(201);
@@ -227,7 +306,10 @@ describe('webhooks', () => {
       for (const url of [`${base}/x`, 'http://10.1.2.3/hook', 'http://[::1]/hook', 'https://localhost/hook']) {
         const refused = await client.post('/v1/webhooks', { url, eventTypes: ['build.failed'] });
         expect(refused.status, url).toBe(400);
-        expect(refused.body.error).toMatchObject({ code: 'WEBHOOK_URL_REFUSED', details: [expect.objectContaining({ field: 'url' })] });
+        expect(refused.body.error).toMatchObject({
+          code: 'WEBHOOK_URL_REFUSED',
+          details: [expect.objectContaining({ field: 'url' })],
+        });
       }
     } finally {
       await strict.close();
@@ -266,19 +348,33 @@ describe('webhooks for hostname verification', () => {
   });
 
   it('delivers site.verified, then site.verification_lost once the TXT record has gone past the grace period', async () => {
-    const owner = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Verified' })).body.apiKey);
-    const { secret } = (await owner.post('/v1/webhooks', { url: `${receiverBase}/sites`, eventTypes: ['site.verified', 'site.verification_lost'] })).body;
+    const owner = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Verified' })).body.apiKey,
+    );
+    const { secret } = (
+      await owner.post('/v1/webhooks', {
+        url: `${receiverBase}/sites`,
+        eventTypes: ['site.verified', 'site.verification_lost'],
+      })
+    ).body;
     const host = 'proven.example.com';
     const site = (await owner.post('/v1/sites', { hostname: host })).body;
     const events = () => receiver.at('/sites').map((request) => ({ request, event: JSON.parse(request.body) }));
 
     dns.setTxt(`_sitemaps-challenge.${host}`, [site.verification.token]);
-    const verified = await waitUntil('site.verified at the endpoint', () => events().find(({ event }) => event.type === 'site.verified'));
+    const verified = await waitUntil('site.verified at the endpoint', () =>
+      events().find(({ event }) => event.type === 'site.verified'),
+    );
     expect(verified.event).toMatchObject({ data: { siteId: site.id, hostname: host, reason: null } });
     expect(verifySignature(secret, verified.request)).toBe(true);
 
     dns.remove(`_sitemaps-challenge.${host}`);
-    const lost = await waitUntil('site.verification_lost at the endpoint', () => events().find(({ event }) => event.type === 'site.verification_lost'), { timeoutMs: 30_000 });
+    const lost = await waitUntil(
+      'site.verification_lost at the endpoint',
+      () => events().find(({ event }) => event.type === 'site.verification_lost'),
+      { timeoutMs: 30_000 },
+    );
     expect(lost.event).toMatchObject({ data: { siteId: site.id, hostname: host, reason: expect.any(String) } });
     expect(verifySignature(secret, lost.request)).toBe(true);
     expect(events().filter(({ event }) => event.type === 'site.verified')).toHaveLength(1);

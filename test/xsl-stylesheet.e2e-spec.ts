@@ -27,7 +27,10 @@ describe('sitemaps with an XSL stylesheet', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    owner = apiClient(platform.apiUrl, (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'XSL' })).body.apiKey);
+    owner = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'XSL' })).body.apiKey,
+    );
     const created = await owner.post('/v1/sites', { hostname: SITE, scheme: 'http', xslStylesheet: true });
     expect(created.status).toBe(201);
     expect(created.body.xslStylesheet).toBe(true);
@@ -39,7 +42,10 @@ describe('sitemaps with an XSL stylesheet', () => {
         changefreq: n % 2 ? 'weekly' : 'daily',
         priority: n / 10,
         hreflang: language,
-        alternates: ['en', 'de', 'fr'].map((other) => ({ hreflang: other, href: `http://${SITE}/${other}/product-${n}` })),
+        alternates: ['en', 'de', 'fr'].map((other) => ({
+          hreflang: other,
+          href: `http://${SITE}/${other}/product-${n}`,
+        })),
         images: language === 'en' ? [{ loc: `http://cdn.example.com/product-${n}.jpg` }] : [],
       })),
     );
@@ -66,7 +72,10 @@ describe('sitemaps with an XSL stylesheet', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/xsl; charset=utf-8');
     expect(response.body.toString()).toBe(SITEMAP_STYLESHEET);
-    const again = await rawRequest(platform.publicUrl, '/sitemap.xsl', { host: SITE, headers: { 'if-none-match': String(response.headers.etag) } });
+    const again = await rawRequest(platform.publicUrl, '/sitemap.xsl', {
+      host: SITE,
+      headers: { 'if-none-match': String(response.headers.etag) },
+    });
     expect(again.status).toBe(304);
   });
 

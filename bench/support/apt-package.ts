@@ -18,11 +18,14 @@ export function aptInstall(pkg: string): boolean {
   const root = process.getuid?.() === 0;
   const sudo = !root && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!root && !sudo) {
-    console.log(`${pkg} is not installed and this user cannot install it: run \`sudo apt-get install -y ${pkg}\` and rerun.`);
+    console.log(
+      `${pkg} is not installed and this user cannot install it: run \`sudo apt-get install -y ${pkg}\` and rerun.`,
+    );
     return false;
   }
   console.log(`${pkg} is not installed: apt-get install -y ${pkg}`);
-  const ok = apt(sudo, ['install', '-y', '-q', pkg]) || (apt(sudo, ['update', '-q']) && apt(sudo, ['install', '-y', '-q', pkg]));
+  const ok =
+    apt(sudo, ['install', '-y', '-q', pkg]) || (apt(sudo, ['update', '-q']) && apt(sudo, ['install', '-y', '-q', pkg]));
   if (!ok) console.log(`apt-get could not install ${pkg}: install it (\`apt-get install -y ${pkg}\`) and rerun.`);
   return ok;
 }

@@ -57,7 +57,11 @@ export async function startApp(app: AppName, env: Record<string, string>, ready:
     if (build.status !== 0) throw new Error(`build failed:\n${build.stderr}`);
     built = true;
   }
-  const child = spawn(process.execPath, appArgs(app), { cwd: ROOT, env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, appArgs(app), {
+    cwd: ROOT,
+    env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -65,7 +69,9 @@ export async function startApp(app: AppName, env: Record<string, string>, ready:
   if (child.exitCode !== null) throw new Error(`${app} exited:\n${output}`);
   // Keep draining the pipes (a full pipe would block the app) but stop collecting.
   child.stdout?.removeAllListeners('data').resume();
-  child.stderr?.removeAllListeners('data').on('data', (chunk: Buffer) => process.stderr.write(`[${app}] ${chunk.toString()}`));
+  child.stderr
+    ?.removeAllListeners('data')
+    .on('data', (chunk: Buffer) => process.stderr.write(`[${app}] ${chunk.toString()}`));
   return { child, peakRssMb: () => peakRssMb(child.pid), stop: () => stopChild(child) };
 }
 

@@ -48,7 +48,9 @@ export function loadClient(prefer: 'wrk' | 'autocannon' = 'wrk'): LoadClient {
   if (prefer === 'wrk') {
     const binary = findBinary(['wrk'], ['-v']) ?? (aptInstall('wrk') ? findBinary(['wrk'], ['-v']) : null);
     if (binary) return wrk(binary);
-    console.log('NOTE: wrk is not available; falling back to autocannon, which saturates before nginx does on small answers.');
+    console.log(
+      'NOTE: wrk is not available; falling back to autocannon, which saturates before nginx does on small answers.',
+    );
   }
   return autocannon();
 }
@@ -59,7 +61,10 @@ function wrk(binary: string): LoadClient {
     name: 'wrk',
     async run(options) {
       // wrk adds its own Host unless one is spelled exactly `Host`: two would be a 400.
-      const headers = Object.entries(options.headers).flatMap(([name, value]) => ['-H', `${titleCase(name)}: ${value}`]);
+      const headers = Object.entries(options.headers).flatMap(([name, value]) => [
+        '-H',
+        `${titleCase(name)}: ${value}`,
+      ]);
       const pipeline = options.pipeline ?? 1;
       if (pipeline > 1) pipelineScript ??= writePipelineScript();
       const argv = [
@@ -103,12 +108,15 @@ export function parseWrk(output: string): LoadResult {
     if (!match) throw new Error(`unexpected wrk output (no ${pattern.source}):\n${output}`);
     return match;
   };
-  const ms = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1_000, m: 60_000 }[unit] ?? Number.NaN);
-  const bytes = (value: string, unit: string) => Number(value) * ({ B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[unit] ?? Number.NaN);
+  const ms = (value: string, unit: string) =>
+    Number(value) * ({ us: 0.001, ms: 1, s: 1_000, m: 60_000 }[unit] ?? Number.NaN);
+  const bytes = (value: string, unit: string) =>
+    Number(value) * ({ B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[unit] ?? Number.NaN);
   const [, p50, p50Unit = ''] = number(/^\s+50%\s+([\d.]+)(us|ms|s|m)\s*$/m);
   const [, p99, p99Unit = ''] = number(/^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$/m);
   const [, transfer, transferUnit = ''] = number(/^Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/m);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)?.slice(1) ?? [];
+  const socketErrors =
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output)?.slice(1) ?? [];
   const non2xx3xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? 0);
   return {
     requests: Number(number(/^\s+(\d+) requests in /m)[1]),
@@ -136,7 +144,18 @@ function autocannon(): LoadClient {
     name: 'autocannon',
     async run(options) {
       const headers = Object.entries(options.headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]);
-      const argv = [script, '--json', '-c', String(options.connections), '-d', String(options.durationS), '-p', String(options.pipeline ?? 1), ...headers, options.url];
+      const argv = [
+        script,
+        '--json',
+        '-c',
+        String(options.connections),
+        '-d',
+        String(options.durationS),
+        '-p',
+        String(options.pipeline ?? 1),
+        ...headers,
+        options.url,
+      ];
       // Asynchronously: the caller's event loop keeps draining its children's pipes meanwhile.
       const { stdout } = await execFileAsync(process.execPath, argv, { maxBuffer: 16 * 1024 * 1024 });
       const report = JSON.parse(stdout) as AutocannonReport;

@@ -8,7 +8,12 @@ export interface ApiResponse<T = any> {
 }
 
 export function apiClient(baseUrl: string, key?: string) {
-  const call = async <T = any>(method: string, path: string, body?: unknown, init: { raw?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse<T>> => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    init: { raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -30,11 +35,15 @@ export function apiClient(baseUrl: string, key?: string) {
     delete: <T = any>(path: string, body?: unknown) => call<T>('DELETE', path, body),
     /** Polls a build until it leaves queued/running; the deadline fails the test instead of hanging. */
     waitForBuild(siteId: string, buildId: string, timeoutMs = 120_000): Promise<any> {
-      return waitUntil(`build ${buildId} to publish or fail`, async (seen) => {
-        const { body } = await call('GET', `/v1/sites/${siteId}/builds/${buildId}`);
-        seen(body.status);
-        return body.status === 'published' || body.status === 'failed' ? body : undefined;
-      }, { timeoutMs });
+      return waitUntil(
+        `build ${buildId} to publish or fail`,
+        async (seen) => {
+          const { body } = await call('GET', `/v1/sites/${siteId}/builds/${buildId}`);
+          seen(body.status);
+          return body.status === 'published' || body.status === 'failed' ? body : undefined;
+        },
+        { timeoutMs },
+      );
     },
   };
 }

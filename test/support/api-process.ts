@@ -24,7 +24,12 @@ export async function spawnApi(env: Record<string, string>): Promise<ApiProcess>
   const port = await freePort();
   const child = spawn(process.execPath, [...APP_NODE_FLAGS.api, '-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
-    env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), ...env, API_PORT: String(port), API_HOST: '127.0.0.1' }),
+    env: childProcessEnv({
+      SITE_VERIFICATION: developmentSiteVerification(),
+      ...env,
+      API_PORT: String(port),
+      API_HOST: '127.0.0.1',
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -34,10 +39,14 @@ export async function spawnApi(env: Record<string, string>): Promise<ApiProcess>
   const url = `http://127.0.0.1:${port}`;
   const alive = () => child.exitCode === null && child.signalCode === null;
   try {
-    await waitFor(async () => {
-      if (!alive()) throw new Error(`the API exited while starting:\n${output}`);
-      return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
-    }, 60_000, `the API did not answer /health within 60 s:\n${output}`);
+    await waitFor(
+      async () => {
+        if (!alive()) throw new Error(`the API exited while starting:\n${output}`);
+        return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
+      },
+      60_000,
+      `the API did not answer /health within 60 s:\n${output}`,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
@@ -47,7 +56,8 @@ export async function spawnApi(env: Record<string, string>): Promise<ApiProcess>
     child,
     url,
     output: () => output,
-    rssBytes: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+    rssBytes: () =>
+      Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
     async stop() {
       if (alive()) child.kill('SIGTERM');
       await exited;
@@ -65,17 +75,26 @@ export interface RawResponse {
  * Sends a body with node:http and resolves with the answer even when the server answers before
  * it has read the body and closes the connection (fetch reports that as a failed request).
  */
-export function sendRaw(url: string, method: string, headers: Record<string, string>, body: Buffer | string): Promise<RawResponse> {
+export function sendRaw(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | string,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const request = http.request(url, { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      { method, headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        response.on('error', reject);
+      },
+    );
     // Writing into a connection the server closed after answering: the answer is what counts.
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') return reject(error);

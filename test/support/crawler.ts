@@ -14,7 +14,12 @@ export interface FetchedFile {
   xml: string;
 }
 
-export async function fetchFile(publicUrl: string, host: string, filePath: string, headers: Record<string, string> = {}): Promise<FetchedFile> {
+export async function fetchFile(
+  publicUrl: string,
+  host: string,
+  filePath: string,
+  headers: Record<string, string> = {},
+): Promise<FetchedFile> {
   const response = await rawRequest(publicUrl, `/${filePath.replace(/^\//, '')}`, { host, headers });
   const body = response.body;
   const xml = body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body).toString('utf8') : body.toString('utf8');
@@ -35,12 +40,24 @@ export async function crawl(publicUrl: string, host: string) {
 }
 
 /** Validates each document; status 0 when every one passes, with one line per problem. */
-export async function validateSitemaps(documents: { name: string; data: Buffer | string }[]): Promise<{ status: number; output: string }> {
-  const reports = await Promise.all(documents.map((document) => validateSitemapFile(document.name, typeof document.data === 'string' ? Buffer.from(document.data) : document.data)));
+export async function validateSitemaps(
+  documents: { name: string; data: Buffer | string }[],
+): Promise<{ status: number; output: string }> {
+  const reports = await Promise.all(
+    documents.map((document) =>
+      validateSitemapFile(
+        document.name,
+        typeof document.data === 'string' ? Buffer.from(document.data) : document.data,
+      ),
+    ),
+  );
   const problems = reports.flatMap((report) => report.problems);
   return { status: problems.length === 0 ? 0 : 1, output: problems.map(formatProblem).join('\n') };
 }
 
 function unescapeXml(value: string): string {
-  return value.replace(/&(amp|apos|quot|lt|gt);/g, (_, name: string) => ({ amp: '&', apos: "'", quot: '"', lt: '<', gt: '>' })[name] ?? '');
+  return value.replace(
+    /&(amp|apos|quot|lt|gt);/g,
+    (_, name: string) => ({ amp: '&', apos: "'", quot: '"', lt: '<', gt: '>' })[name] ?? '',
+  );
 }

@@ -27,7 +27,8 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       const name = question.name.toLowerCase().replace(/\.$/, '');
       queries.push({ name, type: question.type });
       if (question.type === Packet.TYPE.TXT && txt.has(name)) {
-        for (const value of txt.get(name) ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, data: value }));
+        for (const value of txt.get(name) ?? [])
+          response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, data: value }));
       } else if (question.type === Packet.TYPE.A && a.has(name)) {
         response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, address: a.get(name) as string }));
       } else if (!txt.has(name) && !a.has(name)) {

@@ -17,11 +17,20 @@ export function describePipeline(title: string, start: (overrides: Record<string
     let api: ReturnType<typeof apiClient>;
     let siteId: string;
 
-    const builds = async () => (await api.get(`/v1/sites/${siteId}/builds?limit=100`)).body.items as { id: string; status: string; trigger: string; shardsRendered: number; shardsSkipped: number }[];
+    const builds = async () =>
+      (await api.get(`/v1/sites/${siteId}/builds?limit=100`)).body.items as {
+        id: string;
+        status: string;
+        trigger: string;
+        shardsRendered: number;
+        shardsSkipped: number;
+      }[];
     const waitForBuilds = (count: number) =>
       waitUntil(`${count} finished builds`, async (seen) => {
         const items = seen(await builds());
-        return items.length >= count && items.every((b) => b.status === 'published' || b.status === 'failed') ? items : undefined;
+        return items.length >= count && items.every((b) => b.status === 'published' || b.status === 'failed')
+          ? items
+          : undefined;
       });
 
     beforeAll(async () => {
@@ -47,9 +56,20 @@ export function describePipeline(title: string, start: (overrides: Record<string
       expect(done[0]).toMatchObject({ status: 'published', trigger: 'change', shardsRendered: 3 });
 
       const { index, shards } = await crawl(platform.publicUrl, HOST);
-      expect(locsOf(index.xml)).toEqual([url('/sitemaps/blog-1.xml.gz'), url('/sitemaps/products-1.xml.gz'), url('/sitemaps/sitemap-1.xml.gz')]);
+      expect(locsOf(index.xml)).toEqual([
+        url('/sitemaps/blog-1.xml.gz'),
+        url('/sitemaps/products-1.xml.gz'),
+        url('/sitemaps/sitemap-1.xml.gz'),
+      ]);
       expect(shards.map((s) => locsOf(s.xml).length)).toEqual([100, 100, 100]);
-      expect((await validateSitemaps([{ name: 'index.xml', data: index.xml }, ...shards.map((s) => ({ name: s.path, data: s.body }))])).status).toBe(0);
+      expect(
+        (
+          await validateSitemaps([
+            { name: 'index.xml', data: index.xml },
+            ...shards.map((s) => ({ name: s.path, data: s.body })),
+          ])
+        ).status,
+      ).toBe(0);
     });
 
     it('re-renders only the shard a change touches', async () => {
@@ -58,17 +78,34 @@ export function describePipeline(title: string, start: (overrides: Record<string
       const done = await waitForBuilds(2);
       expect(done[0]).toMatchObject({ status: 'published', shardsRendered: 1, shardsSkipped: 2 });
       const after = await crawl(platform.publicUrl, HOST);
-      expect(after.shards.map((s) => s.etag === before.shards[after.shards.indexOf(s)]?.etag)).toEqual([false, true, true]);
+      expect(after.shards.map((s) => s.etag === before.shards[after.shards.indexOf(s)]?.etag)).toEqual([
+        false,
+        true,
+        true,
+      ]);
       expect(after.shards[0]?.xml).toContain(`<loc>${url('/blog/0-1')}</loc><lastmod>`);
-      expect(after.shards[0]?.xml).toMatch(/<loc>[^<]*\/blog\/0-1<\/loc><lastmod>[^<]+<\/lastmod><priority>0\.9<\/priority>/);
+      expect(after.shards[0]?.xml).toMatch(
+        /<loc>[^<]*\/blog\/0-1<\/loc><lastmod>[^<]+<\/lastmod><priority>0\.9<\/priority>/,
+      );
     });
 
     it('re-renders every shard on a full build and produces the same bytes for unchanged data', async () => {
       const before = await crawl(platform.publicUrl, HOST);
       const build = await api.post(`/v1/sites/${siteId}/builds`, { full: true });
       const done = await api.waitForBuild(siteId, build.body.buildId);
-      expect(done).toMatchObject({ status: 'published', full: true, shardsRendered: 3, shardsSkipped: 0, urlCount: 300 });
-      expect(done.timings).toMatchObject({ readMs: expect.any(Number), renderMs: expect.any(Number), gzipMs: expect.any(Number), storeMs: expect.any(Number) });
+      expect(done).toMatchObject({
+        status: 'published',
+        full: true,
+        shardsRendered: 3,
+        shardsSkipped: 0,
+        urlCount: 300,
+      });
+      expect(done.timings).toMatchObject({
+        readMs: expect.any(Number),
+        renderMs: expect.any(Number),
+        gzipMs: expect.any(Number),
+        storeMs: expect.any(Number),
+      });
       const after = await crawl(platform.publicUrl, HOST);
       expect(after.shards.map((s) => s.etag)).toEqual(before.shards.map((s) => s.etag));
     });
@@ -87,10 +124,18 @@ export function describePipeline(title: string, start: (overrides: Record<string
       expect((await api.get(`/v1/sites/${siteId}/schedule`)).body).toEqual({ rebuildCron: null, nextRunAt: null });
     });
 
-    it('publishes fresh articles as a news sitemap that validates against Google\'s schema', async () => {
+    it("publishes fresh articles as a news sitemap that validates against Google's schema", async () => {
       const publicationDate = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-      const news = { publicationName: 'News & Co', publicationLanguage: 'en', publicationDate, title: 'Rates <rise> & "fall"' };
-      const res = await api.put(`/v1/sites/${siteId}/urls`, [{ loc: url('/articles/1'), news }, { loc: url('/articles/2'), news }]);
+      const news = {
+        publicationName: 'News & Co',
+        publicationLanguage: 'en',
+        publicationDate,
+        title: 'Rates <rise> & "fall"',
+      };
+      const res = await api.put(`/v1/sites/${siteId}/urls`, [
+        { loc: url('/articles/1'), news },
+        { loc: url('/articles/2'), news },
+      ]);
       expect(res.body.errors).toEqual([]);
       const build = await api.post(`/v1/sites/${siteId}/builds`, {});
       expect(await api.waitForBuild(siteId, build.body.buildId)).toMatchObject({ status: 'published' });

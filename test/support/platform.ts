@@ -20,7 +20,10 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(overrides: Record<string, string> = {}, opts: { worker?: boolean } = {}): Promise<Platform> {
+export async function startPlatform(
+  overrides: Record<string, string> = {},
+  opts: { worker?: boolean } = {},
+): Promise<Platform> {
   const db = await createTestDatabase();
   const env = {
     DATABASE_URL: db.url,

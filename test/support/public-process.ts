@@ -25,12 +25,22 @@ export interface PublicProcess {
 }
 
 export async function spawnPublic(env: Record<string, string>): Promise<PublicProcess> {
-  const child = spawn(process.execPath, [...APP_NODE_FLAGS.public, '-r', '@swc-node/register', 'apps/public/src/main.ts'], {
-    cwd: ROOT,
-    // Info: the access log is how a test sees which process answered.
-    env: childProcessEnv({ SITE_VERIFICATION: developmentSiteVerification(), PUBLIC_PORT: '0', PUBLIC_HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...APP_NODE_FLAGS.public, '-r', '@swc-node/register', 'apps/public/src/main.ts'],
+    {
+      cwd: ROOT,
+      // Info: the access log is how a test sees which process answered.
+      env: childProcessEnv({
+        SITE_VERIFICATION: developmentSiteVerification(),
+        PUBLIC_PORT: '0',
+        PUBLIC_HOST: '127.0.0.1',
+        ...env,
+        LOG_LEVEL: 'info',
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const lines: LogLine[] = [];
   const waiters = new Set<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
   let stderr = '';
@@ -47,7 +57,10 @@ export async function spawnPublic(env: Record<string, string>): Promise<PublicPr
     const seen = lines.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => done(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${stderr}`)),
+        timeoutMs,
+      );
       const waiter = { match, resolve: (line: LogLine) => done(line) };
       const done = (result: LogLine | Error) => {
         clearTimeout(timer);

@@ -24,7 +24,11 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(async () => output.includes('worker serving queues') || child.exitCode !== null, 60_000, 'worker did not start');
+  await waitFor(
+    async () => output.includes('worker serving queues') || child.exitCode !== null,
+    60_000,
+    'worker did not start',
+  );
   if (child.exitCode !== null) throw new Error(`worker exited at start:\n${output}`);
   const port = /worker serving queues: .*http:\/\/[^ ]+:(\d+)\//.exec(output)?.[1];
   return {

@@ -51,8 +51,13 @@ class ApiFastifyAdapter extends FastifyAdapter {
     fastify.setErrorHandler((error, _request, reply) => replyWithError(reply, error));
     fastify.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (methods.some((method) => BULK_ROUTES.has(`${method} ${route.url}`))) route.bodyLimit ??= limits.bulkBodyLimitBytes;
-      if (route.url === GRAPHQL_PATH) route.preValidation = [...[route.preValidation ?? []].flat(), boundGraphqlDocument(limits.graphql.maxQueryLength)];
+      if (methods.some((method) => BULK_ROUTES.has(`${method} ${route.url}`)))
+        route.bodyLimit ??= limits.bulkBodyLimitBytes;
+      if (route.url === GRAPHQL_PATH)
+        route.preValidation = [
+          ...[route.preValidation ?? []].flat(),
+          boundGraphqlDocument(limits.graphql.maxQueryLength),
+        ];
     });
     fastify.addHook('onRequest', (request, reply, done) => {
       void reply.header('x-request-id', request.id);
@@ -113,20 +118,30 @@ function boundGraphqlDocument(maxLength: number) {
     const operations = [request.body ?? request.query].flat() as { query?: unknown }[];
     for (const operation of operations) {
       if (typeof operation?.query === 'string' && operation.query.length > maxLength) {
-        throw httpError(413, `the GraphQL document is longer than ${maxLength.toLocaleString('en-US')} characters (GRAPHQL_MAX_QUERY_LENGTH)`);
+        throw httpError(
+          413,
+          `the GraphQL document is longer than ${maxLength.toLocaleString('en-US')} characters (GRAPHQL_MAX_QUERY_LENGTH)`,
+        );
       }
     }
   };
 }
 
-export async function createApiApp(config: AppConfig, limitOverrides: ApiLimitOverrides = {}): Promise<NestFastifyApplication> {
+export async function createApiApp(
+  config: AppConfig,
+  limitOverrides: ApiLimitOverrides = {},
+): Promise<NestFastifyApplication> {
   const limits = apiLimits(config.api.limits, limitOverrides);
   const logger: Logger = createLogger('api', config.logLevel);
   const metrics = new PlatformMetrics('api');
   const adapter = new ApiFastifyAdapter(limits, new RequestLog(logger, metrics));
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, limitOverrides, { logger, metrics }), adapter, {
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    ApiModule.forRoot(config, limitOverrides, { logger, metrics }),
+    adapter,
+    {
+      bufferLogs: true,
+    },
+  );
   app.useLogger(app.get(PinoNestLogger));
   adapter.authenticateBodiesWith(app.get(RequestAuthenticator));
   if (config.api.adminApiKey) {

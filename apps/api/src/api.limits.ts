@@ -4,7 +4,9 @@ import type { ApiLimits } from '@sitemaps/config';
 
 export type { ApiLimits };
 
-export type ApiLimitOverrides = { [K in keyof ApiLimits]?: ApiLimits[K] extends object ? Partial<ApiLimits[K]> : ApiLimits[K] };
+export type ApiLimitOverrides = {
+  [K in keyof ApiLimits]?: ApiLimits[K] extends object ? Partial<ApiLimits[K]> : ApiLimits[K];
+};
 
 export function apiLimits(base: ApiLimits, overrides: ApiLimitOverrides = {}): ApiLimits {
   return {

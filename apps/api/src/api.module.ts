@@ -64,9 +64,19 @@ import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.prov
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
 
 /** Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests. */
-function sharedLimiter(redis: RedisConnection, keyPrefix: string, window: { points: number; durationSeconds: number }): RateLimiterRedis {
+function sharedLimiter(
+  redis: RedisConnection,
+  keyPrefix: string,
+  window: { points: number; durationSeconds: number },
+): RateLimiterRedis {
   const options = { points: window.points, duration: window.durationSeconds };
-  return new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
+  return new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    keyPrefix,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
 }
 
 class ApiClients implements OnApplicationShutdown {
@@ -106,11 +116,28 @@ export class ApiModule {
         // Nest's and the services' own lines through the app's pino logger; inside a request they
         // carry its requestId (the request's own line is written by RequestLog, on response).
         LoggerModule.forRoot({
-          pinoHttp: { logger, autoLogging: false, quietReqLogger: true, customAttributeKeys: { reqId: 'requestId' }, genReqId: (req) => (req as { id?: string }).id ?? '' },
+          pinoHttp: {
+            logger,
+            autoLogging: false,
+            quietReqLogger: true,
+            customAttributeKeys: { reqId: 'requestId' },
+            genReqId: (req) => (req as { id?: string }).id ?? '',
+          },
         }),
         GraphQLModule.forRoot<MercuriusDriverConfig>(graphqlOptions(limits.graphql)),
       ],
-      controllers: [HealthController, TenantsController, TenantAdminController, SitesController, UrlsController, BuildsController, ShardsController, ValidateController, ...IMPORT_CONTROLLERS, ...WEBHOOK_CONTROLLERS],
+      controllers: [
+        HealthController,
+        TenantsController,
+        TenantAdminController,
+        SitesController,
+        UrlsController,
+        BuildsController,
+        ShardsController,
+        ValidateController,
+        ...IMPORT_CONTROLLERS,
+        ...WEBHOOK_CONTROLLERS,
+      ],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: API_LIMITS, useValue: limits },
@@ -126,33 +153,48 @@ export class ApiModule {
           },
         },
         { provide: REDIS, useFactory: () => createRedisConnection(config, 'producer') },
-        { provide: BUILD_QUEUE, inject: [REDIS], useFactory: (redis: RedisConnection) => BuildProducer.queue(redis, config.queuePrefix) },
+        {
+          provide: BUILD_QUEUE,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) => BuildProducer.queue(redis, config.queuePrefix),
+        },
         {
           provide: BUILD_PRODUCER,
           inject: [BUILD_QUEUE, REDIS],
           useFactory: (queue: Queue, redis: RedisConnection) => new BuildProducer(queue, redis, config.build),
         },
-        { provide: VERIFICATION_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new VerificationProducer(VerificationProducer.queue(redis, config.queuePrefix)) },
+        {
+          provide: VERIFICATION_PRODUCER,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) =>
+            new VerificationProducer(VerificationProducer.queue(redis, config.queuePrefix)),
+        },
         {
           provide: URL_INGEST,
           inject: [PG_POOL, BUILD_PRODUCER],
-          useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
+          useFactory: (pool: Pool, builds: BuildProducer) =>
+            new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
         {
           provide: RATE_LIMITER,
           inject: [REDIS, API_LIMITS],
-          useFactory: (redis: RedisConnection, { rateLimit }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
+          useFactory: (redis: RedisConnection, { rateLimit }: ApiLimits) =>
+            sharedLimiter(redis, `${config.queuePrefix}:rate-limit`, rateLimit),
         },
         {
           provide: TENANT_RATE_LIMITER,
           inject: [REDIS, API_LIMITS],
           useFactory: (redis: RedisConnection, { rateLimit, tenantRateLimit }: ApiLimits) =>
-            sharedLimiter(redis, `${config.queuePrefix}:tenant-rate-limit`, { points: tenantRateLimit.points, durationSeconds: rateLimit.durationSeconds }),
+            sharedLimiter(redis, `${config.queuePrefix}:tenant-rate-limit`, {
+              points: tenantRateLimit.points,
+              durationSeconds: rateLimit.durationSeconds,
+            }),
         },
         {
           provide: AUTH_FAILURE_LIMITER,
           inject: [REDIS, API_LIMITS],
-          useFactory: (redis: RedisConnection, { authFailures }: ApiLimits) => sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
+          useFactory: (redis: RedisConnection, { authFailures }: ApiLimits) =>
+            sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
         },
         {
           provide: Readiness,
@@ -161,7 +203,10 @@ export class ApiModule {
             const logger = new Logger('health');
             return new Readiness(
               { postgres: postgresCheck(pool), redis: redisCheck(redis) },
-              { onChange: (report) => logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`) },
+              {
+                onChange: (report) =>
+                  logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`),
+              },
             );
           },
         },

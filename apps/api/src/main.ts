@@ -19,7 +19,11 @@ async function main(): Promise<void> {
     metricsPort = server.port;
   }
   await app.listen(config.api.port, config.api.host);
-  logStarted(logger, { port: config.api.port, metricsPort }, `api listening on http://${config.api.host}:${config.api.port}`);
+  logStarted(
+    logger,
+    { port: config.api.port, metricsPort },
+    `api listening on http://${config.api.host}:${config.api.port}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -59,7 +59,8 @@ export class CliContext {
       throw error;
     }
     const parsed = storedConfig.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new CliError(`${this.env.configFile} is not a config this CLI wrote; run sitemaps login again`, EXIT.usage);
+    if (!parsed.success)
+      throw new CliError(`${this.env.configFile} is not a config this CLI wrote; run sitemaps login again`, EXIT.usage);
     return parsed.data;
   }
 
@@ -76,7 +77,11 @@ export class CliContext {
     const apiUrl = this.env.apiUrl ?? stored?.apiUrl;
     const apiKey = this.env.apiKey ?? stored?.apiKey;
     if (!apiUrl || !apiKey) {
-      throw new CliError('not logged in: run `sitemaps login`, or set SITEMAPS_API_URL and SITEMAPS_API_KEY', EXIT.auth, 'NOT_LOGGED_IN');
+      throw new CliError(
+        'not logged in: run `sitemaps login`, or set SITEMAPS_API_URL and SITEMAPS_API_KEY',
+        EXIT.auth,
+        'NOT_LOGGED_IN',
+      );
     }
     return { apiUrl, apiKey };
   }
@@ -107,9 +112,20 @@ export class CliContext {
 export function failure(error: unknown): { exitCode: number; code: string; message: string; details?: unknown[] } {
   if (error instanceof CliError) return { exitCode: error.exitCode, code: error.code, message: error.message };
   if (error instanceof SitemapsApiError) {
-    const exitCode = error.status === 0 ? EXIT.unreachable : error.status === 401 || error.status === 403 ? EXIT.auth : EXIT.failed;
-    const details = error.details.map((d) => `  ${[d.field, d.index !== undefined ? `#${d.index}` : undefined, d.line !== undefined ? `line ${d.line}` : undefined].filter(Boolean).join(' ')}: ${d.message}`);
-    return { exitCode, code: error.code, message: [`${error.message} (${error.code}${error.status ? `, HTTP ${error.status}` : ''})`, ...details].join('\n'), details: error.details };
+    const exitCode =
+      error.status === 0 ? EXIT.unreachable : error.status === 401 || error.status === 403 ? EXIT.auth : EXIT.failed;
+    const details = error.details.map(
+      (d) =>
+        `  ${[d.field, d.index !== undefined ? `#${d.index}` : undefined, d.line !== undefined ? `line ${d.line}` : undefined].filter(Boolean).join(' ')}: ${d.message}`,
+    );
+    return {
+      exitCode,
+      code: error.code,
+      message: [`${error.message} (${error.code}${error.status ? `, HTTP ${error.status}` : ''})`, ...details].join(
+        '\n',
+      ),
+      details: error.details,
+    };
   }
   return { exitCode: EXIT.failed, code: 'UNEXPECTED', message: error instanceof Error ? error.message : String(error) };
 }

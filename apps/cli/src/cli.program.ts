@@ -26,7 +26,10 @@ export async function runCli(argv: string[], env: CliEnv, io: Io): Promise<numbe
   urlsCommand(program, context);
   buildCommand(program, context);
   validateCommand(program, context);
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
+  for (const command of program.commands)
+    command
+      .exitOverride()
+      .configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
@@ -36,7 +39,10 @@ export async function runCli(argv: string[], env: CliEnv, io: Io): Promise<numbe
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     const { exitCode, code, message, details } = failure(error);
-    if (ctx.json) io.stdout.write(`${JSON.stringify({ error: { code, message: message.split('\n')[0], details: details ?? [] } }, null, 2)}\n`);
+    if (ctx.json)
+      io.stdout.write(
+        `${JSON.stringify({ error: { code, message: message.split('\n')[0], details: details ?? [] } }, null, 2)}\n`,
+      );
     io.stderr.write(`sitemaps: ${message}\n`);
     return exitCode;
   }

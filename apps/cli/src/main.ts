@@ -1,7 +1,11 @@
 import { loadCliEnv } from '@sitemaps/config';
 import { runCli } from './cli.program';
 
-runCli(process.argv.slice(2), loadCliEnv(), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }).then(
+runCli(process.argv.slice(2), loadCliEnv(), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+}).then(
   (code) => {
     process.exitCode = code;
   },

@@ -63,7 +63,8 @@ export function uploadUrls(upload: {
     xhr.setRequestHeader('authorization', `Bearer ${apiKey}`);
     xhr.setRequestHeader('content-type', format === 'csv' ? 'text/csv' : 'application/x-ndjson');
     if (gzipped) xhr.setRequestHeader('content-encoding', 'gzip');
-    xhr.upload.onprogress = (event) => onProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : file.size });
+    xhr.upload.onprogress = (event) =>
+      onProgress({ sent: event.loaded, total: event.lengthComputable ? event.total : file.size });
     xhr.onerror = () => reject(new SitemapsApiError(0, 'UNREACHABLE', 'the upload was interrupted'));
     xhr.onload = () => {
       let body: unknown = null;
@@ -74,7 +75,14 @@ export function uploadUrls(upload: {
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(body as Schemas['ImportResult']);
       const error = (body as Partial<Schemas['Error']> | null)?.error;
-      reject(new SitemapsApiError(xhr.status, error?.code ?? `HTTP_${xhr.status}`, error?.message ?? xhr.statusText, error?.details ?? []));
+      reject(
+        new SitemapsApiError(
+          xhr.status,
+          error?.code ?? `HTTP_${xhr.status}`,
+          error?.message ?? xhr.statusText,
+          error?.details ?? [],
+        ),
+      );
     };
     xhr.send(file);
   });

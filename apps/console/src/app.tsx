@@ -98,7 +98,9 @@ function SignIn(props: { notice: string | null; onSignedIn(key: string): void })
       await unwrap(clientFor(trimmed).GET('/v1/sites', { params: { query: { limit: 1 } } }));
       props.onSignedIn(trimmed);
     } catch (e) {
-      setError(e instanceof SitemapsApiError && e.status === 401 ? 'This key is not valid, or has been revoked' : messageOf(e));
+      setError(
+        e instanceof SitemapsApiError && e.status === 401 ? 'This key is not valid, or has been revoked' : messageOf(e),
+      );
     } finally {
       setBusy(false);
     }

@@ -19,7 +19,10 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const builds = useCursorPages(
-    (cursor) => unwrap(api.GET('/v1/sites/{siteId}/builds', { params: { path: { siteId: site.id }, query: { limit: 30, cursor } } })),
+    (cursor) =>
+      unwrap(
+        api.GET('/v1/sites/{siteId}/builds', { params: { path: { siteId: site.id }, query: { limit: 30, cursor } } }),
+      ),
     [site.id],
   );
   const active = builds.page?.items.some((build) => build.status === 'queued' || build.status === 'running');
@@ -59,7 +62,9 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
         )}
       </div>
       <ErrorNote error={error ?? builds.error} />
-      {builds.page && builds.page.items.length === 0 && <p>No builds yet. One starts by itself shortly after URLs change.</p>}
+      {builds.page && builds.page.items.length === 0 && (
+        <p>No builds yet. One starts by itself shortly after URLs change.</p>
+      )}
       {builds.page && builds.page.items.length > 0 && (
         <>
           <DurationChart builds={builds.page.items} />
@@ -71,14 +76,30 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
                   <th scope="col">Started</th>
                   <th scope="col">Status</th>
                   <th scope="col">Trigger</th>
-                  <th scope="col" className="num">URLs</th>
-                  <th scope="col" className="num">Shards rendered / skipped</th>
-                  <th scope="col" className="num">Size</th>
-                  <th scope="col" className="num">Read</th>
-                  <th scope="col" className="num">Render</th>
-                  <th scope="col" className="num">Gzip</th>
-                  <th scope="col" className="num">Store</th>
-                  <th scope="col" className="num">Total</th>
+                  <th scope="col" className="num">
+                    URLs
+                  </th>
+                  <th scope="col" className="num">
+                    Shards rendered / skipped
+                  </th>
+                  <th scope="col" className="num">
+                    Size
+                  </th>
+                  <th scope="col" className="num">
+                    Read
+                  </th>
+                  <th scope="col" className="num">
+                    Render
+                  </th>
+                  <th scope="col" className="num">
+                    Gzip
+                  </th>
+                  <th scope="col" className="num">
+                    Store
+                  </th>
+                  <th scope="col" className="num">
+                    Total
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -31,7 +31,13 @@ export function DurationChart({ builds }: { builds: Schemas['Build'][] }) {
         <title id="duration-chart-title">
           {`Durations of the last ${points.length} builds, oldest first; longest ${formatMs(max)}`}
         </title>
-        <line x1={PAD.left} y1={PAD.top + plotHeight} x2={WIDTH - PAD.right} y2={PAD.top + plotHeight} className="axis" />
+        <line
+          x1={PAD.left}
+          y1={PAD.top + plotHeight}
+          x2={WIDTH - PAD.right}
+          y2={PAD.top + plotHeight}
+          className="axis"
+        />
         <text x={PAD.left - 6} y={PAD.top + 8} textAnchor="end" className="tick">
           {formatMs(max)}
         </text>

@@ -17,7 +17,10 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
   const [error, setError] = useState<unknown>(null);
   const [uploading, setUploading] = useState(false);
   const imports = useCursorPages(
-    (cursor) => unwrap(api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 10, cursor } } })),
+    (cursor) =>
+      unwrap(
+        api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 10, cursor } } }),
+      ),
     [site.id],
   );
 
@@ -26,7 +29,9 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
     if (!uploading) return;
     let live = true;
     const poll = async () => {
-      const page = await unwrap(api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 1 } } }));
+      const page = await unwrap(
+        api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 1 } } }),
+      );
       const latest = page.items[0];
       if (live && latest && (latest.status === 'running' || latest.status === 'queued')) setRunning(latest);
     };
@@ -62,8 +67,8 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
       <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-heading">
         <h2 id="upload-heading">Upload URLs</h2>
         <p className="muted">
-          NDJSON (one URL entry per line) or CSV with a header, optionally gzipped (<code>.ndjson</code>, <code>.csv</code>,{' '}
-          <code>.gz</code>). Valid lines are stored; rejected lines are listed with their reason.
+          NDJSON (one URL entry per line) or CSV with a header, optionally gzipped (<code>.ndjson</code>,{' '}
+          <code>.csv</code>, <code>.gz</code>). Valid lines are stored; rejected lines are listed with their reason.
         </p>
         <div className="inline">
           <Field label="File" error={fileError}>
@@ -118,9 +123,15 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
                   <th scope="col">Started</th>
                   <th scope="col">Status</th>
                   <th scope="col">Source</th>
-                  <th scope="col" className="num">Read</th>
-                  <th scope="col" className="num">Stored</th>
-                  <th scope="col" className="num">Rejected</th>
+                  <th scope="col" className="num">
+                    Read
+                  </th>
+                  <th scope="col" className="num">
+                    Stored
+                  </th>
+                  <th scope="col" className="num">
+                    Rejected
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -169,7 +180,9 @@ function Rejections({ siteId, importId }: { siteId: string; importId: string }) 
             <caption className="visually-hidden">Rejected lines of the upload</caption>
             <thead>
               <tr>
-                <th scope="col" className="num">Line</th>
+                <th scope="col" className="num">
+                  Line
+                </th>
                 <th scope="col">Field</th>
                 <th scope="col">Reason</th>
                 <th scope="col">Code</th>

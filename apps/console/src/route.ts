@@ -2,10 +2,7 @@
 // route needs no server-side fallback.
 import { useEffect, useState } from 'react';
 
-export type Route =
-  | { page: 'sites' }
-  | { page: 'webhooks' }
-  | { page: 'site'; siteId: string; tab: SiteTab };
+export type Route = { page: 'sites' } | { page: 'webhooks' } | { page: 'site'; siteId: string; tab: SiteTab };
 
 export const SITE_TABS = ['overview', 'builds', 'shards', 'urls', 'import', 'settings'] as const;
 export type SiteTab = (typeof SITE_TABS)[number];

@@ -76,9 +76,19 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
 
   return (
     <form className="settings" onSubmit={submit} noValidate>
-      <Field label="robots.txt rules" error={errors.robotsTxt} hint="Your own rules; the platform appends its Sitemap: lines.">
+      <Field
+        label="robots.txt rules"
+        error={errors.robotsTxt}
+        hint="Your own rules; the platform appends its Sitemap: lines."
+      >
         {(ids) => (
-          <textarea {...ids} rows={8} spellCheck={false} value={draft.robotsTxt} onChange={(e) => set('robotsTxt', e.target.value)} />
+          <textarea
+            {...ids}
+            rows={8}
+            spellCheck={false}
+            value={draft.robotsTxt}
+            onChange={(e) => set('robotsTxt', e.target.value)}
+          />
         )}
       </Field>
       <div className="check">
@@ -104,21 +114,56 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
           )}
         </Field>
         <Field label="Default priority" error={errors.defaultPriority} hint="0.0 to 1.0; empty for none">
-          {(ids) => <input {...ids} inputMode="decimal" value={draft.defaultPriority} onChange={(e) => set('defaultPriority', e.target.value)} />}
+          {(ids) => (
+            <input
+              {...ids}
+              inputMode="decimal"
+              value={draft.defaultPriority}
+              onChange={(e) => set('defaultPriority', e.target.value)}
+            />
+          )}
         </Field>
-        <Field label="Scheduled full rebuild (cron, UTC)" error={errors.rebuildCron} hint="5 fields, e.g. 0 3 * * *; empty for none">
-          {(ids) => <input {...ids} spellCheck={false} value={draft.rebuildCron} onChange={(e) => set('rebuildCron', e.target.value)} />}
+        <Field
+          label="Scheduled full rebuild (cron, UTC)"
+          error={errors.rebuildCron}
+          hint="5 fields, e.g. 0 3 * * *; empty for none"
+        >
+          {(ids) => (
+            <input
+              {...ids}
+              spellCheck={false}
+              value={draft.rebuildCron}
+              onChange={(e) => set('rebuildCron', e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Cache max-age (seconds)" error={errors.cacheMaxAge}>
-          {(ids) => <input {...ids} inputMode="numeric" value={draft.cacheMaxAge} onChange={(e) => set('cacheMaxAge', e.target.value)} />}
+          {(ids) => (
+            <input
+              {...ids}
+              inputMode="numeric"
+              value={draft.cacheMaxAge}
+              onChange={(e) => set('cacheMaxAge', e.target.value)}
+            />
+          )}
         </Field>
       </div>
       <div className="check">
-        <input id="text-sitemap" type="checkbox" checked={draft.textSitemap} onChange={(e) => set('textSitemap', e.target.checked)} />
+        <input
+          id="text-sitemap"
+          type="checkbox"
+          checked={draft.textSitemap}
+          onChange={(e) => set('textSitemap', e.target.checked)}
+        />
         <label htmlFor="text-sitemap">Also publish /sitemap.txt</label>
       </div>
       <div className="check">
-        <input id="xsl-stylesheet" type="checkbox" checked={draft.xslStylesheet} onChange={(e) => set('xslStylesheet', e.target.checked)} />
+        <input
+          id="xsl-stylesheet"
+          type="checkbox"
+          checked={draft.xslStylesheet}
+          onChange={(e) => set('xslStylesheet', e.target.checked)}
+        />
         <label htmlFor="xsl-stylesheet">Readable in a browser (XSL stylesheet on the sitemap files)</label>
       </div>
       <ErrorNote error={error} />

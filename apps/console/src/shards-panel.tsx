@@ -9,7 +9,10 @@ const MAX_BYTES = 50 * 1024 * 1024;
 export function ShardsPanel({ site }: { site: Schemas['Site'] }) {
   const { api } = useSession();
   const shards = useCursorPages(
-    (cursor) => unwrap(api.GET('/v1/sites/{siteId}/shards', { params: { path: { siteId: site.id }, query: { limit: 50, cursor } } })),
+    (cursor) =>
+      unwrap(
+        api.GET('/v1/sites/{siteId}/shards', { params: { path: { siteId: site.id }, query: { limit: 50, cursor } } }),
+      ),
     [site.id],
   );
   return (
@@ -24,8 +27,12 @@ export function ShardsPanel({ site }: { site: Schemas['Site'] }) {
               <tr>
                 <th scope="col">File</th>
                 <th scope="col">Section</th>
-                <th scope="col" className="num">URLs</th>
-                <th scope="col" className="num">Size</th>
+                <th scope="col" className="num">
+                  URLs
+                </th>
+                <th scope="col" className="num">
+                  Size
+                </th>
                 <th scope="col">Fill</th>
                 <th scope="col">State</th>
               </tr>
@@ -40,7 +47,13 @@ export function ShardsPanel({ site }: { site: Schemas['Site'] }) {
                     <td className="num">{formatNumber(shard.urlCount)}</td>
                     <td className="num">{formatBytes(shard.byteSize)}</td>
                     <td>
-                      <meter min={0} max={1} value={fill} aria-label={`${shard.path} fill`} title={`${(fill * 100).toFixed(1)}%`} />{' '}
+                      <meter
+                        min={0}
+                        max={1}
+                        value={fill}
+                        aria-label={`${shard.path} fill`}
+                        title={`${(fill * 100).toFixed(1)}%`}
+                      />{' '}
                       {(fill * 100).toFixed(1)}%
                     </td>
                     <td>{shard.dirty ? 'changed, not rendered yet' : 'rendered'}</td>

@@ -38,7 +38,11 @@ export function SitePage({ siteId, tab }: { siteId: string; tab: SiteTab }) {
       </p>
       <nav className="tabs" aria-label="Site sections">
         {SITE_TABS.map((name) => (
-          <a key={name} href={hrefOf({ page: 'site', siteId, tab: name })} aria-current={name === tab ? 'page' : undefined}>
+          <a
+            key={name}
+            href={hrefOf({ page: 'site', siteId, tab: name })}
+            aria-current={name === tab ? 'page' : undefined}
+          >
             {TAB_LABELS[name]}
           </a>
         ))}
@@ -66,7 +70,10 @@ function Overview({ site, onChecked }: { site: Schemas['Site']; onChecked(site: 
   useEffect(() => {
     const path = { siteId: site.id };
     unwrap(api.GET('/v1/sites/{siteId}/builds', { params: { path, query: { limit: 20 } } })).then(setBuilds, setError);
-    unwrap(api.GET('/v1/sites/{siteId}/shards', { params: { path, query: { limit: OVERVIEW_SHARDS } } })).then(setShards, setError);
+    unwrap(api.GET('/v1/sites/{siteId}/shards', { params: { path, query: { limit: OVERVIEW_SHARDS } } })).then(
+      setShards,
+      setError,
+    );
   }, [api, site.id]);
 
   const latest = builds?.items[0];

@@ -6,11 +6,16 @@ import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from
 
 export function SitesPage() {
   const { api } = useSession();
-  const sites = useCursorPages((cursor) => unwrap(api.GET('/v1/sites', { params: { query: { limit: 25, cursor } } })), []);
+  const sites = useCursorPages(
+    (cursor) => unwrap(api.GET('/v1/sites', { params: { query: { limit: 25, cursor } } })),
+    [],
+  );
   return (
     <>
       <h1>Sites</h1>
-      <CreateSite onCreated={(site) => (window.location.hash = hrefOf({ page: 'site', siteId: site.id, tab: 'overview' }))} />
+      <CreateSite
+        onCreated={(site) => (window.location.hash = hrefOf({ page: 'site', siteId: site.id, tab: 'overview' }))}
+      />
       <section aria-labelledby="sites-heading">
         <h2 id="sites-heading">Your sites</h2>
         <ErrorNote error={sites.error} />

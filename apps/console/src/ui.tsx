@@ -49,7 +49,14 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
   };
 }
 
-export function Pager(props: { label: string; pageNumber: number; hasPrevious: boolean; hasNext: boolean; previous(): void; next(): void }) {
+export function Pager(props: {
+  label: string;
+  pageNumber: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  previous(): void;
+  next(): void;
+}) {
   if (!props.hasPrevious && !props.hasNext) return null;
   return (
     <nav className="pager" aria-label={`${props.label} pages`}>
@@ -74,12 +81,18 @@ export function ErrorNote({ error }: { error: unknown }) {
 }
 
 /** A labelled input with its error announced and tied to it (aria-describedby). */
-export function Field(props: { label: string; error?: string | undefined; hint?: string; children: (ids: FieldIds) => ReactNode }) {
+export function Field(props: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: (ids: FieldIds) => ReactNode;
+}) {
   const id = useId();
   const ids: FieldIds = {
     id,
     'aria-invalid': props.error ? true : undefined,
-    'aria-describedby': [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
+    'aria-describedby':
+      [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
   };
   return (
     <div className={props.error ? 'field invalid' : 'field'}>

@@ -11,7 +11,11 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
   const [selected, setSelected] = useState<Schemas['Url'] | null>(null);
   const urls = useCursorPages(
     (cursor) =>
-      unwrap(api.GET('/v1/sites/{siteId}/urls', { params: { path: { siteId: site.id }, query: { limit: 50, cursor, prefix } } })),
+      unwrap(
+        api.GET('/v1/sites/{siteId}/urls', {
+          params: { path: { siteId: site.id }, query: { limit: 50, cursor, prefix } },
+        }),
+      ),
     [site.id, prefix],
   );
 
@@ -25,7 +29,15 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
     <>
       <form className="inline" role="search" onSubmit={search}>
         <Field label="URLs starting with" hint="Lists 50 at a time.">
-          {(ids) => <input {...ids} type="search" className="wide-input" value={input} onChange={(e) => setInput(e.target.value)} />}
+          {(ids) => (
+            <input
+              {...ids}
+              type="search"
+              className="wide-input"
+              value={input}
+              onChange={(e) => setInput(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit">Search</button>
       </form>
@@ -101,7 +113,10 @@ function UrlDetails({ url }: { url: Schemas['Url'] }) {
             </thead>
             <tbody>
               {cluster.map((alternate) => (
-                <tr key={`${alternate.hreflang} ${alternate.href}`} aria-current={alternate === own ? 'true' : undefined}>
+                <tr
+                  key={`${alternate.hreflang} ${alternate.href}`}
+                  aria-current={alternate === own ? 'true' : undefined}
+                >
                   <td>
                     {alternate.hreflang}
                     {alternate === own ? ' (this URL)' : ''}

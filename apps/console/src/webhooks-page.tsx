@@ -3,14 +3,23 @@ import { fieldErrors, unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
-const EVENT_TYPES = ['build.published', 'build.failed', 'import.finished', 'site.verified', 'site.verification_lost'] as const;
+const EVENT_TYPES = [
+  'build.published',
+  'build.failed',
+  'import.finished',
+  'site.verified',
+  'site.verification_lost',
+] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 
 export function WebhooksPage() {
   const { api } = useSession();
   const [error, setError] = useState<unknown>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const webhooks = useCursorPages((cursor) => unwrap(api.GET('/v1/webhooks', { params: { query: { limit: 25, cursor } } })), []);
+  const webhooks = useCursorPages(
+    (cursor) => unwrap(api.GET('/v1/webhooks', { params: { query: { limit: 25, cursor } } })),
+    [],
+  );
 
   async function act(call: Promise<unknown>) {
     setError(null);
@@ -51,10 +60,17 @@ export function WebhooksPage() {
                       <td>{hook.eventTypes.join(', ')}</td>
                       <td>
                         {hook.enabled ? 'enabled' : `disabled${hook.disabledReason ? ` (${hook.disabledReason})` : ''}`}
-                        {hook.consecutiveFailures > 0 && <div className="field-error">{hook.consecutiveFailures} failures in a row</div>}
+                        {hook.consecutiveFailures > 0 && (
+                          <div className="field-error">{hook.consecutiveFailures} failures in a row</div>
+                        )}
                       </td>
                       <td className="row-actions">
-                        <button type="button" className="secondary" onClick={() => setSelected(hook.id)} aria-label={`Deliveries to ${hook.url}`}>
+                        <button
+                          type="button"
+                          className="secondary"
+                          onClick={() => setSelected(hook.id)}
+                          aria-label={`Deliveries to ${hook.url}`}
+                        >
                           Deliveries
                         </button>
                         <button
@@ -68,7 +84,16 @@ export function WebhooksPage() {
                         <button
                           type="button"
                           className="secondary"
-                          onClick={() => act(unwrap(api.PATCH('/v1/webhooks/{webhookId}', { params: { path }, body: { enabled: !hook.enabled } })))}
+                          onClick={() =>
+                            act(
+                              unwrap(
+                                api.PATCH('/v1/webhooks/{webhookId}', {
+                                  params: { path },
+                                  body: { enabled: !hook.enabled },
+                                }),
+                              ),
+                            )
+                          }
                           aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
                         >
                           {hook.enabled ? 'Disable' : 'Enable'}
@@ -76,7 +101,10 @@ export function WebhooksPage() {
                         <button
                           type="button"
                           className="danger"
-                          onClick={() => window.confirm(`Delete ${hook.url}?`) && act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))}
+                          onClick={() =>
+                            window.confirm(`Delete ${hook.url}?`) &&
+                            act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))
+                          }
                           aria-label={`Delete ${hook.url}`}
                         >
                           Delete
@@ -125,7 +153,9 @@ function CreateWebhook({ onCreated }: { onCreated(): void }) {
       <h2 id="create-webhook-heading">Add an endpoint</h2>
       <form onSubmit={submit} noValidate>
         <Field label="Endpoint URL" error={errors.url}>
-          {(ids) => <input {...ids} type="url" className="wide-input" value={url} onChange={(e) => setUrl(e.target.value)} />}
+          {(ids) => (
+            <input {...ids} type="url" className="wide-input" value={url} onChange={(e) => setUrl(e.target.value)} />
+          )}
         </Field>
         <fieldset aria-describedby={errors.eventTypes ? 'event-types-error' : undefined}>
           <legend>Events</legend>
@@ -135,7 +165,9 @@ function CreateWebhook({ onCreated }: { onCreated(): void }) {
                 id={`event-${type}`}
                 type="checkbox"
                 checked={events.includes(type)}
-                onChange={(e) => setEvents((list) => (e.target.checked ? [...list, type] : list.filter((t) => t !== type)))}
+                onChange={(e) =>
+                  setEvents((list) => (e.target.checked ? [...list, type] : list.filter((t) => t !== type)))
+                }
               />
               <label htmlFor={`event-${type}`}>{type}</label>
             </div>
@@ -161,7 +193,12 @@ function CreateWebhook({ onCreated }: { onCreated(): void }) {
 function Deliveries({ webhookId }: { webhookId: string }) {
   const { api } = useSession();
   const deliveries = useCursorPages(
-    (cursor) => unwrap(api.GET('/v1/webhooks/{webhookId}/deliveries', { params: { path: { webhookId }, query: { limit: 25, cursor } } })),
+    (cursor) =>
+      unwrap(
+        api.GET('/v1/webhooks/{webhookId}/deliveries', {
+          params: { path: { webhookId }, query: { limit: 25, cursor } },
+        }),
+      ),
     [webhookId],
   );
   return (
@@ -178,8 +215,12 @@ function Deliveries({ webhookId }: { webhookId: string }) {
                 <th scope="col">Created</th>
                 <th scope="col">Event</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Attempts</th>
-                <th scope="col" className="num">HTTP</th>
+                <th scope="col" className="num">
+                  Attempts
+                </th>
+                <th scope="col" className="num">
+                  HTTP
+                </th>
               </tr>
             </thead>
             <tbody>

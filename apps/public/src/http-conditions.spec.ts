@@ -16,7 +16,9 @@ describe('http conditions', () => {
   it('lets If-None-Match decide when present, else compares If-Modified-Since to the second', () => {
     const stored = new Date('2026-01-15T10:00:00.750Z');
     expect(isNotModified({ 'if-none-match': 'W/"a", "b"' }, '"a"', stored)).toBe(true);
-    expect(isNotModified({ 'if-none-match': '"b"', 'if-modified-since': stored.toUTCString() }, '"a"', stored)).toBe(false);
+    expect(isNotModified({ 'if-none-match': '"b"', 'if-modified-since': stored.toUTCString() }, '"a"', stored)).toBe(
+      false,
+    );
     expect(isNotModified({ 'if-modified-since': 'Thu, 15 Jan 2026 10:00:00 GMT' }, '"a"', stored)).toBe(true);
     expect(isNotModified({ 'if-modified-since': 'Thu, 15 Jan 2026 09:59:59 GMT' }, '"a"', stored)).toBe(false);
     expect(isNotModified({}, '"a"', stored)).toBe(false);

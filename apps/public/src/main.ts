@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import { ConfigError, describeConfig, exitWithParent, loadConfig, type AppConfig } from '@sitemaps/config';
-import { loggerOptions, PlatformMetrics, startMetricsServer, stopTracing, type MetricsServer } from '@sitemaps/observability';
+import {
+  loggerOptions,
+  PlatformMetrics,
+  startMetricsServer,
+  stopTracing,
+  type MetricsServer,
+} from '@sitemaps/observability';
 import { createPublicApp } from './public.app';
 import { superviseWorkers } from './public.cluster';
 
@@ -14,11 +20,17 @@ async function main(): Promise<void> {
   // Cluster workers are the primary's children, and end with it.
   if (cluster.isPrimary) exitWithParent();
   if (cluster.isPrimary && config.public.workers > 1) {
-    const options = { ...loggerOptions('public', config.logLevel), base: { app: 'public', pid: process.pid, role: 'primary' } };
+    const options = {
+      ...loggerOptions('public', config.logLevel),
+      base: { app: 'public', pid: process.pid, role: 'primary' },
+    };
     const logger = pino(options);
     // One scrape for the whole cluster: the primary asks every worker for its metrics (IPC) and sums them.
     const aggregator = new AggregatorRegistry();
-    const metrics = await serveMetrics(config, logger, async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }));
+    const metrics = await serveMetrics(config, logger, async () => ({
+      contentType: aggregator.contentType,
+      body: await aggregator.clusterMetrics(),
+    }));
     const code = await superviseWorkers(config.public.workers, logger, () => describeConfig(config));
     await metrics?.close();
     process.exit(code);
@@ -58,7 +70,11 @@ async function serve(config: AppConfig): Promise<void> {
   await app.listen(config.public.port, config.public.host);
   const log = app.getHttpAdapter().getInstance().log;
   if (cluster.isWorker) log.info({ worker: cluster.worker?.id }, 'public worker listening');
-  else log.info({ workers: 1, port: (app.getHttpServer().address() as AddressInfo).port, config: describeConfig(config) }, 'public server listening');
+  else
+    log.info(
+      { workers: 1, port: (app.getHttpServer().address() as AddressInfo).port, config: describeConfig(config) },
+      'public server listening',
+    );
 }
 
 main().catch((error: unknown) => {
@@ -67,7 +83,11 @@ main().catch((error: unknown) => {
 });
 
 /** PUBLIC_METRICS_PORT's listener, when set. */
-async function serveMetrics(config: AppConfig, logger: pino.Logger, source: () => Promise<{ contentType: string; body: string }>): Promise<MetricsServer | undefined> {
+async function serveMetrics(
+  config: AppConfig,
+  logger: pino.Logger,
+  source: () => Promise<{ contentType: string; body: string }>,
+): Promise<MetricsServer | undefined> {
   if (config.metrics.publicPort === undefined) return undefined;
   const server = await startMetricsServer(config.metrics.host, config.metrics.publicPort, source);
   logger.info({ metricsPort: server.port }, `public metrics on http://${config.metrics.host}:${server.port}/metrics`);

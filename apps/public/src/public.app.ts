@@ -22,12 +22,19 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   const accessLog = new AccessLog(logger);
   // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
   const metrics = new PlatformMetrics('public');
-  const server = new PublicServer(accessLog, metrics.publicTally, { maxHeaderBytes: 8_192, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 30_000 });
+  const server = new PublicServer(accessLog, metrics.publicTally, {
+    maxHeaderBytes: 8_192,
+    requestTimeoutMs: 10_000,
+    keepAliveTimeoutMs: 30_000,
+  });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new AccessLogController(accessLog, metrics.publicTally),
     serverFactory: server.factory,
-    clientErrorHandler: clientErrorHandler({ contentType: 'text/plain; charset=utf-8', body: (status) => `${STATUS_CODES[status] ?? 'Error'}\n` }),
+    clientErrorHandler: clientErrorHandler({
+      contentType: 'text/plain; charset=utf-8',
+      body: (status) => `${STATUS_CODES[status] ?? 'Error'}\n`,
+    }),
     // No Nest middleware here: middie's per-request hook would be pure overhead.
     skipMiddie: true,
     // Crawlers keep connections open; on close, idle ones are dropped so shutdown is prompt.
@@ -36,8 +43,14 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const status = error.statusCode ?? 400;
       // These never reach the access log's completion hook.
-      request.log.info({ method: request.method, host: request.headers.host, url: request.url, status, code: error.code }, 'request refused');
-      void reply.status(status).type('text/plain; charset=utf-8').send(`${STATUS_CODES[status] ?? 'Error'}\n`);
+      request.log.info(
+        { method: request.method, host: request.headers.host, url: request.url, status, code: error.code },
+        'request refused',
+      );
+      void reply
+        .status(status)
+        .type('text/plain; charset=utf-8')
+        .send(`${STATUS_CODES[status] ?? 'Error'}\n`);
     },
   });
   // Only GET and HEAD are served, and they carry no body: every other method reaches the handler

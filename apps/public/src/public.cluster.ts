@@ -16,7 +16,11 @@ const MAX_RESTART_DELAY_MS = 30_000;
  * cleanly), or until a worker dies before all have started listening (resolves 1: a process
  * manager such as `npm start` should see a public server that cannot start).
  */
-export function superviseWorkers(workers: number, logger: Logger, describe: () => Record<string, unknown>): Promise<number> {
+export function superviseWorkers(
+  workers: number,
+  logger: Logger,
+  describe: () => Record<string, unknown>,
+): Promise<number> {
   return new Promise((resolve) => {
     let started = false;
     let stopping = false;
@@ -57,7 +61,10 @@ export function superviseWorkers(workers: number, logger: Logger, describe: () =
         return;
       }
       if (!started) {
-        logger.error({ workerPid: worker.process.pid, code, signal }, 'a public worker exited while starting; stopping');
+        logger.error(
+          { workerPid: worker.process.pid, code, signal },
+          'a public worker exited while starting; stopping',
+        );
         exitCode = 1;
         stop('SIGTERM');
         return;
@@ -66,7 +73,10 @@ export function superviseWorkers(workers: number, logger: Logger, describe: () =
       crashes.push(now);
       while ((crashes[0] ?? now) < now - CRASH_WINDOW_MS) crashes.shift();
       const delayMs = crashes.length > 1 ? Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** crashes.length) : 0;
-      logger.error({ workerPid: worker.process.pid, code, signal, restartInMs: delayMs }, 'a public worker exited; starting another');
+      logger.error(
+        { workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
+        'a public worker exited; starting another',
+      );
       const timer = setTimeout(() => {
         restarts.delete(timer);
         if (!stopping) cluster.fork();
@@ -79,5 +89,7 @@ export function superviseWorkers(workers: number, logger: Logger, describe: () =
 }
 
 function live(): Worker[] {
-  return Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
+  return Object.values(cluster.workers ?? {}).filter(
+    (worker): worker is Worker => worker !== undefined && !worker.isDead(),
+  );
 }

@@ -13,7 +13,12 @@ export class PublicExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const status = exception instanceof HttpException && exception.getStatus() < 500 ? exception.getStatus() : 500;
-    if (status === 500) request.log.error({ err: exception, host: request.headers.host, url: request.url }, 'public request failed');
-    if (!reply.sent) void reply.status(status).type('text/plain; charset=utf-8').send(`${STATUS_CODES[status] ?? 'Error'}\n`);
+    if (status === 500)
+      request.log.error({ err: exception, host: request.headers.host, url: request.url }, 'public request failed');
+    if (!reply.sent)
+      void reply
+        .status(status)
+        .type('text/plain; charset=utf-8')
+        .send(`${STATUS_CODES[status] ?? 'Error'}\n`);
   }
 }

@@ -55,7 +55,10 @@ describe('public server', () => {
   });
 
   /** Raw HTTP (not fetch: fetch cannot set Host, normalises `..` away and decompresses bodies). */
-  function send(rawPath: string, opts: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  function send(
+    rawPath: string,
+    opts: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<RawResponse> {
     return rawRequest(`http://127.0.0.1:${port}`, rawPath, { ...opts, host: opts.host ?? host });
   }
 
@@ -134,7 +137,14 @@ describe('public server', () => {
     });
 
     it('answers 404 for paths the manifest does not list', async () => {
-      for (const missing of ['/', '/sitemaps/sitemap-2.xml.gz', '/sitemap.xml.gz', '/sitemaps/', '/constructor', '/__proto__']) {
+      for (const missing of [
+        '/',
+        '/sitemaps/sitemap-2.xml.gz',
+        '/sitemap.xml.gz',
+        '/sitemaps/',
+        '/constructor',
+        '/__proto__',
+      ]) {
         const response = await send(missing);
         expect([missing, response.status]).toEqual([missing, 404]);
       }
@@ -165,7 +175,9 @@ describe('public server', () => {
       const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
       expect((await send('/sitemap.xml', { headers: { 'if-modified-since': earlier } })).status).toBe(200);
       expect((await send('/sitemap.xml', { headers: { 'if-modified-since': 'garbage' } })).status).toBe(200);
-      const mismatched = await send('/sitemap.xml', { headers: { 'if-modified-since': lastModified, 'if-none-match': '"other"' } });
+      const mismatched = await send('/sitemap.xml', {
+        headers: { 'if-modified-since': lastModified, 'if-none-match': '"other"' },
+      });
       expect(mismatched.status).toBe(200);
     });
 
@@ -193,8 +205,16 @@ describe('public server', () => {
       }
       // A body is never parsed, so a malformed one cannot turn the 405 into a parser's error.
       for (const contentType of ['application/json', 'application/x-www-form-urlencoded', 'text/plain', '']) {
-        const response = await send('/sitemap.xml', { method: 'POST', body: '{"bad', headers: contentType ? { 'content-type': contentType } : {} });
-        expect([contentType, response.status, response.body.toString()]).toEqual([contentType, 405, 'Method Not Allowed\n']);
+        const response = await send('/sitemap.xml', {
+          method: 'POST',
+          body: '{"bad',
+          headers: contentType ? { 'content-type': contentType } : {},
+        });
+        expect([contentType, response.status, response.body.toString()]).toEqual([
+          contentType,
+          405,
+          'Method Not Allowed\n',
+        ]);
       }
     });
   });
@@ -218,7 +238,10 @@ describe('public server', () => {
         reader.clear();
         const cold = await send(target, { headers, method: method ?? 'GET' });
         const warm = await send(target, { headers, method: method ?? 'GET' });
-        const comparable = (response: RawResponse) => ({ ...response, headers: { ...response.headers, date: undefined } });
+        const comparable = (response: RawResponse) => ({
+          ...response,
+          headers: { ...response.headers, date: undefined },
+        });
         expect([target, headers, comparable(warm)]).toEqual([target, headers, comparable(cold)]);
       }
     });
@@ -227,9 +250,16 @@ describe('public server', () => {
       const first = await send('/robots.txt');
       expect(first.headers.etag).toMatch(/^"[\w-]{27}"$/);
       const again = await send('/robots.txt', { headers: { 'if-none-match': first.headers.etag ?? '' } });
-      expect([again.status, again.body.length, again.headers.etag, again.headers['cache-control']]).toEqual([304, 0, first.headers.etag, 'public, max-age=300']);
+      expect([again.status, again.body.length, again.headers.etag, again.headers['cache-control']]).toEqual([
+        304,
+        0,
+        first.headers.etag,
+        'public, max-age=300',
+      ]);
       // Without a Last-Modified, a date alone never makes it a 304.
-      expect((await send('/robots.txt', { headers: { 'if-modified-since': new Date().toUTCString() } })).status).toBe(200);
+      expect((await send('/robots.txt', { headers: { 'if-modified-since': new Date().toUTCString() } })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -250,11 +280,16 @@ describe('public server', () => {
 
     it('uses the site scheme and hostname', async () => {
       const response = await send('/robots.txt');
-      expect(robotsParser(`https://${host}/robots.txt`, response.body.toString()).getSitemaps()).toEqual([`https://${host}/sitemap.xml`]);
+      expect(robotsParser(`https://${host}/robots.txt`, response.body.toString()).getSitemaps()).toEqual([
+        `https://${host}/sitemap.xml`,
+      ]);
     });
 
     it("keeps the site's own rules and cache max-age, and appends the Sitemap line", async () => {
-      const own = await createSite(prisma, 'rules.example.com', { robotsTxt: 'User-agent: BadBot\nDisallow: /\n\n', cacheMaxAge: 60 });
+      const own = await createSite(prisma, 'rules.example.com', {
+        robotsTxt: 'User-agent: BadBot\nDisallow: /\n\n',
+        cacheMaxAge: 60,
+      });
       const response = await send('/robots.txt', { host: own.hostname });
       expect(response.headers['cache-control']).toBe('public, max-age=60');
       const text = response.body.toString();
@@ -345,10 +380,17 @@ describe('public server', () => {
       expect(gzipped.headers['content-encoding']).toBe('gzip');
       expect(gunzipSync(gzipped.body).toString('utf8')).toBe(text);
 
-      const again = await send('/sitemap.txt', { host: on.hostname, headers: { 'if-none-match': plainText.headers.etag ?? '' } });
+      const again = await send('/sitemap.txt', {
+        host: on.hostname,
+        headers: { 'if-none-match': plainText.headers.etag ?? '' },
+      });
       expect([again.status, again.body.length]).toEqual([304, 0]);
       const head = await send('/sitemap.txt', { host: on.hostname, method: 'HEAD' });
-      expect([head.status, head.headers['content-length'], head.body.length]).toEqual([200, String(Buffer.byteLength(text)), 0]);
+      expect([head.status, head.headers['content-length'], head.body.length]).toEqual([
+        200,
+        String(Buffer.byteLength(text)),
+        0,
+      ]);
       expect((await send('/sitemap.txt.gz', { host: on.hostname })).status).toBe(404);
     });
 
@@ -418,7 +460,11 @@ describe('public server', () => {
       const origin = `https://${host}`;
       const xml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz', 'sitemaps/sitemap-2.xml.gz']);
       const next = await storeXml(store, site.site.id, xml, 'index');
-      await switchManifest(prisma, site.site.id, { 'sitemap.xml': next.file, 'sitemaps/sitemap-1.xml.gz': site.shard.file, 'sitemaps/sitemap-2.xml.gz': site.shard.file });
+      await switchManifest(prisma, site.site.id, {
+        'sitemap.xml': next.file,
+        'sitemaps/sitemap-1.xml.gz': site.shard.file,
+        'sitemaps/sitemap-2.xml.gz': site.shard.file,
+      });
 
       // Unannounced, the change is invisible: the app answers from memory, not from Postgres.
       expect((await fetch(target, { headers: { 'if-none-match': oldTag } })).status).toBe(304);

@@ -10,7 +10,12 @@ describe('access log', () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const log = pino(loggerOptions('public', 'info'), sink);
-    const request = { method: 'GET', url: '/sitemap.xml', ip: '192.0.2.7', headers: { host: 'www.example.com', 'user-agent': 'Googlebot/2.1' } };
+    const request = {
+      method: 'GET',
+      url: '/sitemap.xml',
+      ip: '192.0.2.7',
+      headers: { host: 'www.example.com', 'user-agent': 'Googlebot/2.1' },
+    };
     const reply = { statusCode: 304, elapsedTime: 0.4321, getHeader: () => undefined };
     const tally = new ResponseTally();
     const controller = new AccessLogController(new AccessLog(log), tally);
@@ -18,31 +23,68 @@ describe('access log', () => {
     controller.incomingRequest();
     expect(lines).toEqual([]);
     controller.requestCompleted(null, request as unknown as FastifyRequest, reply as unknown as FastifyReply);
-    controller.requestCompleted(new Error('socket hang up'), request as unknown as FastifyRequest, { ...reply, statusCode: 500 } as unknown as FastifyReply);
+    controller.requestCompleted(
+      new Error('socket hang up'),
+      request as unknown as FastifyRequest,
+      { ...reply, statusCode: 500 } as unknown as FastifyReply,
+    );
 
     const [ok, failed] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(ok).toMatchObject({ level: 'info', app: 'public', msg: 'request', method: 'GET', host: 'www.example.com', url: '/sitemap.xml', status: 304, ms: 0.4, userAgent: 'Googlebot/2.1', ip: '192.0.2.7' });
-    expect(failed).toMatchObject({ level: 'error', msg: 'request failed', status: 500, err: { message: 'socket hang up' } });
+    expect(ok).toMatchObject({
+      level: 'info',
+      app: 'public',
+      msg: 'request',
+      method: 'GET',
+      host: 'www.example.com',
+      url: '/sitemap.xml',
+      status: 304,
+      ms: 0.4,
+      userAgent: 'Googlebot/2.1',
+      ip: '192.0.2.7',
+    });
+    expect(failed).toMatchObject({
+      level: 'error',
+      msg: 'request failed',
+      status: 500,
+      err: { message: 'socket hang up' },
+    });
     // Both went through Fastify: cache misses, counted by status.
     const counted: [string, number, number][] = [];
     tally.drain((cache, status, count) => counted.push([cache, status, count]));
-    expect(counted).toEqual([['miss', 304, 1], ['miss', 500, 1]]);
+    expect(counted).toEqual([
+      ['miss', 304, 1],
+      ['miss', 500, 1],
+    ]);
   });
 
   it('writes request lines at info only, and failures at any level that shows errors', () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) });
     const accessLog = new AccessLog(pino({ level: 'warn' }, sink));
-    const line = { method: 'GET', host: 'www.example.com', url: '/robots.txt', status: 200, bytes: 42, ms: 0.05, userAgent: undefined, ip: '127.0.0.1' };
+    const line = {
+      method: 'GET',
+      host: 'www.example.com',
+      url: '/robots.txt',
+      status: 200,
+      bytes: 42,
+      ms: 0.05,
+      userAgent: undefined,
+      ip: '127.0.0.1',
+    };
     accessLog.write(line);
     accessLog.write({ ...line, status: 500 }, new Error('boom'));
-    expect(lines.map((text) => JSON.parse(text) as Record<string, unknown>)).toEqual([expect.objectContaining({ msg: 'request failed', status: 500, bytes: 42 })]);
+    expect(lines.map((text) => JSON.parse(text) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ msg: 'request failed', status: 500, bytes: 42 }),
+    ]);
   });
 
   it('batches lines into writes of whole lines of at most 4 KiB, and writes out what waits on flush', () => {
     const writes: string[] = [];
     const destination = new BatchedDestination({ write: (chunk: string) => writes.push(chunk) });
-    const lines = Array.from({ length: 100 }, (_, i) => `{"n":${i},"userAgent":"${i % 7 === 0 ? 'Ünïcödé-bot '.repeat(40) : 'Googlebot/2.1'}"}\n`);
+    const lines = Array.from(
+      { length: 100 },
+      (_, i) => `{"n":${i},"userAgent":"${i % 7 === 0 ? 'Ünïcödé-bot '.repeat(40) : 'Googlebot/2.1'}"}\n`,
+    );
     for (const line of lines) destination.write(line);
     expect(writes.length).toBeGreaterThan(0);
     destination.flush();

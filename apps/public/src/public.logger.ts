@@ -181,7 +181,11 @@ export class PinoNestLogger implements LoggerService {
     this.write('fatal', message, rest);
   }
 
-  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', message: unknown, rest: unknown[]): void {
+  private write(
+    level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace',
+    message: unknown,
+    rest: unknown[],
+  ): void {
     const context = rest.length > 0 && typeof rest.at(-1) === 'string' ? (rest.pop() as string) : undefined;
     const fields = { context, ...(rest.length > 0 ? { details: rest } : {}) };
     if (message instanceof Error) this.logger[level]({ ...fields, err: message }, message.message);

@@ -80,7 +80,10 @@ export class PublicModule {
             const logger = new Logger('health');
             return new Readiness(
               { postgres: postgresCheck(pool), redis: redisCheck(subscriber) },
-              { onChange: (report) => logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`) },
+              {
+                onChange: (report) =>
+                  logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`),
+              },
             );
           },
         },

@@ -13,7 +13,13 @@ import { parseConfig } from '@sitemaps/config';
 import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { validateSitemapFile } from '@sitemaps/sitemap-xml';
 import { announceManifestChange, createBlobStore, ManifestReader, type BlobStore } from '@sitemaps/storage';
-import { rawRequest, startPostgresReplicaPair, testRedisUrl, waitUntil, type PostgresReplicaPair } from '@sitemaps/testing';
+import {
+  rawRequest,
+  startPostgresReplicaPair,
+  testRedisUrl,
+  waitUntil,
+  type PostgresReplicaPair,
+} from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { publishSite, sitemapIndexXml, storeXml, switchManifest, urlsetXml } from './testing/public.factory';
 
@@ -29,7 +35,12 @@ describe('public server on a read replica', () => {
 
   beforeAll(async () => {
     pair = await startPostgresReplicaPair();
-    const config = parseConfig({ DATABASE_URL: pair.primaryUrl, DATABASE_READ_URL: pair.replicaUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'silent' });
+    const config = parseConfig({
+      DATABASE_URL: pair.primaryUrl,
+      DATABASE_READ_URL: pair.replicaUrl,
+      REDIS_URL: testRedisUrl(),
+      LOG_LEVEL: 'silent',
+    });
     prisma = createPrismaClient(pair.primaryUrl);
     pool = new Pool({ connectionString: pair.primaryUrl });
     store = createBlobStore(config.storage, prisma, pool);
@@ -50,13 +61,21 @@ describe('public server on a read replica', () => {
   async function crawl(): Promise<{ shards: string[]; locs: string[] }> {
     const index = await rawRequest(origin, '/sitemap.xml', { host });
     expect(index.status).toBe(200);
-    const shards = [...index.body.toString().matchAll(/<loc>https?:\/\/[^/]+\/([^<]+)<\/loc>/g)].map((match) => match[1] as string);
+    const shards = [...index.body.toString().matchAll(/<loc>https?:\/\/[^/]+\/([^<]+)<\/loc>/g)].map(
+      (match) => match[1] as string,
+    );
     const locs: string[] = [];
     for (const shard of shards) {
       const file = await rawRequest(origin, `/${shard}`, { host });
       expect(file.status, shard).toBe(200);
       expect((await validateSitemapFile(shard, file.body)).problems).toEqual([]);
-      locs.push(...[...gunzipSync(file.body).toString().matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] as string));
+      locs.push(
+        ...[
+          ...gunzipSync(file.body)
+            .toString()
+            .matchAll(/<loc>([^<]+)<\/loc>/g),
+        ].map((match) => match[1] as string),
+      );
     }
     return { shards, locs };
   }
@@ -76,8 +95,17 @@ describe('public server on a read replica', () => {
     const origin2 = `https://${host}`;
     const a = await storeXml(store, site.id, urlsetXml(origin2, ['/v2/a']), 'shard', 1);
     const b = await storeXml(store, site.id, urlsetXml(origin2, ['/v2/b']), 'shard', 1);
-    const index = await storeXml(store, site.id, sitemapIndexXml(origin2, ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz']), 'index');
-    await switchManifest(prisma, site.id, { 'sitemap.xml': index.file, 'sitemaps/v2-1.xml.gz': a.file, 'sitemaps/v2-2.xml.gz': b.file });
+    const index = await storeXml(
+      store,
+      site.id,
+      sitemapIndexXml(origin2, ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz']),
+      'index',
+    );
+    await switchManifest(prisma, site.id, {
+      'sitemap.xml': index.file,
+      'sitemaps/v2-1.xml.gz': a.file,
+      'sitemaps/v2-2.xml.gz': b.file,
+    });
     await announceManifestChange(redis, pool, site.id);
     const reader = app.get(ManifestReader);
     await waitUntil('the announcement to wait for the replica', () => reader.sitesAwaitingReplay === 1);
@@ -87,14 +115,21 @@ describe('public server on a read replica', () => {
     expect(reader.sitesAwaitingReplay).toBe(1);
 
     await pair.resumeReplay();
-    const after = await waitUntil('the new set to be served', async (seen) => {
-      // A crawl that straddles the switch may find the old shard's path gone: the next one is whole.
-      const view = seen(await crawl().catch(() => undefined));
-      return view?.shards.length === 2 ? view : undefined;
-      // Well inside the cache's max age (60 s): a reader that had reloaded from the lagging replica
-      // at once would still hold the old set here.
-    }, { timeoutMs: 20_000 });
-    expect(after).toEqual({ shards: ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz'], locs: [`${origin2}/v2/a`, `${origin2}/v2/b`] });
+    const after = await waitUntil(
+      'the new set to be served',
+      async (seen) => {
+        // A crawl that straddles the switch may find the old shard's path gone: the next one is whole.
+        const view = seen(await crawl().catch(() => undefined));
+        return view?.shards.length === 2 ? view : undefined;
+        // Well inside the cache's max age (60 s): a reader that had reloaded from the lagging replica
+        // at once would still hold the old set here.
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(after).toEqual({
+      shards: ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz'],
+      locs: [`${origin2}/v2/a`, `${origin2}/v2/b`],
+    });
     expect(reader.sitesAwaitingReplay).toBe(0);
   }, 120_000);
 });

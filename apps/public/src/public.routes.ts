@@ -28,7 +28,11 @@ export class PublicRoutes implements OnModuleInit {
     } catch (error) {
       // Whatever failed, the client gets a bare status line: no stack, no message, no id.
       request.log.error({ err: error, host: request.headers.host, url: request.url }, 'public request failed');
-      response = { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${STATUS_CODES[500]}\n` };
+      response = {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: `${STATUS_CODES[500]}\n`,
+      };
     }
     return reply.code(response.status).headers(response.headers).send(response.body);
   }

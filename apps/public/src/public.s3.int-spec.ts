@@ -10,7 +10,14 @@ import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/d
 import type { Pool } from 'pg';
 import { validateSitemapFile } from '@sitemaps/sitemap-xml';
 import { createBlobStore } from '@sitemaps/storage';
-import { createTestDatabase, rawRequest, startS3Server, testRedisUrl, type S3TestServer, type TestDatabase } from '@sitemaps/testing';
+import {
+  createTestDatabase,
+  rawRequest,
+  startS3Server,
+  testRedisUrl,
+  type S3TestServer,
+  type TestDatabase,
+} from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { publishSite } from './testing/public.factory';
 
@@ -50,7 +57,8 @@ describe('public server on the s3 storage driver', () => {
     return app;
   }
 
-  const origin = (app: NestFastifyApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const origin = (app: NestFastifyApplication) =>
+    `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -100,9 +108,15 @@ describe('public server on the s3 storage driver', () => {
     const xml = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml', { host });
     expect({ status: xml.status, body: xml.body.toString() }).toEqual({ status: 200, body: site.shard.xml });
     const head = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', { host, method: 'HEAD' });
-    expect({ status: head.status, length: head.headers['content-length'] }).toEqual({ status: 200, length: String(site.shard.file.gzipSize) });
+    expect({ status: head.status, length: head.headers['content-length'] }).toEqual({
+      status: 200,
+      length: String(site.shard.file.gzipSize),
+    });
     const etag = `"${site.shard.file.sha256}"`;
-    const notModified = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', { host, headers: { 'if-none-match': etag } });
+    const notModified = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', {
+      host,
+      headers: { 'if-none-match': etag },
+    });
     expect(notModified.status).toBe(304);
   });
 });

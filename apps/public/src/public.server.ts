@@ -34,7 +34,9 @@ export class PublicServer {
 
   /** Fastify's `serverFactory`: Fastify passes its own handler, the fallback. */
   readonly factory = (fastify: Handler): http.Server => {
-    const server = http.createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (request, response) => this.handle(request, response, fastify));
+    const server = http.createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (request, response) =>
+      this.handle(request, response, fastify),
+    );
     server.requestTimeout = this.options.requestTimeoutMs;
     server.keepAliveTimeout = this.options.keepAliveTimeoutMs;
     return server;
@@ -56,8 +58,16 @@ export class PublicServer {
     let answer: PublicResponse | undefined;
     try {
       answer = hasDuplicateHost(request.rawHeaders)
-        ? { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': '12', connection: 'close' }, body: 'Bad Request\n' }
-        : this.service?.respondFromMemory({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+        ? {
+            status: 400,
+            headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': '12', connection: 'close' },
+            body: 'Bad Request\n',
+          }
+        : this.service?.respondFromMemory({
+            method: request.method ?? '',
+            url: request.url ?? '',
+            headers: request.headers,
+          });
     } catch {
       // Fastify's route asks the service again and answers a failure as it answers any: logged, 500.
       answer = undefined;

@@ -4,7 +4,14 @@
 // memory without a tick (`respondFromMemory`): no await, no Postgres, no Redis.
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { blobPath, ManifestReader, type FileVariant, type ManifestFile, type PublishedFile, type SiteSnapshot } from '@sitemaps/storage';
+import {
+  blobPath,
+  ManifestReader,
+  type FileVariant,
+  type ManifestFile,
+  type PublishedFile,
+  type SiteSnapshot,
+} from '@sitemaps/storage';
 import { SITEMAP_STYLESHEET, XSL_STYLESHEET_PATH } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, isNotModified } from './http-conditions';
 import { resolveTarget, type RequestTarget } from './request-target';
@@ -119,18 +126,28 @@ export class PublicService {
     const stored = target.path.endsWith('.gz') ? files?.get(target.path) : undefined;
     if (stored) return this.file(request, snapshot, stored, 'stored');
     const negotiated = files?.get(target.path) ?? files?.get(`${target.path}.gz`);
-    if (negotiated) return this.file(request, snapshot, negotiated, acceptsGzip(request.headers['accept-encoding']) ? 'gzip' : 'identity');
+    if (negotiated)
+      return this.file(
+        request,
+        snapshot,
+        negotiated,
+        acceptsGzip(request.headers['accept-encoding']) ? 'gzip' : 'identity',
+      );
     return { response: NOT_FOUND };
   }
 
   private file(request: PublicRequest, snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): FileAnswer {
     const representation = this.representation(snapshot, file, form);
-    if (isNotModified(request.headers, representation.etag, representation.lastModified)) return { response: { status: 304, headers: representation.notModified } };
+    if (isNotModified(request.headers, representation.etag, representation.lastModified))
+      return { response: { status: 304, headers: representation.notModified } };
     if (request.method === 'HEAD') return { response: { status: 200, headers: representation.head } };
     if (form === 'stored' && file.kind === 'shard' && this.options.blobBaseUrl !== null) {
       return { response: this.redirect(snapshot, file, this.options.blobBaseUrl) };
     }
-    return { response: { status: 200, headers: representation.ok }, read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' } };
+    return {
+      response: { status: 200, headers: representation.ok },
+      read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' },
+    };
   }
 
   /** Shards are the bulk of the bytes; the index and robots.txt stay on the site's host, as crawlers require. */
@@ -154,9 +171,15 @@ export class PublicService {
   private text(request: PublicRequest, snapshot: SiteSnapshot, which: 'robots' | 'indexNowKey'): PublicResponse {
     let texts = this.texts.get(snapshot);
     if (!texts) this.texts.set(snapshot, (texts = {}));
-    const { representation, body } = (texts[which] ??= textFile(snapshot, which === 'robots' ? robotsTxt(snapshot) : snapshot.site.settings.indexNowKey));
-    if (isNotModified(request.headers, representation.etag, null)) return { status: 304, headers: representation.notModified };
-    return request.method === 'HEAD' ? { status: 200, headers: representation.ok } : { status: 200, headers: representation.ok, body };
+    const { representation, body } = (texts[which] ??= textFile(
+      snapshot,
+      which === 'robots' ? robotsTxt(snapshot) : snapshot.site.settings.indexNowKey,
+    ));
+    if (isNotModified(request.headers, representation.etag, null))
+      return { status: 304, headers: representation.notModified };
+    return request.method === 'HEAD'
+      ? { status: 200, headers: representation.ok }
+      : { status: 200, headers: representation.ok, body };
   }
 }
 
@@ -171,11 +194,18 @@ function fileRepresentation(snapshot: SiteSnapshot, file: PublishedFile, form: F
   if (form !== 'stored') validators.vary = 'Accept-Encoding';
   const ok: Record<string, string> = {
     ...validators,
-    'content-type': form === 'stored' ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8',
+    'content-type':
+      form === 'stored' ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8',
   };
   if (form === 'gzip') ok['content-encoding'] = 'gzip';
   const length = form === 'identity' ? file.byteSize : file.gzipSize;
-  return { etag: validators.etag as string, lastModified: file.storedAt, notModified: validators, ok, head: { ...ok, 'content-length': String(length) } };
+  return {
+    etag: validators.etag as string,
+    lastModified: file.storedAt,
+    notModified: validators,
+    ok,
+    head: { ...ok, 'content-length': String(length) },
+  };
 }
 
 interface TextFile {
@@ -196,12 +226,19 @@ const STYLESHEET = (() => {
   const body = Buffer.from(SITEMAP_STYLESHEET);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const validators = { etag, 'cache-control': 'public, max-age=3600', 'x-robots-tag': 'noindex' };
-  return { body, validators, ok: { ...validators, 'content-type': 'text/xsl; charset=utf-8', 'content-length': String(body.length) } };
+  return {
+    body,
+    validators,
+    ok: { ...validators, 'content-type': 'text/xsl; charset=utf-8', 'content-length': String(body.length) },
+  };
 })();
 
 function stylesheet(request: PublicRequest): PublicResponse {
-  if (isNotModified(request.headers, STYLESHEET.validators.etag, null)) return { status: 304, headers: STYLESHEET.validators };
-  return request.method === 'HEAD' ? { status: 200, headers: STYLESHEET.ok } : { status: 200, headers: STYLESHEET.ok, body: STYLESHEET.body };
+  if (isNotModified(request.headers, STYLESHEET.validators.etag, null))
+    return { status: 304, headers: STYLESHEET.validators };
+  return request.method === 'HEAD'
+    ? { status: 200, headers: STYLESHEET.ok }
+    : { status: 200, headers: STYLESHEET.ok, body: STYLESHEET.body };
 }
 
 /** Served before the first publish too: it only names where the index will be. */
@@ -225,7 +262,11 @@ function withBody(response: PublicResponse, body: Buffer): PublicResponse {
 /** Error bodies name nothing: no site, no path, no id. */
 function plain(status: number, message: string, headers: Record<string, string> = {}): PublicResponse {
   const body = `${message}\n`;
-  return { status, headers: { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)), ...headers }, body };
+  return {
+    status,
+    headers: { 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)), ...headers },
+    body,
+  };
 }
 
 const BAD_REQUEST = plain(400, 'Bad Request');

@@ -19,9 +19,18 @@ describe('request target', () => {
   });
 
   it('routes by Host, and by /s/<hostname>/ on the platform host only', () => {
-    expect(resolveTarget('example.com', '/sitemap.xml', null)).toEqual({ hostname: 'example.com', path: 'sitemap.xml' });
-    expect(resolveTarget('platform.test', '/s/Example.com/sitemap.xml', 'platform.test')).toEqual({ hostname: 'example.com', path: 'sitemap.xml' });
-    expect(resolveTarget('example.com', '/s/other.com/sitemap.xml', 'platform.test')).toEqual({ hostname: 'example.com', path: 's/other.com/sitemap.xml' });
+    expect(resolveTarget('example.com', '/sitemap.xml', null)).toEqual({
+      hostname: 'example.com',
+      path: 'sitemap.xml',
+    });
+    expect(resolveTarget('platform.test', '/s/Example.com/sitemap.xml', 'platform.test')).toEqual({
+      hostname: 'example.com',
+      path: 'sitemap.xml',
+    });
+    expect(resolveTarget('example.com', '/s/other.com/sitemap.xml', 'platform.test')).toEqual({
+      hostname: 'example.com',
+      path: 's/other.com/sitemap.xml',
+    });
     expect(resolveTarget('platform.test', '/sitemap.xml', 'platform.test')).toBeNull();
     expect(resolveTarget(undefined, '/sitemap.xml', null)).toBeNull();
     expect(resolveTarget('example.com', '/s/%2e%2e/x', 'platform.test')).toBe('bad-request');

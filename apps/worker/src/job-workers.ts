@@ -49,7 +49,12 @@ export class JobWorkers implements OnModuleDestroy {
     return this.config.worker.queues.includes(queue);
   }
 
-  serve<T>(queue: QueueName, schema: z.ZodType<T>, handle: (data: T, job: Job) => Promise<unknown>, opts: ServeOptions = {}): void {
+  serve<T>(
+    queue: QueueName,
+    schema: z.ZodType<T>,
+    handle: (data: T, job: Job) => Promise<unknown>,
+    opts: ServeOptions = {},
+  ): void {
     if (!this.serves(queue)) return;
     const worker = new Worker(
       queue,
@@ -83,7 +88,10 @@ export class JobWorkers implements OnModuleDestroy {
     worker.on('failed', (job, error) => {
       if (!job) return;
       const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
-      this.logger.error({ ...jobFields(queue, job), attempt: job.attemptsMade, final, err: error }, `job failed: ${error.message}`);
+      this.logger.error(
+        { ...jobFields(queue, job), attempt: job.attemptsMade, final, err: error },
+        `job failed: ${error.message}`,
+      );
       if (final && opts.onFinalFailure) void opts.onFinalFailure(job, error);
     });
     worker.on('error', (error) => this.logger.error({ queue, err: error }, `worker error: ${error.message}`));

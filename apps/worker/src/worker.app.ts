@@ -10,7 +10,9 @@ import { WorkerModule } from './worker.module';
 export async function createWorkerApp(config: AppConfig): Promise<INestApplicationContext> {
   const logger = createLogger('worker', config.logLevel);
   const metrics = new PlatformMetrics('worker');
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, { logger, metrics }), { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, { logger, metrics }), {
+    bufferLogs: true,
+  });
   app.useLogger(app.get(PinoNestLogger));
   return app.init();
 }

@@ -18,7 +18,14 @@ import {
   type PrismaClient,
 } from '@sitemaps/data';
 import { buildFinishedEvent, siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
-import { BuildProducer, createQueue, createRedisConnection, QUEUE, WebhookProducer, type RedisConnection } from '@sitemaps/jobs';
+import {
+  BuildProducer,
+  createQueue,
+  createRedisConnection,
+  QUEUE,
+  WebhookProducer,
+  type RedisConnection,
+} from '@sitemaps/jobs';
 import { announceManifestChange, createBlobStore, type BlobStore } from '@sitemaps/storage';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
@@ -106,17 +113,28 @@ export class WorkerModule {
           },
         },
         { provide: REDIS, useFactory: () => createRedisConnection(config, 'worker') },
-        { provide: BLOB_STORE, inject: [PRISMA, PG_POOL], useFactory: (prisma: PrismaClient, pool: Pool) => createBlobStore(config.storage, prisma, pool) },
-        { provide: FLOW_PRODUCER, inject: [REDIS], useFactory: (redis: RedisConnection) => new FlowProducer({ connection: redis, prefix: config.queuePrefix, ...jobTelemetry() }) },
+        {
+          provide: BLOB_STORE,
+          inject: [PRISMA, PG_POOL],
+          useFactory: (prisma: PrismaClient, pool: Pool) => createBlobStore(config.storage, prisma, pool),
+        },
+        {
+          provide: FLOW_PRODUCER,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) =>
+            new FlowProducer({ connection: redis, prefix: config.queuePrefix, ...jobTelemetry() }),
+        },
         {
           provide: BUILD_PRODUCER,
           inject: [REDIS],
-          useFactory: (redis: RedisConnection) => new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
+          useFactory: (redis: RedisConnection) =>
+            new BuildProducer(BuildProducer.queue(redis, config.queuePrefix), redis, config.build),
         },
         {
           provide: URL_INGEST,
           inject: [PG_POOL, BUILD_PRODUCER],
-          useFactory: (pool: Pool, builds: BuildProducer) => new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
+          useFactory: (pool: Pool, builds: BuildProducer) =>
+            new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
         { provide: ShardCompactor, inject: [PG_POOL], useFactory: (pool: Pool) => new ShardCompactor(pool) },
         {
@@ -127,7 +145,11 @@ export class WorkerModule {
             publish: createQueue(QUEUE.publish, redis, config.queuePrefix),
           }),
         },
-        { provide: MAINTENANCE_QUEUE, inject: [REDIS], useFactory: (redis: RedisConnection) => createQueue(QUEUE.maintenance, redis, config.queuePrefix) },
+        {
+          provide: MAINTENANCE_QUEUE,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) => createQueue(QUEUE.maintenance, redis, config.queuePrefix),
+        },
         {
           provide: GarbageCollector,
           inject: [BLOB_STORE, BuildRepository, IdempotencyKeyRepository],
@@ -143,37 +165,67 @@ export class WorkerModule {
         {
           provide: ShardUpkeep,
           inject: [URL_INGEST, ShardRepository, ShardCompactor, BUILD_PRODUCER],
-          useFactory: (ingest: UrlIngestService, shards: ShardRepository, compactor: ShardCompactor, builds: BuildProducer) =>
-            new ShardUpkeep({ ingest, shards, compactor, builds }),
+          useFactory: (
+            ingest: UrlIngestService,
+            shards: ShardRepository,
+            compactor: ShardCompactor,
+            builds: BuildProducer,
+          ) => new ShardUpkeep({ ingest, shards, compactor, builds }),
         },
         ...DATA_PROVIDERS,
         {
           provide: BuildPlanner,
-          inject: [BuildRepository, ManifestRepository, ShardRepository, TenantRepository, FLOW_PRODUCER, BUILD_PRODUCER],
-          useFactory: (builds: BuildRepository, manifests: ManifestRepository, shards: ShardRepository, tenants: TenantRepository, f: FlowProducer, b: BuildProducer) =>
-            new BuildPlanner({ builds, manifests, shards }, f, b, (siteId) => tenants.siteSuspended(siteId)),
+          inject: [
+            BuildRepository,
+            ManifestRepository,
+            ShardRepository,
+            TenantRepository,
+            FLOW_PRODUCER,
+            BUILD_PRODUCER,
+          ],
+          useFactory: (
+            builds: BuildRepository,
+            manifests: ManifestRepository,
+            shards: ShardRepository,
+            tenants: TenantRepository,
+            f: FlowProducer,
+            b: BuildProducer,
+          ) => new BuildPlanner({ builds, manifests, shards }, f, b, (siteId) => tenants.siteSuspended(siteId)),
         },
         {
           provide: ShardRenderer,
           inject: [BuildRepository, ShardRepository, BLOB_STORE],
-          useFactory: (builds: BuildRepository, shards: ShardRepository, s: BlobStore) => new ShardRenderer(builds, shards, s),
+          useFactory: (builds: BuildRepository, shards: ShardRepository, s: BlobStore) =>
+            new ShardRenderer(builds, shards, s),
         },
         {
           provide: IndexNowDrainer,
           inject: [PG_POOL, REDIS],
-          useFactory: (pool: Pool, redis: RedisConnection) => new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
+          useFactory: (pool: Pool, redis: RedisConnection) =>
+            new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
         },
         { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
         { provide: WEBHOOK_REPOSITORY, useExisting: WebhookRepository },
         {
           provide: WEBHOOK_PRODUCER,
           inject: [REDIS, WEBHOOK_REPOSITORY],
-          useFactory: (redis: RedisConnection, webhooks: WebhookRepository) => new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
+          useFactory: (redis: RedisConnection, webhooks: WebhookRepository) =>
+            new WebhookProducer(WebhookProducer.queue(redis, config.queuePrefix, config.webhooks), webhooks),
         },
         { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
           provide: BuildPublisher,
-          inject: [BuildRepository, ManifestRepository, ShardRepository, UrlRepository, BLOB_STORE, REDIS, IndexNowDrainer, WEBHOOK_PRODUCER, PG_POOL],
+          inject: [
+            BuildRepository,
+            ManifestRepository,
+            ShardRepository,
+            UrlRepository,
+            BLOB_STORE,
+            REDIS,
+            IndexNowDrainer,
+            WEBHOOK_PRODUCER,
+            PG_POOL,
+          ],
           useFactory: (
             builds: BuildRepository,
             manifests: ManifestRepository,
@@ -213,7 +265,10 @@ export class WorkerModule {
           inject: [WEBHOOK_PRODUCER],
           useFactory: (webhooks: WebhookProducer): SiteEventsPort => ({
             publish: async (event) => {
-              await webhooks.emit({ siteId: event.siteId }, siteVerificationEvent(event.type, event, event.at, event.reason));
+              await webhooks.emit(
+                { siteId: event.siteId },
+                siteVerificationEvent(event.type, event, event.at, event.reason),
+              );
             },
           }),
         },
@@ -221,8 +276,20 @@ export class WorkerModule {
         {
           provide: SiteVerifier,
           inject: [SiteOwnershipRepository, HostnameProofs, REDIS, SITE_EVENTS, PG_POOL],
-          useFactory: (ownership: SiteOwnershipRepository, proofs: HostnameProofs, redis: RedisConnection, events: SiteEventsPort, pool: Pool) =>
-            new SiteVerifier(ownership, proofs, config.verification, (siteId) => announceManifestChange(redis, pool, siteId), events),
+          useFactory: (
+            ownership: SiteOwnershipRepository,
+            proofs: HostnameProofs,
+            redis: RedisConnection,
+            events: SiteEventsPort,
+            pool: Pool,
+          ) =>
+            new SiteVerifier(
+              ownership,
+              proofs,
+              config.verification,
+              (siteId) => announceManifestChange(redis, pool, siteId),
+              events,
+            ),
         },
         VerificationProcessors,
         WorkerClients,

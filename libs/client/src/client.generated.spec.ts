@@ -8,7 +8,11 @@ describe('the typed client', () => {
   it('is generated from the current OpenAPI document (else run `npm run client:generate`)', async () => {
     const document = await generateOpenApiDocument();
     const files = await committed();
-    expect(files.document, 'libs/client/openapi.json is stale: run `npm run client:generate`').toBe(documentText(document));
-    expect(files.types, 'libs/client/src/generated/api.ts is stale: run `npm run client:generate`').toBe(await typesFor(document));
+    expect(files.document, 'libs/client/openapi.json is stale: run `npm run client:generate`').toBe(
+      documentText(document),
+    );
+    expect(files.types, 'libs/client/src/generated/api.ts is stale: run `npm run client:generate`').toBe(
+      await typesFor(document),
+    );
   });
 });

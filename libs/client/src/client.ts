@@ -54,7 +54,8 @@ export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
   try {
     answer = await call;
   } catch (error) {
-    const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    const cause =
+      error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
     throw new SitemapsApiError(0, 'UNREACHABLE', `the API could not be reached: ${cause}`);
   }
   const { data, error, response } = answer;

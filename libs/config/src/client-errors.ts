@@ -16,7 +16,8 @@ export interface ClientErrorBody {
 
 /** Statuses and codes for Node's parser errors. */
 function classify(error: NodeJS.ErrnoException): [number, string, string] {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'HEADERS_TOO_LARGE', 'the request line and headers are too large'];
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return [431, 'HEADERS_TOO_LARGE', 'the request line and headers are too large'];
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time'];
   return [400, 'MALFORMED_REQUEST', 'the request is not valid HTTP/1.1'];
 }

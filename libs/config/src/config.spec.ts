@@ -15,8 +15,15 @@ describe('config', () => {
   });
 
   it('reads the settings of the s3 driver, and refuses it without a bucket or with half a key pair', () => {
-    const s3 = { ...base, STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'sitemaps', STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000' };
-    expect(parseConfig({ ...s3, STORAGE_S3_FORCE_PATH_STYLE: 'true', STORAGE_S3_PREFIX: 'prod/blobs/' }).storage.s3).toEqual({
+    const s3 = {
+      ...base,
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: 'sitemaps',
+      STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
+    };
+    expect(
+      parseConfig({ ...s3, STORAGE_S3_FORCE_PATH_STYLE: 'true', STORAGE_S3_PREFIX: 'prod/blobs/' }).storage.s3,
+    ).toEqual({
       bucket: 'sitemaps',
       prefix: 'prod/blobs/',
       endpoint: 'http://127.0.0.1:9000',
@@ -24,7 +31,10 @@ describe('config', () => {
       forcePathStyle: true,
       credentials: undefined,
     });
-    expect(parseConfig({ ...s3, STORAGE_S3_ACCESS_KEY_ID: 'id', STORAGE_S3_SECRET_ACCESS_KEY: 'secret' }).storage.s3?.credentials).toEqual({
+    expect(
+      parseConfig({ ...s3, STORAGE_S3_ACCESS_KEY_ID: 'id', STORAGE_S3_SECRET_ACCESS_KEY: 'secret' }).storage.s3
+        ?.credentials,
+    ).toEqual({
       accessKeyId: 'id',
       secretAccessKey: 'secret',
     });
@@ -37,31 +47,46 @@ describe('config', () => {
 
   it('takes a CDN base URL for stored files only where files live outside Postgres', () => {
     const cdn = { STORAGE_PUBLIC_BASE_URL: 'https://cdn.example.com/blobs/' };
-    expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe('https://cdn.example.com/blobs');
+    expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe(
+      'https://cdn.example.com/blobs',
+    );
     expect(() => parseConfig({ ...base, ...cdn })).toThrow(/STORAGE_PUBLIC_BASE_URL/);
   });
 
   it('takes a Redis Cluster over REDIS_URL, and puts the queues in one hash tag on it', () => {
-    const config = parseConfig({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001', QUEUE_PREFIX: 'sitemaps' });
-    expect(config.redisCluster).toEqual({ nodes: [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }], password: undefined });
+    const config = parseConfig({
+      ...base,
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001',
+      QUEUE_PREFIX: 'sitemaps',
+    });
+    expect(config.redisCluster).toEqual({
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+      ],
+      password: undefined,
+    });
     expect(config.queuePrefix).toBe('{sitemaps}');
     expect(parseConfig(base)).toMatchObject({ redisCluster: undefined, queuePrefix: 'sitemaps' });
     expect(() => parseConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a' })).toThrow(/REDIS_CLUSTER_NODES/);
   });
 
   it('verifies sites by default; SITE_VERIFICATION=off is development mode', () => {
-    expect(parseConfig(base).verification).toMatchObject({ enabled: true, dnsServers: undefined, recheckMs: 86_400_000, graceMs: 259_200_000 });
+    expect(parseConfig(base).verification).toMatchObject({
+      enabled: true,
+      dnsServers: undefined,
+      recheckMs: 86_400_000,
+      graceMs: 259_200_000,
+    });
     expect(parseConfig({ ...base, SITE_VERIFICATION: 'off' }).verification.enabled).toBe(false);
     expect(() => parseConfig({ ...base, SITE_VERIFICATION: 'maybe' })).toThrow(/SITE_VERIFICATION/);
   });
 
   it('takes DNS resolvers as addresses with optional ports', () => {
-    expect(parseConfig({ ...base, VERIFICATION_DNS_SERVERS: '127.0.0.1:5353, 8.8.8.8, ::1, [::1]:53' }).verification.dnsServers).toEqual([
-      '127.0.0.1:5353',
-      '8.8.8.8',
-      '::1',
-      '[::1]:53',
-    ]);
+    expect(
+      parseConfig({ ...base, VERIFICATION_DNS_SERVERS: '127.0.0.1:5353, 8.8.8.8, ::1, [::1]:53' }).verification
+        .dnsServers,
+    ).toEqual(['127.0.0.1:5353', '8.8.8.8', '::1', '[::1]:53']);
     for (const bad of ['dns.google', '127.0.0.1:99999', 'http://1.1.1.1', ' , ']) {
       expect(() => parseConfig({ ...base, VERIFICATION_DNS_SERVERS: bad }), bad).toThrow(/VERIFICATION_DNS_SERVERS/);
     }
@@ -75,7 +100,9 @@ describe('WORKER_QUEUES', () => {
   });
 
   it('refuses an unknown queue name, naming it, and an empty list', () => {
-    expect(() => parseConfig({ ...base, WORKER_QUEUES: 'build,shards' })).toThrow(/WORKER_QUEUES\.1: unknown queue "shards"/);
+    expect(() => parseConfig({ ...base, WORKER_QUEUES: 'build,shards' })).toThrow(
+      /WORKER_QUEUES\.1: unknown queue "shards"/,
+    );
     expect(() => parseConfig({ ...base, WORKER_QUEUES: ',' })).toThrow(/WORKER_QUEUES: name at least one queue/);
   });
 });

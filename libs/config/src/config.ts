@@ -7,17 +7,33 @@ import { z } from 'zod';
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 // z.coerce.boolean() would read "false" as true.
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-const csv = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+const csv = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 /** The queues a worker can serve: the names of libs/jobs' QUEUE (a spec there keeps them equal). */
-export const KNOWN_QUEUES = ['build', 'shard', 'publish', 'indexnow', 'maintenance', 'import', 'webhook', 'verification'] as const;
+export const KNOWN_QUEUES = [
+  'build',
+  'shard',
+  'publish',
+  'indexnow',
+  'maintenance',
+  'import',
+  'webhook',
+  'verification',
+] as const;
 export const QUEUE_NAMES_ALL = KNOWN_QUEUES.join(',');
 /** A typo would serve nothing and say nothing: only known queue names, at least one. */
 const queueList = csv.pipe(
   z
-    .array(z.enum(KNOWN_QUEUES, { error: (issue) => `unknown queue ${JSON.stringify(issue.input)}; known: ${QUEUE_NAMES_ALL}` }))
+    .array(
+      z.enum(KNOWN_QUEUES, {
+        error: (issue) => `unknown queue ${JSON.stringify(issue.input)}; known: ${QUEUE_NAMES_ALL}`,
+      }),
+    )
     .min(1, `name at least one queue of ${QUEUE_NAMES_ALL}`),
 );
 
@@ -45,12 +61,24 @@ const envSchema = z.object({
   /** Requests all keys of one tenant may make together per window: more keys do not buy more requests. */
   API_TENANT_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
   /** How long an Idempotency-Key and the answer it replays are kept. */
-  IDEMPOTENCY_KEY_TTL_S: z.coerce.number().int().min(60).default(24 * 3_600),
+  IDEMPOTENCY_KEY_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(24 * 3_600),
   /** Largest body of the bulk routes (PUT/DELETE …/urls, POST /graphql): 10,000 URL entries with
    *  alternates and media. Sized with the heap: `npm run bench:limits` sends the largest one. */
-  API_BULK_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(32 * 1024 * 1024),
+  API_BULK_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(32 * 1024 * 1024),
   /** Largest body of every other route (a site with its robots.txt, a key, a build request). */
-  API_BODY_LIMIT_BYTES: z.coerce.number().int().min(1_024).default(1024 * 1024),
+  API_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(1024 * 1024),
   /** JSON values one body may hold, counted before it is parsed: parsed objects cost far more
    *  heap than their bytes (`[{},{},…]`), so bytes alone do not bound memory. */
   API_JSON_MAX_VALUES: z.coerce.number().int().min(100).default(1_000_000),
@@ -82,7 +110,10 @@ const envSchema = z.object({
   /** OTLP/HTTP endpoint for traces (spans go to `<endpoint>/v1/traces`); unset: no tracing at all. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
-  QUEUE_PREFIX: z.string().regex(/^[\w-]+$/).default('sitemaps'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[\w-]+$/)
+    .default('sitemaps'),
   /** Which queues this worker process serves. */
   WORKER_QUEUES: queueList.default([...KNOWN_QUEUES]),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -99,13 +130,23 @@ const envSchema = z.object({
   /** A job whose worker stops renewing its lock this long is taken over by another worker. */
   WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** A build queued or running this long with no job left in Redis is re-queued. */
-  BUILD_STALE_MS: z.coerce.number().int().min(1_000).default(5 * 60_000),
+  BUILD_STALE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(5 * 60_000),
   STORAGE_DRIVER: z.enum(['postgres', 'fs', 's3']).default('postgres'),
   STORAGE_DIR: z.string().default('.data/files'),
   /** The `s3` driver: any S3-compatible object store. Required with it: the bucket. */
-  STORAGE_S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+  STORAGE_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+    .optional(),
   /** Prepended to every object key; ends with `/` unless empty. */
-  STORAGE_S3_PREFIX: z.string().regex(/^([\w.-]+\/)*$/, 'must be empty or path segments ending with /').default(''),
+  STORAGE_S3_PREFIX: z
+    .string()
+    .regex(/^([\w.-]+\/)*$/, 'must be empty or path segments ending with /')
+    .default(''),
   /** Unset: AWS S3 in STORAGE_S3_REGION. */
   STORAGE_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
@@ -117,11 +158,22 @@ const envSchema = z.object({
    *  then answers a stored shard with a redirect there once it is not in its memory. */
   STORAGE_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
-  BLOB_GRACE_MS: z.coerce.number().int().min(0).default(10 * 60_000),
+  BLOB_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60_000),
   /** Where changed URLs are submitted after each publish; `off` submits nowhere. */
   INDEXNOW_ENDPOINTS: z
     .string()
-    .transform((value) => (value.trim() === 'off' ? [] : value.split(',').map((item) => item.trim()).filter(Boolean)))
+    .transform((value) =>
+      value.trim() === 'off'
+        ? []
+        : value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean),
+    )
     .pipe(z.array(z.url({ protocol: /^https?$/ })))
     .default(['https://api.indexnow.org/indexnow']),
   /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
@@ -130,8 +182,16 @@ const envSchema = z.object({
    *  addresses are refused unless this is set (tests serve sitemaps on 127.0.0.1). */
   IMPORT_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
   /** Per fetched file (decompressed), per import (all files), files per import, index nesting. */
-  IMPORT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(100 * 1024 * 1024),
-  IMPORT_MAX_TOTAL_BYTES: z.coerce.number().int().min(1).default(4 * 1024 * 1024 * 1024),
+  IMPORT_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(100 * 1024 * 1024),
+  IMPORT_MAX_TOTAL_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(4 * 1024 * 1024 * 1024),
   IMPORT_MAX_FILES: z.coerce.number().int().min(1).default(1_000),
   /** Decompressed bytes per compressed byte, judged past 8 MiB: sitemaps, NDJSON and CSV compress
    *  15 to 25 times; a gzip bomb a thousand. */
@@ -139,7 +199,11 @@ const envSchema = z.object({
   IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(2),
   IMPORT_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   /** Whole sitemaps import, and each request (connect, and silence between bytes). */
-  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(1).default(30 * 60_000),
+  IMPORT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30 * 60_000),
   IMPORT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** Webhook deliveries: attempts each (the first included), the first retry's delay (doubling after), one request's timeout. */
   WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
@@ -154,13 +218,25 @@ const envSchema = z.object({
    *  (development, the demo, tests): sites are verified on creation and private names allowed. */
   SITE_VERIFICATION: z.enum(['on', 'off']).default('on'),
   /** Resolvers the DNS proof asks, as `ip` or `ip:port`; unset: the system's. */
-  VERIFICATION_DNS_SERVERS: csv.pipe(z.array(z.string().refine(isResolverAddress, 'expected an IP address, optionally with :port ([v6]:port)')).min(1)).optional(),
+  VERIFICATION_DNS_SERVERS: csv
+    .pipe(
+      z.array(z.string().refine(isResolverAddress, 'expected an IP address, optionally with :port ([v6]:port)')).min(1),
+    )
+    .optional(),
   /** First re-check of a failed proof; doubles per failure up to VERIFICATION_RECHECK_MS. */
   VERIFICATION_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
   /** How often a verified site's proof is checked again. */
-  VERIFICATION_RECHECK_MS: z.coerce.number().int().min(100).default(24 * 3_600_000),
+  VERIFICATION_RECHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(24 * 3_600_000),
   /** How long a verified site's proof may be missing before it loses verification. */
-  VERIFICATION_GRACE_MS: z.coerce.number().int().min(0).default(72 * 3_600_000),
+  VERIFICATION_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(72 * 3_600_000),
   /** How often the worker looks for sites due for a check. */
   VERIFICATION_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
   /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
@@ -186,7 +262,13 @@ export interface AppConfig {
   redisUrl: string;
   /** Set when REDIS_CLUSTER_NODES is: every Redis connection is then a cluster client. */
   redisCluster: RedisClusterConfig | undefined;
-  api: { host: string; port: number; adminApiKey: string | undefined; consoleDir: string | undefined; limits: ApiLimits };
+  api: {
+    host: string;
+    port: number;
+    adminApiKey: string | undefined;
+    consoleDir: string | undefined;
+    limits: ApiLimits;
+  };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   logLevel: string;
   /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
@@ -195,7 +277,13 @@ export interface AppConfig {
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
    *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
-  worker: { queues: string[]; concurrency: number; shardConcurrency: number; lockMs: number; http: { host: string; port: number } };
+  worker: {
+    queues: string[];
+    concurrency: number;
+    shardConcurrency: number;
+    lockMs: number;
+    http: { host: string; port: number };
+  };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
   storage: StorageConfig;
   indexNow: { endpoints: string[] };
@@ -317,7 +405,12 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
         jsonMaxValues: e.API_JSON_MAX_VALUES,
         bodyIdleTimeoutMs: e.API_BODY_IDLE_TIMEOUT_MS,
-        graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxComplexity: e.GRAPHQL_MAX_COST, maxAliases: e.GRAPHQL_MAX_ALIASES, maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH },
+        graphql: {
+          maxDepth: e.GRAPHQL_MAX_DEPTH,
+          maxComplexity: e.GRAPHQL_MAX_COST,
+          maxAliases: e.GRAPHQL_MAX_ALIASES,
+          maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH,
+        },
       },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
@@ -372,15 +465,19 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
 function storageConfig(e: z.output<typeof envSchema>): StorageConfig {
   const storage: StorageConfig = { driver: e.STORAGE_DRIVER, dir: e.STORAGE_DIR, graceMs: e.BLOB_GRACE_MS };
   if (e.STORAGE_PUBLIC_BASE_URL) {
-    if (e.STORAGE_DRIVER === 'postgres') throw new ConfigError('invalid configuration: STORAGE_PUBLIC_BASE_URL: needs STORAGE_DRIVER fs or s3');
+    if (e.STORAGE_DRIVER === 'postgres')
+      throw new ConfigError('invalid configuration: STORAGE_PUBLIC_BASE_URL: needs STORAGE_DRIVER fs or s3');
     storage.publicBaseUrl = e.STORAGE_PUBLIC_BASE_URL.replace(/\/+$/, '');
   }
   if (e.STORAGE_DRIVER !== 's3') return storage;
-  if (!e.STORAGE_S3_BUCKET) throw new ConfigError('invalid configuration: STORAGE_S3_BUCKET: required when STORAGE_DRIVER is s3');
+  if (!e.STORAGE_S3_BUCKET)
+    throw new ConfigError('invalid configuration: STORAGE_S3_BUCKET: required when STORAGE_DRIVER is s3');
   const keyId = e.STORAGE_S3_ACCESS_KEY_ID;
   const secret = e.STORAGE_S3_SECRET_ACCESS_KEY;
   if (!keyId !== !secret) {
-    throw new ConfigError('invalid configuration: STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY: set both or neither');
+    throw new ConfigError(
+      'invalid configuration: STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY: set both or neither',
+    );
   }
   storage.s3 = {
     bucket: e.STORAGE_S3_BUCKET,
@@ -424,7 +521,12 @@ export function loadTracingEnv(): { endpoint: string | undefined } {
 }
 
 /** What the local-services bootstrap may find already configured. */
-export function loadServiceEnv(): { databaseUrl?: string; redisUrl?: string; redisClusterNodes?: string; dataDir: string } {
+export function loadServiceEnv(): {
+  databaseUrl?: string;
+  redisUrl?: string;
+  redisClusterNodes?: string;
+  dataDir: string;
+} {
   return {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
@@ -440,7 +542,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     databaseUrl: maskUrl(config.databaseUrl),
     databaseReadUrl: config.databaseReadUrl && maskUrl(config.databaseReadUrl),
     redisUrl: maskUrl(config.redisUrl),
-    redisCluster: config.redisCluster && { ...config.redisCluster, password: config.redisCluster.password ? '***' : undefined },
+    redisCluster: config.redisCluster && {
+      ...config.redisCluster,
+      password: config.redisCluster.password ? '***' : undefined,
+    },
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
     storage: {
       ...config.storage,
@@ -463,7 +568,13 @@ function emptyToUndefined(env: Record<string, string | undefined>): Record<strin
  * What `npm start` reads before any database exists: the ports it waits on and the admin key
  * it hands the apps (it generates one when unset). DATABASE_URL is not needed here.
  */
-export function loadStartEnv(): { apiPort: number; publicPort: number; workerHttpPort: number; adminApiKey: string | undefined; logFormat: 'json' | 'pretty' } {
+export function loadStartEnv(): {
+  apiPort: number;
+  publicPort: number;
+  workerHttpPort: number;
+  adminApiKey: string | undefined;
+  logFormat: 'json' | 'pretty';
+} {
   const result = envSchema
     .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true, LOG_FORMAT: true })
     .safeParse(emptyToUndefined(process.env));
@@ -472,7 +583,13 @@ export function loadStartEnv(): { apiPort: number; publicPort: number; workerHtt
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
   }
   const data = result.data;
-  return { apiPort: data.API_PORT, publicPort: data.PUBLIC_PORT, workerHttpPort: data.WORKER_HTTP_PORT, adminApiKey: data.ADMIN_API_KEY, logFormat: data.LOG_FORMAT };
+  return {
+    apiPort: data.API_PORT,
+    publicPort: data.PUBLIC_PORT,
+    workerHttpPort: data.WORKER_HTTP_PORT,
+    adminApiKey: data.ADMIN_API_KEY,
+    logFormat: data.LOG_FORMAT,
+  };
 }
 
 /**

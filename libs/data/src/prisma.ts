@@ -10,7 +10,10 @@ export function createPrismaClient(databaseUrl: string, opts: { poolSize?: numbe
 }
 
 /** Plain pg pool for the bulk paths (ingest, shard reads) where set-based SQL beats an ORM. */
-export function createPgPool(databaseUrl: string, opts: { max?: number; onIdleError?: (error: Error) => void } = {}): Pool {
+export function createPgPool(
+  databaseUrl: string,
+  opts: { max?: number; onIdleError?: (error: Error) => void } = {},
+): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.

@@ -57,7 +57,11 @@ export const REPOSITORY_CLASSES = {
 export function repositoryProviders(tokens: { prisma: symbol; pool: symbol }) {
   const all = Symbol('REPOSITORIES');
   return [
-    { provide: all, inject: [tokens.prisma, tokens.pool], useFactory: (prisma: PrismaClient, pool: Pool) => createRepositories(prisma, pool) },
+    {
+      provide: all,
+      inject: [tokens.prisma, tokens.pool],
+      useFactory: (prisma: PrismaClient, pool: Pool) => createRepositories(prisma, pool),
+    },
     ...Object.entries(REPOSITORY_CLASSES).map(([key, token]) => ({
       provide: token,
       inject: [all],

@@ -35,7 +35,11 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: 'tenant' | 'site' | 'build' | 'api key' | 'url' | 'import', id?: string) =>
-  new DomainError('not_found', `${what.replace(' ', '_').toUpperCase()}_NOT_FOUND`, id ? `${what} ${id} not found` : `${what} not found`);
+  new DomainError(
+    'not_found',
+    `${what.replace(' ', '_').toUpperCase()}_NOT_FOUND`,
+    id ? `${what} ${id} not found` : `${what} not found`,
+  );
 
 export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
   new DomainError('invalid', code, message, details);

@@ -18,7 +18,10 @@ describe('Readiness', () => {
   it('is ready while the real Postgres and Redis answer', async () => {
     const pool = new Pool({ connectionString: inject('postgresUrl'), max: 1 });
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
-    closers.push(() => pool.end(), async () => redis.disconnect());
+    closers.push(
+      () => pool.end(),
+      async () => redis.disconnect(),
+    );
     await redis.ping();
     const report = await new Readiness({ postgres: postgresCheck(pool), redis: redisCheck(redis) }).report();
     expect(report).toEqual({ ready: true, checks: { postgres: 'ok', redis: 'ok' }, failures: {} });
@@ -32,13 +35,20 @@ describe('Readiness', () => {
     const server = await startRedisServer({ port: await freePort(), dir });
     const redis = new Redis(server.url, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
     redis.on('error', () => undefined);
-    closers.push(() => pool.end(), async () => redis.disconnect(), async () => rmSync(dir, { recursive: true, force: true }));
+    closers.push(
+      () => pool.end(),
+      async () => redis.disconnect(),
+      async () => rmSync(dir, { recursive: true, force: true }),
+    );
     await redis.ping();
     await server.kill();
     await waitUntil('the client to see Redis gone', () => redis.status !== 'ready');
 
     const changes: ReadinessReport[] = [];
-    const readiness = new Readiness({ postgres: postgresCheck(pool), redis: redisCheck(redis) }, { cacheMs: 0, onChange: (r) => changes.push(r) });
+    const readiness = new Readiness(
+      { postgres: postgresCheck(pool), redis: redisCheck(redis) },
+      { cacheMs: 0, onChange: (r) => changes.push(r) },
+    );
     const report = await readiness.report();
     expect(report.ready).toBe(false);
     expect(report.checks).toEqual({ postgres: 'down', redis: 'down' });

@@ -6,7 +6,12 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
-const DECODERS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
 
 /** What bytes may expand to: uncompressed bytes, and decompressed bytes per byte received. */
 export interface DecompressionLimits {
@@ -30,10 +35,15 @@ export class DecompressionError extends Error {
 }
 
 /** Throws `unsupported` at once for an unknown Content-Encoding; the rest when read. */
-export function decompressBounded(body: AsyncIterable<Buffer | string>, contentEncoding: string | undefined, limits: DecompressionLimits): AsyncIterable<Buffer> {
+export function decompressBounded(
+  body: AsyncIterable<Buffer | string>,
+  contentEncoding: string | undefined,
+  limits: DecompressionLimits,
+): AsyncIterable<Buffer> {
   const encoding = contentEncoding?.trim().toLowerCase() || 'identity';
   const decoder = encoding === 'identity' ? undefined : DECODERS[encoding];
-  if (encoding !== 'identity' && !decoder) throw new DecompressionError('unsupported', `Content-Encoding ${encoding} is not supported`);
+  if (encoding !== 'identity' && !decoder)
+    throw new DecompressionError('unsupported', `Content-Encoding ${encoding} is not supported`);
   let received = 0;
   const counted = (async function* () {
     for await (const chunk of body) {
@@ -45,16 +55,26 @@ export function decompressBounded(body: AsyncIterable<Buffer | string>, contentE
   const bounded = (layer: AsyncIterable<Buffer>) => bound(layer, limits, () => received);
   // Piped only once read: a decoder erroring before anyone listens would be an uncaught error.
   return (async function* () {
-    const first: AsyncIterable<Buffer> = decoder ? bounded(guard(pipeline(Readable.from(counted), decoder(), ignore))) : bounded(counted);
+    const first: AsyncIterable<Buffer> = decoder
+      ? bounded(guard(pipeline(Readable.from(counted), decoder(), ignore)))
+      : bounded(counted);
     yield* bounded(sniffGzip(Readable.from(first)));
   })();
 }
 
-async function* bound(layer: AsyncIterable<Buffer>, limits: DecompressionLimits, received: () => number): AsyncGenerator<Buffer> {
+async function* bound(
+  layer: AsyncIterable<Buffer>,
+  limits: DecompressionLimits,
+  received: () => number,
+): AsyncGenerator<Buffer> {
   let bytes = 0;
   for await (const chunk of layer) {
     bytes += chunk.length;
-    if (bytes > limits.maxBytes) throw new DecompressionError('too_large', `larger than ${limits.maxBytes.toLocaleString('en-US')} bytes uncompressed`);
+    if (bytes > limits.maxBytes)
+      throw new DecompressionError(
+        'too_large',
+        `larger than ${limits.maxBytes.toLocaleString('en-US')} bytes uncompressed`,
+      );
     if (bytes > RATIO_FLOOR_BYTES && bytes > received() * limits.maxRatio) {
       throw new DecompressionError('ratio', `expands more than ${limits.maxRatio} times when decompressed`);
     }

@@ -13,16 +13,38 @@ describe('copyRows with fields encoded ahead (real Postgres)', () => {
     pool = fixture.pool;
   });
 
-  const columns = { k: 'int4', u: 'uuid', b: 'bytea', t: 'text', j: 'jsonb', d: 'timestamptz', f: 'float4', n: 'int8', x: 'bool' } as const satisfies Record<string, CopyType>;
+  const columns = {
+    k: 'int4',
+    u: 'uuid',
+    b: 'bytea',
+    t: 'text',
+    j: 'jsonb',
+    d: 'timestamptz',
+    f: 'float4',
+    n: 'int8',
+    x: 'bool',
+  } as const satisfies Record<string, CopyType>;
   const types = Object.values(columns);
 
   function values(k: number): CopyValue[] {
     const text = k === 7 ? 'é'.repeat(600_000) : `row ${k} ${'ü'.repeat(k % 50)} "q" \\ ${k}`;
-    return [k, '6f1c2a4e-0b1d-4c8e-9a77-3d5b2e8f0c11', Buffer.from([k & 255, 0, 255]), text, JSON.stringify({ k, s: 'ß' }), new Date(Date.UTC(2026, 0, 1, 0, 0, k)), k / 4, k * 1_000_003, k % 2 === 0];
+    return [
+      k,
+      '6f1c2a4e-0b1d-4c8e-9a77-3d5b2e8f0c11',
+      Buffer.from([k & 255, 0, 255]),
+      text,
+      JSON.stringify({ k, s: 'ß' }),
+      new Date(Date.UTC(2026, 0, 1, 0, 0, k)),
+      k / 4,
+      k * 1_000_003,
+      k % 2 === 0,
+    ];
   }
 
   async function copyAndRead(table: string, rows: CopyRow[]) {
-    await pool.query(`CREATE TABLE ${table} (k int4, u uuid, b bytea, t text, j jsonb, d timestamptz, f real, n bigint, x boolean)`);
+    await pool.query(
+      `CREATE TABLE ${table} (k int4, u uuid, b bytea, t text, j jsonb, d timestamptz, f real, n bigint, x boolean)`,
+    );
     const db = await pool.connect();
     try {
       await copyRows(db, table, columns, rows, (row) => row);

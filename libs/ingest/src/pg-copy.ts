@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-export type CopyType = 'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
+export type CopyType =
+  'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
 export type CopyValue = string | number | boolean | Buffer | Date | null | undefined;
 
 /** The first `count` fields of a row, encoded ahead (`FieldArena`). */
@@ -159,7 +160,8 @@ class BinaryEncoder extends FieldWriter {
     this.offset = this.buffer.writeInt16BE(types.length, this.offset);
     if ('encoded' in row) {
       this.raw(row.encoded.bytes);
-      for (let i = row.encoded.count; i < types.length; i++) this.field(types[i] as CopyType, row.rest[i - row.encoded.count]);
+      for (let i = row.encoded.count; i < types.length; i++)
+        this.field(types[i] as CopyType, row.rest[i - row.encoded.count]);
     } else {
       for (let i = 0; i < types.length; i++) this.field(types[i] as CopyType, row[i]);
     }
@@ -243,7 +245,13 @@ function maxEncodedBytes(types: readonly CopyType[], values: readonly CopyValue[
 const EAGER_BYTES = 4 * CHUNK;
 
 /** Streams `rows` into `COPY table (columns) FROM STDIN (FORMAT binary)`; `columns` maps name to type. */
-export async function copyRows<T>(db: ClientBase, table: string, columns: Readonly<Record<string, CopyType>>, rows: Iterable<T>, toRow: (row: T) => CopyRow): Promise<void> {
+export async function copyRows<T>(
+  db: ClientBase,
+  table: string,
+  columns: Readonly<Record<string, CopyType>>,
+  rows: Iterable<T>,
+  toRow: (row: T) => CopyRow,
+): Promise<void> {
   const names = Object.keys(columns);
   const types = Object.values(columns);
   const encoder = new BinaryEncoder();
@@ -261,7 +269,10 @@ export async function copyRows<T>(db: ClientBase, table: string, columns: Readon
     while (encoder.full.length > 0) yield encoder.full.shift() as Buffer;
     yield encoder.finish();
   }
-  await pipeline(Readable.from(encode(), { objectMode: false }), db.query(copyFrom(`COPY ${table} (${names.join(', ')}) FROM STDIN (FORMAT binary)`)));
+  await pipeline(
+    Readable.from(encode(), { objectMode: false }),
+    db.query(copyFrom(`COPY ${table} (${names.join(', ')}) FROM STDIN (FORMAT binary)`)),
+  );
   // Postgres has answered, so it has read every byte: the buffers are free. Not after a failure,
   // when the socket may still hold some of them.
   for (const buffer of encoder.used) if (buffer.length === CHUNK && spare.length < MAX_SPARE) spare.push(buffer);

@@ -29,17 +29,53 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
   const rawEntries = () => [
     { loc: loc('/plain') },
     { loc: loc('/full'), lastmod: '2025-12-24T08:00:00+01:00', changefreq: 'daily', priority: 0.7 },
-    { loc: loc('/foreign'), alternates: [{ hreflang: 'de', href: 'https://shop.example.de/x' }, { hreflang: 'en', href: loc('/foreign') }] },
+    {
+      loc: loc('/foreign'),
+      alternates: [
+        { hreflang: 'de', href: 'https://shop.example.de/x' },
+        { hreflang: 'en', href: loc('/foreign') },
+      ],
+    },
     { loc: loc('/leaves'), alternates: [] },
     // A same-host cluster declared from both sides, and a later declaration that takes /fr away
     // from /es's cluster: /es's links are then not the ones it declared.
     { loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] },
     { loc: loc('/de'), hreflang: 'de', alternates: [{ hreflang: 'en', href: loc('/en') }] },
-    { loc: loc('/es'), hreflang: 'es', alternates: [{ hreflang: 'fr', href: loc('/fr') }, { hreflang: 'it', href: loc('/it') }] },
+    {
+      loc: loc('/es'),
+      hreflang: 'es',
+      alternates: [
+        { hreflang: 'fr', href: loc('/fr') },
+        { hreflang: 'it', href: loc('/it') },
+      ],
+    },
     { loc: loc('/fr'), hreflang: 'fr', alternates: [{ hreflang: 'pt', href: loc('/pt') }] },
-    { loc: loc('/fresh-news'), news: { publicationName: 'N', publicationLanguage: 'en', publicationDate: '2026-03-01T10:00:00Z', title: 'Fresh' } },
-    { loc: loc('/old-news'), news: { publicationName: 'N', publicationLanguage: 'en', publicationDate: '2025-01-01', title: 'Old' } },
-    { loc: loc('/media'), images: [{ loc: 'https://cdn.example.net/a.png' }], videos: [{ thumbnailLoc: 'https://cdn.example.net/t.jpg', title: 'T', description: 'D', contentLoc: 'https://cdn.example.net/v.mp4', duration: 60 }] },
+    {
+      loc: loc('/fresh-news'),
+      news: {
+        publicationName: 'N',
+        publicationLanguage: 'en',
+        publicationDate: '2026-03-01T10:00:00Z',
+        title: 'Fresh',
+      },
+    },
+    {
+      loc: loc('/old-news'),
+      news: { publicationName: 'N', publicationLanguage: 'en', publicationDate: '2025-01-01', title: 'Old' },
+    },
+    {
+      loc: loc('/media'),
+      images: [{ loc: 'https://cdn.example.net/a.png' }],
+      videos: [
+        {
+          thumbnailLoc: 'https://cdn.example.net/t.jpg',
+          title: 'T',
+          description: 'D',
+          contentLoc: 'https://cdn.example.net/v.mp4',
+          duration: 60,
+        },
+      ],
+    },
     { loc: loc('/stored'), priority: 0.1 },
     { loc: loc('/awaited') },
     { loc: loc('/escaped?q=a&b=<c>') },
@@ -76,8 +112,16 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
     const before = await pool.connect();
     try {
       await before.query('BEGIN');
-      const seed = [{ loc: loc('/stored') }, { loc: loc('/elsewhere'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/awaited') }] }];
-      await writer.write(before, site, seed.map((raw, i) => (prepareEntry(site, raw, i, now) as { entry: PreparedEntry }).entry), now);
+      const seed = [
+        { loc: loc('/stored') },
+        { loc: loc('/elsewhere'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/awaited') }] },
+      ];
+      await writer.write(
+        before,
+        site,
+        seed.map((raw, i) => (prepareEntry(site, raw, i, now) as { entry: PreparedEntry }).entry),
+        now,
+      );
       await before.query('COMMIT');
     } finally {
       before.release();
@@ -88,8 +132,12 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
     const staged = prepare();
     for (const entry of staged) writer.stage(site.id, entry, now, arena);
     expect(await writeAndRead(staged)).toEqual(plain);
-    expect(plain.map((row) => row.loc)).toEqual(expect.arrayContaining([loc('/stored'), loc('/awaited'), loc('/fresh-news')]));
-    expect(plain.find((row) => row.loc === loc('/awaited'))?.fragment).toContain(`hreflang="en" href="${loc('/elsewhere')}"`);
+    expect(plain.map((row) => row.loc)).toEqual(
+      expect.arrayContaining([loc('/stored'), loc('/awaited'), loc('/fresh-news')]),
+    );
+    expect(plain.find((row) => row.loc === loc('/awaited'))?.fragment).toContain(
+      `hreflang="en" href="${loc('/elsewhere')}"`,
+    );
     expect(plain.find((row) => row.loc === loc('/fresh-news'))?.section).toBe('news');
   });
 
@@ -99,9 +147,16 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
     const staged = prepare();
     for (const entry of staged) writer.stage(site.id, entry, new Date('2020-01-01T00:00:00Z'), arena);
     const rows = await writeAndRead(staged);
-    const fromStage = rows.filter((row) => (row.created_at as Date).toISOString() === '2020-01-01T00:00:00.000Z').map((row) => row.loc);
+    const fromStage = rows
+      .filter((row) => (row.created_at as Date).toISOString() === '2020-01-01T00:00:00.000Z')
+      .map((row) => row.loc);
     // /es lost /fr to a later declaration; every other URL is new and as it declared.
     expect(rows).toHaveLength(rawEntries().length);
-    expect(fromStage.sort()).toEqual(rows.map((row) => row.loc as string).filter((href) => href !== loc('/es')).sort());
+    expect(fromStage.sort()).toEqual(
+      rows
+        .map((row) => row.loc as string)
+        .filter((href) => href !== loc('/es'))
+        .sort(),
+    );
   });
 });

@@ -129,11 +129,31 @@ interface ShardDelta {
  * shard comes last in both, so a staged row is every column but the last.
  */
 const ROW_COLUMNS = {
-  loc: 'text', section: 'text', lastmod: 'text', lastmod_at: 'timestamptz', lastmod_given: 'bool', changefreq: 'text',
-  priority: 'float4', images: 'jsonb', videos: 'jsonb', news: 'jsonb', alternates: 'json', news_until: 'timestamptz', content_hash: 'bytea', fragment: 'text',
-  fragment_size: 'int4', ns_mask: 'int4',
+  loc: 'text',
+  section: 'text',
+  lastmod: 'text',
+  lastmod_at: 'timestamptz',
+  lastmod_given: 'bool',
+  changefreq: 'text',
+  priority: 'float4',
+  images: 'jsonb',
+  videos: 'jsonb',
+  news: 'jsonb',
+  alternates: 'json',
+  news_until: 'timestamptz',
+  content_hash: 'bytea',
+  fragment: 'text',
+  fragment_size: 'int4',
+  ns_mask: 'int4',
 } as const satisfies Record<string, CopyType>;
-const INSERT_COLUMNS = { site_id: 'uuid', loc_hash: 'bytea', ...ROW_COLUMNS, created_at: 'timestamptz', updated_at: 'timestamptz', shard_id: 'int8' } as const;
+const INSERT_COLUMNS = {
+  site_id: 'uuid',
+  loc_hash: 'bytea',
+  ...ROW_COLUMNS,
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  shard_id: 'int8',
+} as const;
 const UPDATE_COLUMNS = { id: 'int8', ...ROW_COLUMNS, shard_id: 'int8' } as const;
 const STAGED_TYPES = Object.values(INSERT_COLUMNS).slice(0, -1);
 
@@ -149,9 +169,19 @@ export class UrlBatchWriter {
    * URL past the tenant's quota refuse the write, or are left out and returned (`opts.quota`).
    * Returns how many URLs changed.
    */
-  async write(db: PoolClient, site: IngestSite, entries: PreparedEntry[], now: Date, opts: WriteOptions = {}): Promise<WriteResult> {
+  async write(
+    db: PoolClient,
+    site: IngestSite,
+    entries: PreparedEntry[],
+    now: Date,
+    opts: WriteOptions = {},
+  ): Promise<WriteResult> {
     const existing = await this.loadExisting(db, site.id, entries);
-    const { accepted, over: overQuota, added } = await this.quota.admitUrls(db, {
+    const {
+      accepted,
+      over: overQuota,
+      added,
+    } = await this.quota.admitUrls(db, {
       siteId: site.id,
       entries,
       adds: (entry) => addsUrl(existing.get(entry.hex)),
@@ -171,7 +201,8 @@ export class UrlBatchWriter {
       }
       let json: string | undefined;
       let hash: Buffer;
-      if (entry.expected && sameLinks(entry.expected.links, links)) ({ links, linksJson: json, contentHash: hash } = entry.expected);
+      if (entry.expected && sameLinks(entry.expected.links, links))
+        ({ links, linksJson: json, contentHash: hash } = entry.expected);
       else {
         // Truthful lastmod: the hash covers everything written except a lastmod the platform sets.
         json = links && linksJson(links);
@@ -179,16 +210,43 @@ export class UrlBatchWriter {
       }
       if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) continue;
       const lastmod = entry.clientLastmod ?? nowLastmod;
-      writes.push(rowWrite(entry.hash, { ...entry.url, lastmod, alternates: links }, json, entry.section, hash, entry.clientLastmod !== undefined, row, now));
+      writes.push(
+        rowWrite(
+          entry.hash,
+          { ...entry.url, lastmod, alternates: links },
+          json,
+          entry.section,
+          hash,
+          entry.clientLastmod !== undefined,
+          row,
+          now,
+        ),
+      );
     }
     for (const row of peers) {
       const links = clusters.linksOf(row.loc_hash.toString('hex'));
       if (sameLinks(row.alternates, links ?? null)) continue;
       const stored = storedUrl(row);
       const json = links && linksJson(links);
-      const hash = urlContentHash(stored, row.section, row.lastmod_given ? (row.lastmod ?? undefined) : undefined, json);
+      const hash = urlContentHash(
+        stored,
+        row.section,
+        row.lastmod_given ? (row.lastmod ?? undefined) : undefined,
+        json,
+      );
       const lastmod = row.lastmod_given && row.lastmod ? row.lastmod : nowLastmod;
-      writes.push(rowWrite(row.loc_hash, { ...stored, lastmod, ...(links ? { alternates: links } : {}) }, json, row.section, hash, row.lastmod_given, row, now));
+      writes.push(
+        rowWrite(
+          row.loc_hash,
+          { ...stored, lastmod, ...(links ? { alternates: links } : {}) },
+          json,
+          row.section,
+          hash,
+          row.lastmod_given,
+          row,
+          now,
+        ),
+      );
     }
     if (writes.length === 0) return { changed: 0, inserted: 0, overQuota };
     const deltas = await this.assignShards(db, site.id, writes);
@@ -209,18 +267,40 @@ export class UrlBatchWriter {
   stage(siteId: string, entry: PreparedEntry, now: Date, arena: FieldArena): void {
     const { expected } = entry;
     const links = expected?.links;
-    const hash = expected ? expected.contentHash : urlContentHash(entry.url, entry.section, entry.clientLastmod, undefined);
+    const hash = expected
+      ? expected.contentHash
+      : urlContentHash(entry.url, entry.section, entry.clientLastmod, undefined);
     const url = { ...entry.url, lastmod: entry.clientLastmod ?? platformLastmod(now), alternates: links };
-    const row = rowWrite(entry.hash, url, expected?.linksJson, entry.section, hash, entry.clientLastmod !== undefined, undefined, now);
-    entry.staged = { fragmentSize: row.fragmentSize, fields: arena.encode(STAGED_TYPES, [siteId, row.hash, ...rowValues(row), now, now]) };
+    const row = rowWrite(
+      entry.hash,
+      url,
+      expected?.linksJson,
+      entry.section,
+      hash,
+      entry.clientLastmod !== undefined,
+      undefined,
+      now,
+    );
+    entry.staged = {
+      fragmentSize: row.fragmentSize,
+      fields: arena.encode(STAGED_TYPES, [siteId, row.hash, ...rowValues(row), now, now]),
+    };
   }
 
   /**
    * Soft-deletes the site's live URLs that `where` (a condition on `urls`, parameters from $3)
    * selects: their shards shrink and become dirty, and their cluster peers drop them.
    */
-  async softDelete(db: PoolClient, site: IngestSite, where: string, params: unknown[], now: Date): Promise<{ deleted: string[]; count: number; changed: number }> {
-    await db.query(`CREATE TEMP TABLE IF NOT EXISTS ingest_deleted (loc_hash bytea, loc text, shard_id bigint, fragment_size int, alternates json) ON COMMIT DELETE ROWS`);
+  async softDelete(
+    db: PoolClient,
+    site: IngestSite,
+    where: string,
+    params: unknown[],
+    now: Date,
+  ): Promise<{ deleted: string[]; count: number; changed: number }> {
+    await db.query(
+      `CREATE TEMP TABLE IF NOT EXISTS ingest_deleted (loc_hash bytea, loc text, shard_id bigint, fragment_size int, alternates json) ON COMMIT DELETE ROWS`,
+    );
     await db.query('TRUNCATE ingest_deleted');
     // A deleted row keeps its last content, links included; only live rows' links are read.
     const { rowCount } = await db.query(
@@ -236,14 +316,21 @@ export class UrlBatchWriter {
     const sums = await db.query<{ shard_id: string; n: number; bytes: number }>(
       `SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM ingest_deleted WHERE shard_id IS NOT NULL GROUP BY shard_id`,
     );
-    await this.applyShardDeltas(db, new Map(sums.rows.map((row) => [row.shard_id, { count: -row.n, bytes: -row.bytes }])));
+    await this.applyShardDeltas(
+      db,
+      new Map(sums.rows.map((row) => [row.shard_id, { count: -row.n, bytes: -row.bytes }])),
+    );
     // A deleted page must not stay listed as an alternate of its translations.
     const clustered = await db.query<{ loc_hash: Buffer; loc: string; alternates: Links }>(
       'SELECT loc_hash, loc, alternates FROM ingest_deleted WHERE alternates IS NOT NULL',
     );
     const departed = clustered.rows.map((row) => ({ hash: row.loc_hash, href: row.loc, links: row.alternates }));
-    const { changed: peersChanged } = departed.length > 0 ? await this.write(db, site, [], now, { departed }) : { changed: 0 };
-    const deleted = count <= 10_000 ? (await db.query<{ loc: string }>('SELECT loc FROM ingest_deleted')).rows.map((row) => row.loc) : [];
+    const { changed: peersChanged } =
+      departed.length > 0 ? await this.write(db, site, [], now, { departed }) : { changed: 0 };
+    const deleted =
+      count <= 10_000
+        ? (await db.query<{ loc: string }>('SELECT loc FROM ingest_deleted')).rows.map((row) => row.loc)
+        : [];
     return { deleted, count, changed: count + peersChanged };
   }
 
@@ -253,7 +340,13 @@ export class UrlBatchWriter {
    * back as `peers` (live rows, to re-render if their links changed); those not stored get their
    * pending links written or dropped here, and entries take over (and drop) theirs.
    */
-  private async resolveClusters(db: PoolClient, site: IngestSite, entries: PreparedEntry[], existing: Map<string, ExistingRow>, departed: DepartedUrl[]) {
+  private async resolveClusters(
+    db: PoolClient,
+    site: IngestSite,
+    entries: PreparedEntry[],
+    existing: Map<string, ExistingRow>,
+    departed: DepartedUrl[],
+  ) {
     const clusters = new ClusterChanges(`${siteOrigin(site)}/`);
     const batch = new Set<string>();
     for (const entry of entries) {
@@ -276,7 +369,11 @@ export class UrlBatchWriter {
       else unstored.push(entry);
     }
     const outside = [...clusters.touched()].filter((claim) => !batch.has(claim.hex) && !gone.has(claim.hex));
-    const peers = await this.loadPeers(db, site.id, outside.map((claim) => claim.hash));
+    const peers = await this.loadPeers(
+      db,
+      site.id,
+      outside.map((claim) => claim.hash),
+    );
     for (const row of peers) clusters.setStored(row.loc_hash.toString('hex'), row.alternates);
     const live = new Set(peers.map((row) => row.loc_hash.toString('hex')));
     // Most sites have no pending links at all: one cheap question, asked once and only if there
@@ -284,17 +381,34 @@ export class UrlBatchWriter {
     // lock) adds any, and only after both lookups below.
     let anyPending: Promise<boolean> | undefined;
     const hasPending = () => (anyPending ??= this.siteHasPending(db, site.id));
-    const pending = await this.loadPending(db, site.id, [...unstored, ...outside.filter((claim) => !live.has(claim.hex))], clusters, hasPending);
+    const pending = await this.loadPending(
+      db,
+      site.id,
+      [...unstored, ...outside.filter((claim) => !live.has(claim.hex))],
+      clusters,
+      hasPending,
+    );
 
     const remainders = [...clusters.remainders().values()].filter((page) => !batch.has(page.hex));
     if (remainders.length > 0) {
-      const more = await this.loadPeers(db, site.id, remainders.map((page) => page.hash));
+      const more = await this.loadPeers(
+        db,
+        site.id,
+        remainders.map((page) => page.hash),
+      );
       for (const row of more) {
         clusters.setStored(row.loc_hash.toString('hex'), row.alternates);
         live.add(row.loc_hash.toString('hex'));
         peers.push(row);
       }
-      for (const [hex, links] of await this.loadPending(db, site.id, remainders.filter((page) => !live.has(page.hex)), clusters, hasPending)) pending.set(hex, links);
+      for (const [hex, links] of await this.loadPending(
+        db,
+        site.id,
+        remainders.filter((page) => !live.has(page.hex)),
+        clusters,
+        hasPending,
+      ))
+        pending.set(hex, links);
     }
 
     // Pending links: pages of the site named by a cluster but not stored live.
@@ -309,25 +423,42 @@ export class UrlBatchWriter {
       else drop.push(page.hash);
     }
     if (drop.length > 0) {
-      await db.query(`DELETE FROM pending_alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`, [site.id, packHashes(drop)]);
+      await db.query(`DELETE FROM pending_alternates WHERE site_id = $1 AND href_hash = ANY(${hashList(2)})`, [
+        site.id,
+        packHashes(drop),
+      ]);
     }
     if (set.length > 0) {
       await db.query(
         `INSERT INTO pending_alternates (site_id, href_hash, href, links) SELECT $1, * FROM unnest($2::bytea[], $3::text[], $4::json[])
          ON CONFLICT (site_id, href_hash) DO UPDATE SET links = EXCLUDED.links`,
-        [site.id, set.map((page) => page.hash), set.map((page) => page.href), set.map((page) => JSON.stringify(page.links))],
+        [
+          site.id,
+          set.map((page) => page.hash),
+          set.map((page) => page.href),
+          set.map((page) => JSON.stringify(page.links)),
+        ],
       );
     }
     return { clusters, peers };
   }
 
   private async siteHasPending(db: PoolClient, siteId: string): Promise<boolean> {
-    const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pending_alternates WHERE site_id = $1) AS any', [siteId]);
+    const { rows } = await db.query<{ any: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM pending_alternates WHERE site_id = $1) AS any',
+      [siteId],
+    );
     return rows[0]?.any === true;
   }
 
   /** Pending links of pages not stored live; each becomes their stored links in `clusters`. */
-  private async loadPending(db: PoolClient, siteId: string, pages: { hash: Buffer; hex: string }[], clusters: ClusterChanges, hasPending: () => Promise<boolean>): Promise<Map<string, Links>> {
+  private async loadPending(
+    db: PoolClient,
+    siteId: string,
+    pages: { hash: Buffer; hex: string }[],
+    clusters: ClusterChanges,
+    hasPending: () => Promise<boolean>,
+  ): Promise<Map<string, Links>> {
     const found = new Map<string, Links>();
     if (pages.length === 0) return found;
     if (await hasPending()) {
@@ -341,7 +472,11 @@ export class UrlBatchWriter {
     return found;
   }
 
-  private async loadExisting(db: PoolClient, siteId: string, entries: PreparedEntry[]): Promise<Map<string, ExistingRow>> {
+  private async loadExisting(
+    db: PoolClient,
+    siteId: string,
+    entries: PreparedEntry[],
+  ): Promise<Map<string, ExistingRow>> {
     if (entries.length === 0) return new Map();
     const { rows } = await db.query<ExistingRow>(
       `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash, alternates
@@ -373,14 +508,28 @@ export class UrlBatchWriter {
     const placing = writes.filter((write) => write.needsShard);
     if (placing.length === 0) return deltas;
     const sections = [...new Set(placing.map((write) => write.section))];
-    const { rows } = await db.query<{ id: string; section: string; ordinal: number; url_count: number; byte_size: number }>(
+    const { rows } = await db.query<{
+      id: string;
+      section: string;
+      ordinal: number;
+      url_count: number;
+      byte_size: number;
+    }>(
       `SELECT DISTINCT ON (section) id, section, ordinal, url_count, byte_size FROM shards
         WHERE site_id = $1 AND section = ANY($2::text[]) ORDER BY section, ordinal DESC`,
       [siteId, sections],
     );
-    const last: ShardFill[] = rows.map((row) => ({ id: BigInt(row.id), section: row.section, ordinal: row.ordinal, urlCount: row.url_count, byteSize: row.byte_size }));
-    const plan = planNewUrls(last, placing.map((write) => ({ section: write.section, size: write.fragmentSize })), (section) =>
-      limitsForSection(section, this.limits),
+    const last: ShardFill[] = rows.map((row) => ({
+      id: BigInt(row.id),
+      section: row.section,
+      ordinal: row.ordinal,
+      urlCount: row.url_count,
+      byteSize: row.byte_size,
+    }));
+    const plan = planNewUrls(
+      last,
+      placing.map((write) => ({ section: write.section, size: write.fragmentSize })),
+      (section) => limitsForSection(section, this.limits),
     );
     const created = plan.shards.filter((shard) => shard.id === null);
     if (created.length > 0) {
@@ -414,7 +563,9 @@ export class UrlBatchWriter {
     const updates = writes.filter((write): write is RowWrite => write.id !== null);
     if (inserts.length > 0) {
       await copyRows(db, 'urls', INSERT_COLUMNS, inserts, (w) =>
-        w.kind === 'staged' ? { encoded: w.fields, rest: [w.shardId] } : [siteId, w.hash, ...rowValues(w), now, now, w.shardId],
+        w.kind === 'staged'
+          ? { encoded: w.fields, rest: [w.shardId] }
+          : [siteId, w.hash, ...rowValues(w), now, now, w.shardId],
       );
     }
     if (updates.length === 0) return inserts.length;
@@ -492,7 +643,16 @@ export class UrlBatchWriter {
   }
 }
 
-function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, links: string | undefined, section: string, content: Buffer, lastmodGiven: boolean, row: ExistingRow | undefined, now: Date): RowWrite {
+function rowWrite(
+  hash: Buffer,
+  url: SitemapUrl & { lastmod: string },
+  links: string | undefined,
+  section: string,
+  content: Buffer,
+  lastmodGiven: boolean,
+  row: ExistingRow | undefined,
+  now: Date,
+): RowWrite {
   // The news block is written only while the article is fresh; the data itself is kept.
   const news = url.news;
   const written: SitemapUrl = news === undefined || isFreshNews(news, now) ? url : withoutNews(url);
@@ -524,7 +684,9 @@ function rowWrite(hash: Buffer, url: SitemapUrl & { lastmod: string }, links: st
   };
 }
 
-export function storedUrl(row: Pick<PeerRow, 'loc' | 'changefreq' | 'priority' | 'images' | 'videos' | 'news'>): Omit<SitemapUrl, 'alternates' | 'lastmod'> {
+export function storedUrl(
+  row: Pick<PeerRow, 'loc' | 'changefreq' | 'priority' | 'images' | 'videos' | 'news'>,
+): Omit<SitemapUrl, 'alternates' | 'lastmod'> {
   return {
     loc: row.loc,
     ...(row.changefreq ? { changefreq: row.changefreq as SitemapUrl['changefreq'] } : {}),
@@ -553,14 +715,38 @@ function addDelta(deltas: Map<string, ShardDelta>, shardId: string, count: numbe
 }
 
 function stagedWrite(entry: PreparedEntry, staged: StagedRow): StagedWrite {
-  return { kind: 'staged', id: null, hash: entry.hash, section: entry.section, shardId: null, fragmentSize: staged.fragmentSize, needsShard: true, previous: null, fields: staged.fields };
+  return {
+    kind: 'staged',
+    id: null,
+    hash: entry.hash,
+    section: entry.section,
+    shardId: null,
+    fragmentSize: staged.fragmentSize,
+    needsShard: true,
+    previous: null,
+    fields: staged.fields,
+  };
 }
 
 /** In ROW_COLUMNS order. */
 function rowValues(w: RowWrite) {
   return [
-    w.loc, w.section, w.lastmod, lastmodInstant(w.lastmod), w.lastmodGiven, w.changefreq, w.priority,
-    json(w.images), json(w.videos), json(w.news), w.alternates, w.newsUntil, w.contentHash, w.fragment, w.fragmentSize, w.nsMask,
+    w.loc,
+    w.section,
+    w.lastmod,
+    lastmodInstant(w.lastmod),
+    w.lastmodGiven,
+    w.changefreq,
+    w.priority,
+    json(w.images),
+    json(w.videos),
+    json(w.news),
+    w.alternates,
+    w.newsUntil,
+    w.contentHash,
+    w.fragment,
+    w.fragmentSize,
+    w.nsMask,
   ];
 }
 

@@ -14,7 +14,13 @@ import {
   type AlternateLink,
   type HreflangCluster,
 } from '@sitemaps/domain';
-import { normalizeHreflang, normalizeHttpUrl, normalizeUrlEntry, originOf, type SitemapUrl } from '@sitemaps/sitemap-xml';
+import {
+  normalizeHreflang,
+  normalizeHttpUrl,
+  normalizeUrlEntry,
+  originOf,
+  type SitemapUrl,
+} from '@sitemaps/sitemap-xml';
 import { repairEntry } from './imports/entry-repair';
 import type { EncodedFields } from './pg-copy';
 
@@ -88,10 +94,21 @@ const REPAIR_ROUNDS = 4;
  * warning each, instead of refusing the entry; an hreflang cluster without the page's own
  * language keeps the page out of any declaration (see the HREFLANG_SELF_MISSING warning).
  */
-export function prepareEntry(site: IngestSite, entry: unknown, index: number, now: Date, origin = siteOrigin(site), repair = false): PrepareResult {
+export function prepareEntry(
+  site: IngestSite,
+  entry: unknown,
+  index: number,
+  now: Date,
+  origin = siteOrigin(site),
+  repair = false,
+): PrepareResult {
   const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
   const reject = (violations: { field: string; code: string; message: string }[]): PrepareResult => {
-    const errors = violations.map((violation) => ({ index, ...(rawLoc === undefined ? {} : { loc: rawLoc }), ...violation }));
+    const errors = violations.map((violation) => ({
+      index,
+      ...(rawLoc === undefined ? {} : { loc: rawLoc }),
+      ...violation,
+    }));
     const hash = errors.some((error) => error.field === 'loc') ? undefined : validLocHash(rawLoc, origin);
     return hash ? { ok: false, errors, locHash: hash } : { ok: false, errors };
   };
@@ -112,15 +129,28 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   }
   if (!result.ok) return reject(result.errors);
   const loc = result.url.loc;
-  const warnings = (repairs ? [...repairs, ...result.warnings] : result.warnings).map((warning) => ({ index, loc, ...warning }));
+  const warnings = (repairs ? [...repairs, ...result.warnings] : result.warnings).map((warning) => ({
+    index,
+    loc,
+    ...warning,
+  }));
   const section = result.section ?? '';
   if (section !== '' && (!SECTION_PATTERN.test(section) || RESERVED_SECTIONS.has(section))) {
-    return fail('section', 'INVALID_SECTION', 'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)');
+    return fail(
+      'section',
+      'INVALID_SECTION',
+      'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)',
+    );
   }
   let ownHreflang: string | undefined;
   if (rawOwn !== undefined && rawOwn !== null) {
     ownHreflang = typeof rawOwn === 'string' ? normalizeHreflang(rawOwn) : undefined;
-    if (!ownHreflang) return fail('hreflang', 'INVALID_HREFLANG', 'hreflang must be an ISO 639-1 language, optionally with an ISO 3166-1 region, or x-default');
+    if (!ownHreflang)
+      return fail(
+        'hreflang',
+        'INVALID_HREFLANG',
+        'hreflang must be an ISO 639-1 language, optionally with an ISO 3166-1 region, or x-default',
+      );
   }
   const normalized = result.url;
   let alternates = normalized.alternates;
@@ -139,12 +169,24 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
         // The page's own language is nowhere in its entry: nothing to add it with. It declares no
         // cluster; the pages that list it give it their links (their cluster names its language).
         const message = 'the page is not among its own hreflang links, so its language is unknown';
-        warnings.push({ index, loc, field: 'alternates', code: declared.code, message: `${message}: its links are taken from the pages that list it, the page kept` });
+        warnings.push({
+          index,
+          loc,
+          field: 'alternates',
+          code: declared.code,
+          message: `${message}: its links are taken from the pages that list it, the page kept`,
+        });
         break;
       } else {
         const dropped = /^alternates\[(\d+)\]/.exec(declared.field);
         if (!dropped) return fail(declared.field, declared.code, declared.message);
-        warnings.push({ index, loc, field: declared.field, code: declared.code, message: `${declared.message}: the link is dropped, the page kept` });
+        warnings.push({
+          index,
+          loc,
+          field: declared.field,
+          code: declared.code,
+          message: `${declared.message}: the link is dropped, the page kept`,
+        });
         alternates = (alternates ?? []).filter((_link, i) => i !== Number(dropped[1]));
       }
     }
@@ -154,7 +196,8 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   // object keeps its fast shape.
   const url: Omit<SitemapUrl, 'alternates'> & { alternates?: undefined } = normalized as Omit<SitemapUrl, 'alternates'>;
   if (alternates !== undefined) url.alternates = undefined;
-  if (url.changefreq === undefined && site.defaultChangefreq) url.changefreq = site.defaultChangefreq as SitemapUrl['changefreq'];
+  if (url.changefreq === undefined && site.defaultChangefreq)
+    url.changefreq = site.defaultChangefreq as SitemapUrl['changefreq'];
   if (url.priority === undefined && site.defaultPriority !== null) url.priority = site.defaultPriority;
   const prepared: PreparedEntry = {
     index,
@@ -168,7 +211,11 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, no
   if (cluster.action !== 'keep') {
     const links = cluster.action === 'join' ? linksOfCluster(cluster.cluster.members) : undefined;
     const json = links && linksJson(links);
-    prepared.expected = { links, linksJson: json, contentHash: urlContentHash(url, prepared.section, prepared.clientLastmod, json) };
+    prepared.expected = {
+      links,
+      linksJson: json,
+      contentHash: urlContentHash(url, prepared.section, prepared.clientLastmod, json),
+    };
   }
   return { ok: true, entry: prepared, warnings };
 }

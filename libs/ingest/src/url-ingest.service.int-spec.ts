@@ -11,12 +11,27 @@ describe('UrlIngestService (real Postgres)', () => {
   const loc = (path: string) => `https://${site.hostname}${path}`;
 
   const shards = async () =>
-    (await pool.query<{ id: string; section: string; ordinal: number; url_count: number; byte_size: number; dirty: boolean; change_seq: string }>(
-      'SELECT id, section, ordinal, url_count, byte_size, dirty, change_seq FROM shards WHERE site_id = $1 ORDER BY section, ordinal',
-      [site.id],
-    )).rows;
+    (
+      await pool.query<{
+        id: string;
+        section: string;
+        ordinal: number;
+        url_count: number;
+        byte_size: number;
+        dirty: boolean;
+        change_seq: string;
+      }>(
+        'SELECT id, section, ordinal, url_count, byte_size, dirty, change_seq FROM shards WHERE site_id = $1 ORDER BY section, ordinal',
+        [site.id],
+      )
+    ).rows;
   const row = async (path: string) =>
-    (await pool.query<{ fragment: string; lastmod: string; shard_id: string; deleted_at: Date | null }>('SELECT fragment, lastmod, shard_id, deleted_at FROM urls WHERE site_id = $1 AND loc = $2', [site.id, loc(path)])).rows[0];
+    (
+      await pool.query<{ fragment: string; lastmod: string; shard_id: string; deleted_at: Date | null }>(
+        'SELECT fragment, lastmod, shard_id, deleted_at FROM urls WHERE site_id = $1 AND loc = $2',
+        [site.id, loc(path)],
+      )
+    ).rows[0];
   const markClean = () => pool.query('UPDATE shards SET dirty = false WHERE site_id = $1', [site.id]);
 
   const fixture = useTestPool();
@@ -30,10 +45,19 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('fills shards up to the limit and keeps their counters equal to their rows', async () => {
-    const result = await ingest.upsert(site, ['/1', '/2', '/3', '/4', '/5'].map((p) => ({ loc: loc(p) })));
+    const result = await ingest.upsert(
+      site,
+      ['/1', '/2', '/3', '/4', '/5'].map((p) => ({ loc: loc(p) })),
+    );
     expect(result).toMatchObject({ upserted: 5, changed: 5, errors: [] });
-    expect((await shards()).map((s) => [s.ordinal, s.url_count, s.dirty])).toEqual([[1, 3, true], [2, 2, true]]);
-    const sums = await pool.query('SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM urls WHERE site_id = $1 GROUP BY shard_id ORDER BY shard_id', [site.id]);
+    expect((await shards()).map((s) => [s.ordinal, s.url_count, s.dirty])).toEqual([
+      [1, 3, true],
+      [2, 2, true],
+    ]);
+    const sums = await pool.query(
+      'SELECT shard_id, count(*)::int AS n, sum(fragment_size)::int AS bytes FROM urls WHERE site_id = $1 GROUP BY shard_id ORDER BY shard_id',
+      [site.id],
+    );
     expect(sums.rows.map((r) => [r.n, r.bytes])).toEqual((await shards()).map((s) => [s.url_count, s.byte_size]));
     expect(changes).toEqual([site.id]);
   });
@@ -47,7 +71,10 @@ describe('UrlIngestService (real Postgres)', () => {
       );
       return rows[0];
     };
-    await ingest.upsert(site, ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })));
+    await ingest.upsert(
+      site,
+      ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })),
+    );
     expect(await counted()).toEqual({ counter: 4, live: 4 });
     await ingest.upsert(site, [{ loc: loc('/1'), priority: 0.5 }, { loc: loc('/5') }, { loc: loc('/5') }]);
     expect(await counted()).toEqual({ counter: 5, live: 5 });
@@ -62,7 +89,11 @@ describe('UrlIngestService (real Postgres)', () => {
     await markClean();
     const before = await shards();
     changes = [];
-    const again = await ingest.upsert(site, [{ loc: loc('/a'), changefreq: 'daily' }], new Date('2026-02-01T00:00:00Z'));
+    const again = await ingest.upsert(
+      site,
+      [{ loc: loc('/a'), changefreq: 'daily' }],
+      new Date('2026-02-01T00:00:00Z'),
+    );
     expect(again).toMatchObject({ upserted: 1, changed: 0 });
     expect(await shards()).toEqual(before);
     expect((await row('/a'))?.lastmod).toBe('2026-01-01T00:00:00Z');
@@ -73,17 +104,30 @@ describe('UrlIngestService (real Postgres)', () => {
     await ingest.upsert(site, [{ loc: loc('/a') }], new Date('2026-01-01T00:00:00Z'));
     await ingest.upsert(site, [{ loc: loc('/a'), priority: 0.3 }], new Date('2026-01-05T10:00:00Z'));
     expect((await row('/a'))?.lastmod).toBe('2026-01-05T10:00:00Z');
-    await ingest.upsert(site, [{ loc: loc('/a'), priority: 0.3, lastmod: '2025-12-24' }], new Date('2026-01-06T00:00:00Z'));
+    await ingest.upsert(
+      site,
+      [{ loc: loc('/a'), priority: 0.3, lastmod: '2025-12-24' }],
+      new Date('2026-01-06T00:00:00Z'),
+    );
     expect((await row('/a'))?.fragment).toContain('<lastmod>2025-12-24</lastmod>');
   });
 
   const pending = async () =>
-    (await pool.query<{ href: string; links: { hreflang: string; href: string }[] }>('SELECT href, links FROM pending_alternates WHERE site_id = $1 ORDER BY href', [site.id])).rows;
+    (
+      await pool.query<{ href: string; links: { hreflang: string; href: string }[] }>(
+        'SELECT href, links FROM pending_alternates WHERE site_id = $1 ORDER BY href',
+        [site.id],
+      )
+    ).rows;
 
   it('keeps hreflang clusters reciprocal, including for URLs that arrive later', async () => {
-    await ingest.upsert(site, [{ loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] }]);
+    await ingest.upsert(site, [
+      { loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] },
+    ]);
     // /de is not stored yet: its links wait for it.
-    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([[loc('/de'), ['de', 'en']]]);
+    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([
+      [loc('/de'), ['de', 'en']],
+    ]);
     await ingest.upsert(site, [{ loc: loc('/de') }]);
     expect(await pending()).toEqual([]);
     for (const path of ['/en', '/de']) {
@@ -100,13 +144,30 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('writes nothing for clusters sent again as they are, and keeps a cluster an entry does not mention', async () => {
-    const cluster = [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'de', href: loc('/de') }, { hreflang: 'fr', href: 'https://example.fr/' }];
-    await ingest.upsert(site, [{ loc: loc('/en'), alternates: cluster }, { loc: loc('/de'), alternates: cluster }]);
-    const stored = () => pool.query('SELECT ctid::text, loc, alternates::text FROM urls WHERE site_id = $1 ORDER BY loc', [site.id]).then((r) => r.rows);
+    const cluster = [
+      { hreflang: 'en', href: loc('/en') },
+      { hreflang: 'de', href: loc('/de') },
+      { hreflang: 'fr', href: 'https://example.fr/' },
+    ];
+    await ingest.upsert(site, [
+      { loc: loc('/en'), alternates: cluster },
+      { loc: loc('/de'), alternates: cluster },
+    ]);
+    const stored = () =>
+      pool
+        .query('SELECT ctid::text, loc, alternates::text FROM urls WHERE site_id = $1 ORDER BY loc', [site.id])
+        .then((r) => r.rows);
     const before = await stored();
     expect(before).toHaveLength(2);
     expect(JSON.parse(before[0].alternates)).toEqual([cluster[1], cluster[0], cluster[2]]);
-    expect((await ingest.upsert(site, [{ loc: loc('/de'), alternates: cluster }, { loc: loc('/en'), alternates: cluster }])).changed).toBe(0);
+    expect(
+      (
+        await ingest.upsert(site, [
+          { loc: loc('/de'), alternates: cluster },
+          { loc: loc('/en'), alternates: cluster },
+        ])
+      ).changed,
+    ).toBe(0);
     expect(await stored()).toEqual(before);
     // No alternates field: the URL stays in its cluster and keeps its links.
     expect((await ingest.upsert(site, [{ loc: loc('/en'), priority: 0.9 }])).changed).toBe(1);
@@ -127,11 +188,22 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('drops the links waiting for a page when its cluster no longer names it', async () => {
-    await ingest.upsert(site, [{ loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }, { hreflang: 'fr', href: loc('/fr') }] }]);
+    await ingest.upsert(site, [
+      {
+        loc: loc('/en'),
+        hreflang: 'en',
+        alternates: [
+          { hreflang: 'de', href: loc('/de') },
+          { hreflang: 'fr', href: loc('/fr') },
+        ],
+      },
+    ]);
     expect((await pending()).map((p) => p.href)).toEqual([loc('/de'), loc('/fr')]);
     // /fr leaves: /de waits for a smaller cluster, and the stored /en is re-rendered without /fr.
     await ingest.upsert(site, [{ loc: loc('/fr'), alternates: [] }]);
-    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([[loc('/de'), ['de', 'en']]]);
+    expect((await pending()).map((p) => [p.href, p.links.map((l) => l.hreflang)])).toEqual([
+      [loc('/de'), ['de', 'en']],
+    ]);
     expect((await row('/en'))?.fragment).not.toContain(loc('/fr'));
     expect((await row('/fr'))?.fragment).not.toContain('hreflang');
     // Deleting /en leaves /de in a cluster of one: nothing waits for it any more.
@@ -152,7 +224,16 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('drops a deleted URL from its peers and frees its place in the shard', async () => {
-    await ingest.upsert(site, [{ loc: loc('/en'), alternates: [{ hreflang: 'en', href: loc('/en') }, { hreflang: 'fr', href: loc('/fr') }] }, { loc: loc('/fr') }]);
+    await ingest.upsert(site, [
+      {
+        loc: loc('/en'),
+        alternates: [
+          { hreflang: 'en', href: loc('/en') },
+          { hreflang: 'fr', href: loc('/fr') },
+        ],
+      },
+      { loc: loc('/fr') },
+    ]);
     expect((await row('/fr'))?.fragment).toContain(loc('/en'));
     const result = await ingest.delete(site, [loc('/en'), loc('/nope')]);
     expect(result).toEqual({ deleted: 1, notFound: [loc('/nope')] });
@@ -162,7 +243,12 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('reports invalid entries by index and stores the rest', async () => {
-    const result = await ingest.upsert(site, [{ loc: loc('/ok') }, { loc: 'https://other.example.org/x' }, 'nope', { loc: loc('/x'), section: 'News!' }]);
+    const result = await ingest.upsert(site, [
+      { loc: loc('/ok') },
+      { loc: 'https://other.example.org/x' },
+      'nope',
+      { loc: loc('/x'), section: 'News!' },
+    ]);
     expect(result.upserted).toBe(1);
     expect(result.errors.map((e) => [e.index, e.field, e.code])).toEqual([
       [1, 'loc', 'URL_HOST_MISMATCH'],
@@ -172,18 +258,33 @@ describe('UrlIngestService (real Postgres)', () => {
   });
 
   it('gives each section its own shards and moves a URL whose section changes', async () => {
-    await ingest.upsert(site, [{ loc: loc('/p1'), section: 'products' }, { loc: loc('/b1'), section: 'blog' }]);
-    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['blog-1:1', 'products-1:1']);
+    await ingest.upsert(site, [
+      { loc: loc('/p1'), section: 'products' },
+      { loc: loc('/b1'), section: 'blog' },
+    ]);
+    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual([
+      'blog-1:1',
+      'products-1:1',
+    ]);
     await ingest.upsert(site, [{ loc: loc('/p1'), section: 'blog' }]);
-    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['blog-1:2', 'products-1:0']);
+    expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual([
+      'blog-1:2',
+      'products-1:0',
+    ]);
   });
 
   it('splits a shard that an update grew past the byte limit, keeping its head in place', async () => {
     ingest = new UrlIngestService(pool, async () => undefined, { maxUrls: 50, maxBytes: 1_500 });
-    await ingest.upsert(site, ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })));
+    await ingest.upsert(
+      site,
+      ['/1', '/2', '/3', '/4'].map((p) => ({ loc: loc(p) })),
+    );
     const first = (await row('/1'))?.shard_id;
     const images = Array.from({ length: 8 }, (_, i) => ({ loc: loc(`/img/${i}.jpg`) }));
-    await ingest.upsert(site, [{ loc: loc('/2'), images }, { loc: loc('/3'), images }]);
+    await ingest.upsert(site, [
+      { loc: loc('/2'), images },
+      { loc: loc('/3'), images },
+    ]);
     const after = await shards();
     expect(after.length).toBeGreaterThan(1);
     for (const shard of after) expect(shard.byte_size).toBeLessThanOrEqual(1_500);
@@ -193,13 +294,24 @@ describe('UrlIngestService (real Postgres)', () => {
 
   describe('news', () => {
     const now = new Date('2026-11-20T12:00:00Z');
-    const news = (publicationDate: string) => ({ publicationName: 'The Daily', publicationLanguage: 'en', publicationDate, title: 'Headline' });
+    const news = (publicationDate: string) => ({
+      publicationName: 'The Daily',
+      publicationLanguage: 'en',
+      publicationDate,
+      title: 'Headline',
+    });
 
     it('puts fresh articles in news shards of at most 1,000 URLs, with their news block', async () => {
       ingest = new UrlIngestService(pool, async () => undefined);
-      const entries = Array.from({ length: 1_001 }, (_, i) => ({ loc: loc(`/n/${i}`), news: news('2026-11-20T08:00:00Z') }));
+      const entries = Array.from({ length: 1_001 }, (_, i) => ({
+        loc: loc(`/n/${i}`),
+        news: news('2026-11-20T08:00:00Z'),
+      }));
       expect((await ingest.upsert(site, entries, now)).errors).toEqual([]);
-      expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['news-1:1000', 'news-2:1']);
+      expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual([
+        'news-1:1000',
+        'news-2:1',
+      ]);
       expect((await row('/n/0'))?.fragment).toContain('<news:news><news:publication><news:name>The Daily</news:name>');
     });
 
@@ -210,7 +322,14 @@ describe('UrlIngestService (real Postgres)', () => {
     });
 
     it('moves aged-out articles to the default section on refresh, and only those', async () => {
-      await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }, { loc: loc('/b'), news: news('2026-11-20T11:00:00Z') }], now);
+      await ingest.upsert(
+        site,
+        [
+          { loc: loc('/a'), news: news('2026-11-19T10:00:00Z') },
+          { loc: loc('/b'), news: news('2026-11-20T11:00:00Z') },
+        ],
+        now,
+      );
       changes = [];
       const later = new Date('2026-11-21T12:00:00Z');
       expect((await ingest.sitesWithExpiredNews(later)).map((s) => s.id)).toContain(site.id);
@@ -224,7 +343,9 @@ describe('UrlIngestService (real Postgres)', () => {
       expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['-1:1', 'news-1:1']);
       expect(await ingest.expireNews(site, later)).toBe(0);
       // The client sending the same entry again changes nothing: it is no longer news.
-      expect((await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }], later)).changed).toBe(0);
+      expect((await ingest.upsert(site, [{ loc: loc('/a'), news: news('2026-11-19T10:00:00Z') }], later)).changed).toBe(
+        0,
+      );
     });
   });
 });

@@ -55,16 +55,28 @@ export class UrlIngestService {
     const upserted = entries.length - new Set(errors.map((error) => error.index)).size;
     if (byLoc.size === 0) return { upserted, changed: 0, errors, warnings };
 
-    const { changed } = await this.urls.transaction(site.id, (db) => this.writer.write(db, site, [...byLoc.values()], now ?? new Date()));
+    const { changed } = await this.urls.transaction(site.id, (db) =>
+      this.writer.write(db, site, [...byLoc.values()], now ?? new Date()),
+    );
     if (changed > 0) await this.onChange(site.id);
     return { upserted, changed, errors, warnings };
   }
 
   /** Soft-deletes URLs by loc; their shards become dirty and their cluster peers drop them. */
-  async delete(site: IngestSite, locs: readonly string[], now?: Date): Promise<{ deleted: number; notFound: string[] }> {
+  async delete(
+    site: IngestSite,
+    locs: readonly string[],
+    now?: Date,
+  ): Promise<{ deleted: number; notFound: string[] }> {
     const unique = [...new Set(locs)];
     const result = await this.urls.transaction(site.id, (db) =>
-      this.writer.softDelete(db, site, `loc_hash = ANY(${hashList(3)})`, [packHashes(unique.map(locHash))], now ?? new Date()),
+      this.writer.softDelete(
+        db,
+        site,
+        `loc_hash = ANY(${hashList(3)})`,
+        [packHashes(unique.map(locHash))],
+        now ?? new Date(),
+      ),
     );
     if (result.changed > 0) await this.onChange(site.id);
     const found = new Set(result.deleted);
@@ -77,7 +89,17 @@ export class UrlIngestService {
    */
   async expireNews(site: IngestSite, now = new Date()): Promise<number> {
     const changed = await this.urls.transaction(site.id, async (db) => {
-      const { rows } = await db.query<{ loc_hash: Buffer; loc: string; lastmod: string | null; lastmod_given: boolean; changefreq: string | null; priority: number | null; images: never; videos: never; news: never }>(
+      const { rows } = await db.query<{
+        loc_hash: Buffer;
+        loc: string;
+        lastmod: string | null;
+        lastmod_given: boolean;
+        changefreq: string | null;
+        priority: number | null;
+        images: never;
+        videos: never;
+        news: never;
+      }>(
         `SELECT loc_hash, loc, lastmod, lastmod_given, changefreq, priority, images, videos, news FROM urls
           WHERE site_id = $1 AND news_until <= $2 AND deleted_at IS NULL`,
         [site.id, now],
@@ -99,11 +121,23 @@ export class UrlIngestService {
 
   /** Sites with articles past their news window, for the scheduled `expireNews`. */
   async sitesWithExpiredNews(now = new Date()): Promise<IngestSite[]> {
-    const { rows } = await this.pool.query<{ id: string; scheme: string; hostname: string; default_changefreq: string | null; default_priority: number | null }>(
+    const { rows } = await this.pool.query<{
+      id: string;
+      scheme: string;
+      hostname: string;
+      default_changefreq: string | null;
+      default_priority: number | null;
+    }>(
       `SELECT id, scheme, hostname, default_changefreq, default_priority FROM sites s
         WHERE s.id IN (SELECT u.site_id FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL)`,
       [now],
     );
-    return rows.map((row) => ({ id: row.id, scheme: row.scheme, hostname: row.hostname, defaultChangefreq: row.default_changefreq, defaultPriority: row.default_priority }));
+    return rows.map((row) => ({
+      id: row.id,
+      scheme: row.scheme,
+      hostname: row.hostname,
+      defaultChangefreq: row.default_changefreq,
+      defaultPriority: row.default_priority,
+    }));
   }
 }

@@ -11,7 +11,10 @@ export type RedisRole = 'worker' | 'producer' | 'subscriber';
  * Workers block on Redis and must retry forever (BullMQ requires maxRetriesPerRequest: null);
  * producers sit in request paths and should fail fast instead of hanging a request.
  */
-export function createRedisConnection(config: Pick<AppConfig, 'redisUrl' | 'redisCluster'>, role: RedisRole): RedisConnection {
+export function createRedisConnection(
+  config: Pick<AppConfig, 'redisUrl' | 'redisCluster'>,
+  role: RedisRole,
+): RedisConnection {
   const options: RedisOptions =
     role === 'producer'
       ? { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000 }

@@ -13,7 +13,7 @@ describe('jobDispatcher', () => {
     [JOB.compactShards]: async () => 'compact',
   };
 
-  it('runs the handler of the job\'s name', async () => {
+  it("runs the handler of the job's name", async () => {
     const dispatch = jobDispatcher(QUEUE.maintenance, MAINTENANCE_JOBS, handlers);
     expect(await dispatch(job(JOB.refreshNews))).toBe('news');
     expect(await dispatch(job(JOB.compactShards))).toBe('compact');
@@ -27,7 +27,9 @@ describe('jobDispatcher', () => {
 
   it('refuses to start with a job name that has no handler, or a handler for no job', () => {
     const { [JOB.refreshNews]: _dropped, ...incomplete } = handlers;
-    expect(() => jobDispatcher(QUEUE.maintenance, MAINTENANCE_JOBS, incomplete as typeof handlers)).toThrow(/no handler for refresh-news/);
+    expect(() => jobDispatcher(QUEUE.maintenance, MAINTENANCE_JOBS, incomplete as typeof handlers)).toThrow(
+      /no handler for refresh-news/,
+    );
     const extra: Record<string, () => Promise<string>> = { ...handlers, 'old-job': async () => 'x' };
     expect(() => jobDispatcher(QUEUE.maintenance, MAINTENANCE_JOBS, extra as typeof handlers)).toThrow(
       /handlers for unknown jobs old-job/,

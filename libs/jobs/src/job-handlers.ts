@@ -26,7 +26,9 @@ export function jobDispatcher<Name extends string, Result>(
       `${queue} queue: ${[
         missing.length > 0 ? `no handler for ${missing.join(', ')}` : '',
         unknown.length > 0 ? `handlers for unknown jobs ${unknown.join(', ')}` : '',
-      ].filter(Boolean).join('; ')}`,
+      ]
+        .filter(Boolean)
+        .join('; ')}`,
     );
   }
   const byName = new Map<string, (job: Job) => Promise<Result>>(names.map((name) => [name, handlers[name]]));

@@ -74,7 +74,13 @@ const instant = z.iso.datetime();
  * when the publish was announced (null: never submitted), `until` the publish moment. Fixed in
  * the job, so a retried drain derives the same batches.
  */
-export const drainIndexNowPayload = z.object({ v: z.literal(1), siteId: uuid, buildId: uuid, from: instant.nullable(), until: instant });
+export const drainIndexNowPayload = z.object({
+  v: z.literal(1),
+  siteId: uuid,
+  buildId: uuid,
+  from: instant.nullable(),
+  until: instant,
+});
 export type DrainIndexNowPayload = z.infer<typeof drainIndexNowPayload>;
 
 /**
@@ -118,7 +124,8 @@ export const jobId = {
   compactShards: 'compact-shards',
   drainIndexNow: (buildId: string) => `indexnow-drain-${buildId}`,
   /** Endpoints by a short hash of their URL: stable when the configured list is reordered. */
-  submitIndexNow: (buildId: string, batch: number, endpointHash: string) => `indexnow-${buildId}-${batch}-${endpointHash}`,
+  submitIndexNow: (buildId: string, batch: number, endpointHash: string) =>
+    `indexnow-${buildId}-${batch}-${endpointHash}`,
   importSitemaps: (importId: string) => `import-${importId}`,
   deliverWebhook: (deliveryId: string) => `webhook-${deliveryId}`,
   /** A de-duplication id: one check of a site waits or runs at a time. */

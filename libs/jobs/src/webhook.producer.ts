@@ -26,7 +26,11 @@ export class WebhookProducer {
     return new Queue(QUEUE.webhook, {
       connection,
       prefix,
-      defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.2 } },
+      defaultJobOptions: {
+        ...DEFAULT_JOB_OPTIONS,
+        attempts: retry.attempts,
+        backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.2 },
+      },
       ...jobTelemetry(),
     });
   }
@@ -34,7 +38,11 @@ export class WebhookProducer {
   /** Delivers the event to every enabled endpoint of the scope's tenant that subscribes to its type. */
   async emit(scope: EventScope, event: NewWebhookEvent): Promise<number> {
     const parsed = parseWebhookEvent({ ...event, timestamp: event.timestamp ?? new Date().toISOString() });
-    const deliveryIds = await this.webhooks.createDeliveries(scope, { id: parsed.id, type: parsed.type, body: JSON.stringify(parsed) });
+    const deliveryIds = await this.webhooks.createDeliveries(scope, {
+      id: parsed.id,
+      type: parsed.type,
+      body: JSON.stringify(parsed),
+    });
     await this.enqueue(deliveryIds);
     return deliveryIds.length;
   }
@@ -46,9 +54,13 @@ export class WebhookProducer {
       id: webhookEventId(TEST_EVENT_TYPE, endpointId, String(at.getTime())),
       type: TEST_EVENT_TYPE,
       timestamp: at.toISOString(),
-      data: { endpointId, message: 'a test event sent on request of the endpoint\'s owner' },
+      data: { endpointId, message: "a test event sent on request of the endpoint's owner" },
     });
-    const delivery = await this.webhooks.createDelivery(endpointId, { id: event.id, type: event.type, body: JSON.stringify(event) });
+    const delivery = await this.webhooks.createDelivery(endpointId, {
+      id: event.id,
+      type: event.type,
+      body: JSON.stringify(event),
+    });
     await this.enqueue([delivery.id]);
     return delivery;
   }

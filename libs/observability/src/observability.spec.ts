@@ -7,29 +7,65 @@ import { PlatformMetrics } from './platform.metrics';
 function capture(): { sink: Writable; lines: () => Record<string, any>[] } {
   const chunks: string[] = [];
   const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk.toString()), done()) });
-  return { sink, lines: () => chunks.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>) };
+  return {
+    sink,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, any>),
+  };
 }
 
 describe('log format', () => {
   it('writes the same keys in every app: level by name, app, pid, msg', () => {
     const { sink, lines } = capture();
     pino(loggerOptions('worker', 'info'), sink).warn({ queue: 'build' }, 'hello');
-    expect(lines()[0]).toMatchObject({ level: 'warn', app: 'worker', pid: process.pid, queue: 'build', msg: 'hello', time: expect.any(Number) });
+    expect(lines()[0]).toMatchObject({
+      level: 'warn',
+      app: 'worker',
+      pid: process.pid,
+      queue: 'build',
+      msg: 'hello',
+      time: expect.any(Number),
+    });
   });
 
   it('redacts keys and secrets wherever a request, a config or a payload would carry them', () => {
     const { sink, lines } = capture();
     const logger = pino(loggerOptions('api', 'info'), sink);
     const secret = 'sk_live_0123456789abcdef0123';
-    logger.info({ req: { method: 'GET', headers: { authorization: `Bearer ${secret}`, cookie: `s=${secret}`, 'x-api-key': secret, host: 'a' } } }, 'request');
+    logger.info(
+      {
+        req: {
+          method: 'GET',
+          headers: { authorization: `Bearer ${secret}`, cookie: `s=${secret}`, 'x-api-key': secret, host: 'a' },
+        },
+      },
+      'request',
+    );
     logger.info({ config: { api: { adminApiKey: secret, port: 3000 } } }, 'config');
-    logger.info({ apiKey: secret, key: { apiKey: secret }, webhook: { secret, url: 'https://hooks.example.com' }, token: secret }, 'payload');
+    logger.info(
+      { apiKey: secret, key: { apiKey: secret }, webhook: { secret, url: 'https://hooks.example.com' }, token: secret },
+      'payload',
+    );
     const text = JSON.stringify(lines());
     expect(text).not.toContain(secret);
     const [request, config, payload] = lines();
-    expect(request?.req.headers).toEqual({ authorization: REDACTED, cookie: REDACTED, 'x-api-key': REDACTED, host: 'a' });
+    expect(request?.req.headers).toEqual({
+      authorization: REDACTED,
+      cookie: REDACTED,
+      'x-api-key': REDACTED,
+      host: 'a',
+    });
     expect(config?.config.api).toEqual({ adminApiKey: REDACTED, port: 3000 });
-    expect(payload).toMatchObject({ apiKey: REDACTED, key: REDACTED, webhook: { secret: REDACTED, url: 'https://hooks.example.com' }, token: REDACTED });
+    expect(payload).toMatchObject({
+      apiKey: REDACTED,
+      key: REDACTED,
+      webhook: { secret: REDACTED, url: 'https://hooks.example.com' },
+      token: REDACTED,
+    });
   });
 });
 
@@ -44,7 +80,9 @@ describe('platform metrics', () => {
     expect(first).toContain('sitemaps_public_responses_total{status="200",cache="miss",app="public"} 1');
     expect(first).toContain('sitemaps_public_responses_total{status="404",cache="hit",app="public"} 1');
     metrics.publicTally.count(304, true);
-    expect((await metrics.text()).body).toContain('sitemaps_public_responses_total{status="304",cache="hit",app="public"} 6');
+    expect((await metrics.text()).body).toContain(
+      'sitemaps_public_responses_total{status="304",cache="hit",app="public"} 6',
+    );
   });
 
   it('reads pools and queues on scrape', async () => {

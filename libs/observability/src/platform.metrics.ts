@@ -18,7 +18,15 @@ export interface CountedQueue {
   getJobCounts(...states: string[]): Promise<Record<string, number>>;
 }
 
-export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed', 'failed'] as const;
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+] as const;
 
 /** How a URL reached the platform: a PUT (REST or GraphQL), an uploaded file, a sitemap import. */
 export type IngestVia = 'api' | 'upload' | 'sitemap';
@@ -54,7 +62,12 @@ export class PlatformMetrics {
   constructor(app: string, opts: { defaultMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ app });
     const registers = [this.registry];
-    this.httpRequests = new Counter({ name: 'sitemaps_http_requests_total', help: 'API requests answered', labelNames: ['method', 'route', 'status'], registers });
+    this.httpRequests = new Counter({
+      name: 'sitemaps_http_requests_total',
+      help: 'API requests answered',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
     this.httpDuration = new Histogram({
       name: 'sitemaps_http_request_duration_seconds',
       help: 'API request duration, from its arrival to the end of the answer',
@@ -62,13 +75,50 @@ export class PlatformMetrics {
       buckets: HTTP_BUCKETS,
       registers,
     });
-    this.buildDuration = new Histogram({ name: 'sitemaps_build_duration_seconds', help: 'Build wall time, start to publish', labelNames: ['outcome'], buckets: BUILD_BUCKETS, registers });
-    this.stageDuration = new Histogram({ name: 'sitemaps_build_stage_duration_seconds', help: 'Time per build stage', labelNames: ['stage'], buckets: BUILD_BUCKETS, registers });
-    this.shards = new Counter({ name: 'sitemaps_shards_total', help: 'Shards of published builds, rendered or skipped (unchanged)', labelNames: ['result'], registers });
-    this.urlsIngested = new Counter({ name: 'sitemaps_urls_ingested_total', help: 'URL entries stored', labelNames: ['via'], registers });
-    this.urlsRejected = new Counter({ name: 'sitemaps_urls_rejected_total', help: 'URL entries refused as invalid', labelNames: ['via'], registers });
-    this.indexNowSubmissions = new Counter({ name: 'sitemaps_indexnow_submissions_total', help: 'IndexNow requests by outcome', labelNames: ['outcome'], registers });
-    this.webhookDeliveries = new Counter({ name: 'sitemaps_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers });
+    this.buildDuration = new Histogram({
+      name: 'sitemaps_build_duration_seconds',
+      help: 'Build wall time, start to publish',
+      labelNames: ['outcome'],
+      buckets: BUILD_BUCKETS,
+      registers,
+    });
+    this.stageDuration = new Histogram({
+      name: 'sitemaps_build_stage_duration_seconds',
+      help: 'Time per build stage',
+      labelNames: ['stage'],
+      buckets: BUILD_BUCKETS,
+      registers,
+    });
+    this.shards = new Counter({
+      name: 'sitemaps_shards_total',
+      help: 'Shards of published builds, rendered or skipped (unchanged)',
+      labelNames: ['result'],
+      registers,
+    });
+    this.urlsIngested = new Counter({
+      name: 'sitemaps_urls_ingested_total',
+      help: 'URL entries stored',
+      labelNames: ['via'],
+      registers,
+    });
+    this.urlsRejected = new Counter({
+      name: 'sitemaps_urls_rejected_total',
+      help: 'URL entries refused as invalid',
+      labelNames: ['via'],
+      registers,
+    });
+    this.indexNowSubmissions = new Counter({
+      name: 'sitemaps_indexnow_submissions_total',
+      help: 'IndexNow requests by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.webhookDeliveries = new Counter({
+      name: 'sitemaps_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
     const tally = this.publicTally;
     this.publicResponses = new Counter({
       name: 'sitemaps_public_responses_total',
@@ -134,7 +184,8 @@ export class PlatformMetrics {
 
   /** Stage timings of a shard render, in ms as the renderer measures them. */
   recordStages(timings: Readonly<Record<string, number>>): void {
-    for (const [stage, ms] of Object.entries(timings)) this.stageDuration.observe({ stage: stage.replace(/Ms$/, '') }, ms / 1_000);
+    for (const [stage, ms] of Object.entries(timings))
+      this.stageDuration.observe({ stage: stage.replace(/Ms$/, '') }, ms / 1_000);
   }
 
   /** Prometheus' text format. */
@@ -157,7 +208,10 @@ export class ResponseTally {
   }
 
   drain(into: (cache: 'hit' | 'miss', status: number, count: number) => void): void {
-    for (const [cache, counts] of [['hit', this.hits], ['miss', this.misses]] as const) {
+    for (const [cache, counts] of [
+      ['hit', this.hits],
+      ['miss', this.misses],
+    ] as const) {
       for (let status = 0; status < counts.length; status++) {
         const count = counts[status] as number;
         if (count === 0) continue;

@@ -2,7 +2,8 @@ import { SitemapXmlError } from './sitemap-xml.errors';
 
 // XML 1.0 `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. Everything
 // else (other C0 controls, lone surrogates, U+FFFE/U+FFFF) makes the file not XML at all.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Index of the first character XML 1.0 forbids, or -1. */
 export function findForbiddenChar(value: string): number {
@@ -36,14 +37,30 @@ function escapeSlow(value: string): string {
     const code = value.charCodeAt(i);
     let replacement: string;
     switch (code) {
-      case 0x26: replacement = '&amp;'; break;
-      case 0x3c: replacement = '&lt;'; break;
-      case 0x3e: replacement = '&gt;'; break;
-      case 0x22: replacement = '&quot;'; break;
-      case 0x27: replacement = '&apos;'; break;
-      case 0x09: replacement = '&#9;'; break;
-      case 0x0a: replacement = '&#10;'; break;
-      case 0x0d: replacement = '&#13;'; break;
+      case 0x26:
+        replacement = '&amp;';
+        break;
+      case 0x3c:
+        replacement = '&lt;';
+        break;
+      case 0x3e:
+        replacement = '&gt;';
+        break;
+      case 0x22:
+        replacement = '&quot;';
+        break;
+      case 0x27:
+        replacement = '&apos;';
+        break;
+      case 0x09:
+        replacement = '&#9;';
+        break;
+      case 0x0a:
+        replacement = '&#10;';
+        break;
+      case 0x0d:
+        replacement = '&#13;';
+        break;
       default:
         if (code >= 0xd800 && code <= 0xdbff) {
           const next = value.charCodeAt(i + 1);

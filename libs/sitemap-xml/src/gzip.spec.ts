@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_GZIP_LEVEL, gzipFile } from './gzip';
 
 describe('gzipFile', () => {
-  const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset>' + '<url><loc>https://shop.example.com/é</loc></url>'.repeat(2000) + '</urlset>\n';
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset>' +
+    '<url><loc>https://shop.example.com/é</loc></url>'.repeat(2000) +
+    '</urlset>\n';
 
   it('compresses the parts of one file, in order, into one gzip member', async () => {
     const parts = [xml.slice(0, 100), Buffer.from(xml.slice(100, 5000)), xml.slice(5000)];

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCountryCode, normalizeHreflang, normalizeNewsLanguage, validateHreflangCluster } from './hreflang.rules';
+import {
+  normalizeCountryCode,
+  normalizeHreflang,
+  normalizeNewsLanguage,
+  validateHreflangCluster,
+} from './hreflang.rules';
 import { ISO_15924, ISO_3166_1_ALPHA_2, ISO_639_1, ISO_639_2 } from './iso-codes.data';
 
 describe('code lists', () => {
@@ -39,18 +44,40 @@ describe('normalizeHreflang', () => {
     expect(normalizeHreflang(input)).toBe(expected);
   });
 
-  it.each(['en-UK', 'es-419', 'iw', 'eng', 'en_GB', 'en-', '-GB', 'GB', 'en-GB-x', 'en-Latn-GB-x', 'zh-Abcd', 'zh-Hant-XX', 'x-default-GB', '', 'english'])(
-    'rejects %s',
-    (input) => {
-      expect(normalizeHreflang(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    'en-UK',
+    'es-419',
+    'iw',
+    'eng',
+    'en_GB',
+    'en-',
+    '-GB',
+    'GB',
+    'en-GB-x',
+    'en-Latn-GB-x',
+    'zh-Abcd',
+    'zh-Hant-XX',
+    'x-default-GB',
+    '',
+    'english',
+  ])('rejects %s', (input) => {
+    expect(normalizeHreflang(input)).toBeUndefined();
+  });
 });
 
 describe('normalizeNewsLanguage and normalizeCountryCode', () => {
   it('accepts two- and three-letter ISO 639 codes and Google’s zh-cn / zh-tw', () => {
-    expect(['en', 'DE', 'fra', 'ger', 'zh-CN', 'zh-tw'].map(normalizeNewsLanguage)).toEqual(['en', 'de', 'fra', 'ger', 'zh-cn', 'zh-tw']);
-    expect(['zh-hk', 'en-gb', 'english', 'qq', 'qaa', 'e'].map(normalizeNewsLanguage)).toEqual(new Array(6).fill(undefined));
+    expect(['en', 'DE', 'fra', 'ger', 'zh-CN', 'zh-tw'].map(normalizeNewsLanguage)).toEqual([
+      'en',
+      'de',
+      'fra',
+      'ger',
+      'zh-cn',
+      'zh-tw',
+    ]);
+    expect(['zh-hk', 'en-gb', 'english', 'qq', 'qaa', 'e'].map(normalizeNewsLanguage)).toEqual(
+      new Array(6).fill(undefined),
+    );
   });
 
   it('accepts ISO 3166-1 alpha-2 country codes in any case', () => {
@@ -92,17 +119,55 @@ describe('validateHreflangCluster', () => {
 
 describe('validateHreflangCluster at every size', () => {
   // Small clusters are compared pairwise, large ones through maps: both report the same.
-  const languages = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'hu', 'ro', 'el', 'bg', 'hr', 'sk', 'sl', 'et', 'lv', 'lt'];
+  const languages = [
+    'en',
+    'de',
+    'fr',
+    'es',
+    'it',
+    'nl',
+    'pt',
+    'pl',
+    'sv',
+    'da',
+    'fi',
+    'nb',
+    'cs',
+    'hu',
+    'ro',
+    'el',
+    'bg',
+    'hr',
+    'sk',
+    'sl',
+    'et',
+    'lv',
+    'lt',
+  ];
   for (const size of [3, 15, 16, 17, 23]) {
     it(`${size} members: repeated codes and hrefs point at their first use; x-default may share an href`, () => {
-      const members = languages.slice(0, size).map((code) => ({ hreflang: code, href: `https://a.example.com/${code}` }));
+      const members = languages
+        .slice(0, size)
+        .map((code) => ({ hreflang: code, href: `https://a.example.com/${code}` }));
       members.push({ hreflang: 'x-default', href: 'https://a.example.com/en' });
       members.push({ hreflang: 'DE', href: 'https://a.example.com/new' });
       members.push({ hreflang: 'zz', href: 'https://a.example.com/fr' });
       expect(validateHreflangCluster(members)).toEqual([
-        { field: `alternates[${size + 1}].hreflang`, code: 'DUPLICATE_HREFLANG', message: 'hreflang "de" is already used by alternates[1]' },
-        { field: `alternates[${size + 2}].hreflang`, code: 'INVALID_HREFLANG', message: expect.stringContaining('"zz"') },
-        { field: `alternates[${size + 2}].href`, code: 'DUPLICATE_ALTERNATE', message: 'href is already listed by alternates[2]' },
+        {
+          field: `alternates[${size + 1}].hreflang`,
+          code: 'DUPLICATE_HREFLANG',
+          message: 'hreflang "de" is already used by alternates[1]',
+        },
+        {
+          field: `alternates[${size + 2}].hreflang`,
+          code: 'INVALID_HREFLANG',
+          message: expect.stringContaining('"zz"'),
+        },
+        {
+          field: `alternates[${size + 2}].href`,
+          code: 'DUPLICATE_ALTERNATE',
+          message: 'href is already listed by alternates[2]',
+        },
       ]);
     });
   }

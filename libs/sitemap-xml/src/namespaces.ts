@@ -28,14 +28,15 @@ export const URLSET_CLOSE = '</urlset>\n';
 export const XSL_STYLESHEET_PATH = '/sitemap.xsl';
 export const XSL_STYLESHEET_PI = `<?xml-stylesheet type="text/xsl" href="${XSL_STYLESHEET_PATH}"?>\n`;
 
-const openings = (prolog: string): readonly string[] => Array.from({ length: ALL_NAMESPACES + 1 }, (_, mask) => {
-  let open = `${prolog}<urlset xmlns="${SITEMAP_NS}"`;
-  if (mask & Namespace.XHTML) open += ` xmlns:xhtml="${XHTML_NS}"`;
-  if (mask & Namespace.IMAGE) open += ` xmlns:image="${IMAGE_NS}"`;
-  if (mask & Namespace.VIDEO) open += ` xmlns:video="${VIDEO_NS}"`;
-  if (mask & Namespace.NEWS) open += ` xmlns:news="${NEWS_NS}"`;
-  return open + '>';
-});
+const openings = (prolog: string): readonly string[] =>
+  Array.from({ length: ALL_NAMESPACES + 1 }, (_, mask) => {
+    let open = `${prolog}<urlset xmlns="${SITEMAP_NS}"`;
+    if (mask & Namespace.XHTML) open += ` xmlns:xhtml="${XHTML_NS}"`;
+    if (mask & Namespace.IMAGE) open += ` xmlns:image="${IMAGE_NS}"`;
+    if (mask & Namespace.VIDEO) open += ` xmlns:video="${VIDEO_NS}"`;
+    if (mask & Namespace.NEWS) open += ` xmlns:news="${NEWS_NS}"`;
+    return open + '>';
+  });
 const OPENINGS = openings(XML_DECLARATION);
 const STYLED_OPENINGS = openings(XML_DECLARATION + XSL_STYLESHEET_PI);
 

@@ -30,9 +30,9 @@ describe('renderSitemapIndex', () => {
   });
 
   it('refuses an entry that is itself an index', () => {
-    expect(codeOf(() => renderSitemapIndex([{ loc: `${ORIGIN}/a.xml` }, { loc: `${ORIGIN}/index-2.xml`, isIndex: true }]))).toBe(
-      'NESTED_INDEX',
-    );
+    expect(
+      codeOf(() => renderSitemapIndex([{ loc: `${ORIGIN}/a.xml` }, { loc: `${ORIGIN}/index-2.xml`, isIndex: true }])),
+    ).toBe('NESTED_INDEX');
   });
 
   it('refuses bad locs, bad lastmods, forbidden characters and an empty list', () => {

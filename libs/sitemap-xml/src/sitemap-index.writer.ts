@@ -24,17 +24,25 @@ export interface SitemapIndexEntry {
 export function renderSitemapIndex(entries: readonly SitemapIndexEntry[], opts: { stylesheet?: boolean } = {}): string {
   if (entries.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a sitemap index needs at least one <sitemap>');
   if (entries.length > MAX_INDEX_ENTRIES) {
-    throw new SitemapXmlError('INDEX_ENTRY_LIMIT', `${entries.length} entries exceed the limit of ${MAX_INDEX_ENTRIES} per index`, {
-      entries: entries.length,
-      maxEntries: MAX_INDEX_ENTRIES,
-    });
+    throw new SitemapXmlError(
+      'INDEX_ENTRY_LIMIT',
+      `${entries.length} entries exceed the limit of ${MAX_INDEX_ENTRIES} per index`,
+      {
+        entries: entries.length,
+        maxEntries: MAX_INDEX_ENTRIES,
+      },
+    );
   }
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
   if (opts.stylesheet) doc.ins('xml-stylesheet', `type="text/xsl" href="${XSL_STYLESHEET_PATH}"`);
   const root = doc.ele(SITEMAP_NS, 'sitemapindex');
   entries.forEach((entry, index) => {
     if (entry.isIndex === true) {
-      throw new SitemapXmlError('NESTED_INDEX', `entry ${index} (${entry.loc}) is an index; an index may list sitemaps only`, { index });
+      throw new SitemapXmlError(
+        'NESTED_INDEX',
+        `entry ${index} (${entry.loc}) is an index; an index may list sitemaps only`,
+        { index },
+      );
     }
     const sitemap = root.ele('sitemap');
     sitemap.ele('loc').txt(indexLoc(entry.loc, index));
@@ -43,19 +51,28 @@ export function renderSitemapIndex(entries: readonly SitemapIndexEntry[], opts: 
   const xml = root.end({ prettyPrint: true, wellFormed: true }) + '\n';
   const bytes = Buffer.byteLength(xml, 'utf8');
   if (bytes > MAX_BYTES_PER_FILE) {
-    throw new SitemapXmlError('FILE_BYTE_LIMIT', `index is ${bytes} bytes; the limit is ${MAX_BYTES_PER_FILE}`, { bytes });
+    throw new SitemapXmlError('FILE_BYTE_LIMIT', `index is ${bytes} bytes; the limit is ${MAX_BYTES_PER_FILE}`, {
+      bytes,
+    });
   }
   return xml;
 }
 
 function indexLoc(loc: string, index: number): string {
   const bad = findForbiddenChar(loc);
-  if (bad >= 0) throw new SitemapXmlError('INVALID_CHARACTER', `entry ${index} loc: XML 1.0 forbids ${describeChar(loc, bad)}`, { index });
-  const result = normalizeHttpUrl(loc);
-  if (!result.ok || result.href.length > MAX_URL_LENGTH) {
-    throw new SitemapXmlError('INVALID_URL', `entry ${index} loc "${loc}" is not an absolute http(s) URL under 2,048 characters`, {
+  if (bad >= 0)
+    throw new SitemapXmlError('INVALID_CHARACTER', `entry ${index} loc: XML 1.0 forbids ${describeChar(loc, bad)}`, {
       index,
     });
+  const result = normalizeHttpUrl(loc);
+  if (!result.ok || result.href.length > MAX_URL_LENGTH) {
+    throw new SitemapXmlError(
+      'INVALID_URL',
+      `entry ${index} loc "${loc}" is not an absolute http(s) URL under 2,048 characters`,
+      {
+        index,
+      },
+    );
   }
   return result.href;
 }
@@ -63,7 +80,9 @@ function indexLoc(loc: string, index: number): string {
 function indexLastmod(lastmod: string, index: number): string {
   const result = normalizeW3cDatetime(lastmod);
   if (!result.ok) {
-    throw new SitemapXmlError('INVALID_VALUE', `entry ${index} lastmod "${lastmod}" is not a W3C date or date-time`, { index });
+    throw new SitemapXmlError('INVALID_VALUE', `entry ${index} lastmod "${lastmod}" is not a W3C date or date-time`, {
+      index,
+    });
   }
   return result.value;
 }

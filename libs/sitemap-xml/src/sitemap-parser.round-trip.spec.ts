@@ -10,7 +10,6 @@ import { renderUrlsetFiles } from './urlset.writer';
 
 const ORIGIN = 'https://shop.example.com';
 
-
 describe('round trip through the sitemap package parser', () => {
   it('gives back exactly the generated entries, hostile strings and all', async () => {
     const rng = createRng(7);
@@ -34,7 +33,7 @@ describe('round trip through the sitemap package parser', () => {
           {
             thumbnailLoc: 'https://cdn.example.com/t.jpg',
             title: 'a\r\nb\tc &amp; <![CDATA[x]]> ]]> &#38;',
-            description: "line one\rline two\nline three 'q' \"qq\"",
+            description: 'line one\rline two\nline three \'q\' "qq"',
             contentLoc: 'https://cdn.example.com/v.mp4',
           },
         ],
@@ -44,6 +43,6 @@ describe('round trip through the sitemap package parser', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     const [item] = await readSitemapItems(renderUrlsetFiles([result.url])[0]!.xml);
     expect(item!.video[0]!.title).toBe('a\r\nb\tc &amp; <![CDATA[x]]> ]]> &#38;');
-    expect(item!.video[0]!.description).toBe("line one\rline two\nline three 'q' \"qq\"");
+    expect(item!.video[0]!.description).toBe('line one\rline two\nline three \'q\' "qq"');
   });
 });

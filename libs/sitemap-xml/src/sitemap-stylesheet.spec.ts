@@ -10,15 +10,23 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 describe('the stylesheet processing instruction', () => {
   it('follows the declaration of an index, which stays valid against the XSD', async () => {
-    const xml = renderSitemapIndex([{ loc: 'https://shop.example.com/sitemaps/1.xml.gz', lastmod: '2026-01-01' }], { stylesheet: true });
-    expect(xml.startsWith(`${DECLARATION}<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>\n<sitemapindex`)).toBe(true);
+    const xml = renderSitemapIndex([{ loc: 'https://shop.example.com/sitemaps/1.xml.gz', lastmod: '2026-01-01' }], {
+      stylesheet: true,
+    });
+    expect(xml.startsWith(`${DECLARATION}<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>\n<sitemapindex`)).toBe(
+      true,
+    );
     expect((await validateSitemapFile('index.xml', Buffer.from(xml))).problems).toEqual([]);
     expect(renderSitemapIndex([{ loc: 'https://shop.example.com/sitemaps/1.xml.gz' }])).not.toContain('xml-stylesheet');
   });
 
   it('is one header of a streamed shard, counted in its size, and the shard stays valid', async () => {
     const fragments = [1, 2, 3].map((n) =>
-      toUrlFragment({ loc: `https://shop.example.com/p/${n}`, alternates: [{ hreflang: 'en', href: `https://shop.example.com/p/${n}` }], images: [{ loc: `https://cdn.example.com/${n}.jpg` }] }),
+      toUrlFragment({
+        loc: `https://shop.example.com/p/${n}`,
+        alternates: [{ hreflang: 'en', href: `https://shop.example.com/p/${n}` }],
+        images: [{ loc: `https://cdn.example.com/${n}.jpg` }],
+      }),
     );
     const body = Buffer.concat(fragments.map((fragment) => Buffer.from(fragment.xml)));
     const mask = fragments.reduce((all, fragment) => all | fragment.mask, 0);

@@ -53,7 +53,8 @@ const FULL_VIDEO = {
 
 describe('rendered files validate against the sitemap schemas', () => {
   it('(the harness itself rejects a file that breaks the schema)', async () => {
-    const broken = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://shop.example.com/</loc><priority>1.5</priority></url></urlset>';
+    const broken =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://shop.example.com/</loc><priority>1.5</priority></url></urlset>';
     expect((await validateSitemaps({ 'broken.xml': broken })).ok).toBe(false);
   });
 
@@ -83,7 +84,10 @@ describe('rendered files validate against the sitemap schemas', () => {
 
   it('images, up to 1,000 per URL', async () => {
     const xml = single([
-      entry({ loc: `${ORIGIN}/gallery`, images: Array.from({ length: 1000 }, (_, i) => ({ loc: `https://cdn.example.com/${i}.jpg` })) }),
+      entry({
+        loc: `${ORIGIN}/gallery`,
+        images: Array.from({ length: 1000 }, (_, i) => ({ loc: `https://cdn.example.com/${i}.jpg` })),
+      }),
       entry({ loc: `${ORIGIN}/one`, images: [{ loc: 'https://cdn.example.com/a&b.jpg' }] }),
     ]);
     await expectValid({ 'images.xml': xml });
@@ -95,7 +99,12 @@ describe('rendered files validate against the sitemap schemas', () => {
       entry({
         loc: `${ORIGIN}/videos/2`,
         videos: [
-          { thumbnailLoc: 'https://cdn.example.com/t2.jpg', title: 'T', description: 'D', playerLoc: 'https://player.example.com/2' },
+          {
+            thumbnailLoc: 'https://cdn.example.com/t2.jpg',
+            title: 'T',
+            description: 'D',
+            playerLoc: 'https://player.example.com/2',
+          },
           { ...FULL_VIDEO, familyFriendly: false, requiresSubscription: true, live: true, rating: 5, duration: 28_800 },
           { ...FULL_VIDEO, rating: 0, duration: 1, viewCount: 0, uploader: { name: 'Anon' } },
         ],
@@ -108,11 +117,21 @@ describe('rendered files validate against the sitemap schemas', () => {
     const xml = single([
       entry({
         loc: `${ORIGIN}/news/1`,
-        news: { publicationName: 'The Example Times', publicationLanguage: 'en', publicationDate: '2024-05-01T08:00Z', title: 'Companies A, B in "merger" talks' },
+        news: {
+          publicationName: 'The Example Times',
+          publicationLanguage: 'en',
+          publicationDate: '2024-05-01T08:00Z',
+          title: 'Companies A, B in "merger" talks',
+        },
       }),
       entry({
         loc: `${ORIGIN}/news/2`,
-        news: { publicationName: '示例时报', publicationLanguage: 'zh-CN', publicationDate: '2024-05-01', title: '标题' },
+        news: {
+          publicationName: '示例时报',
+          publicationLanguage: 'zh-CN',
+          publicationDate: '2024-05-01',
+          title: '标题',
+        },
       }),
       entry({
         loc: `${ORIGIN}/news/3`,

@@ -44,7 +44,12 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['loc on another host', { loc: 'https://evil.example.com/p' }, 'loc', 'URL_HOST_MISMATCH'],
     ['loc with another scheme than the origin', { loc: 'http://shop.example.com/p' }, 'loc', 'URL_HOST_MISMATCH'],
     ['loc on another port', { loc: 'https://shop.example.com:8443/p' }, 'loc', 'URL_HOST_MISMATCH'],
-    ['loc that hides its host behind userinfo', { loc: 'https://shop.example.com@evil.example.com/' }, 'loc', 'INVALID_URL'],
+    [
+      'loc that hides its host behind userinfo',
+      { loc: 'https://shop.example.com@evil.example.com/' },
+      'loc',
+      'INVALID_URL',
+    ],
     ['loc of 2,048 characters', { loc: ORIGIN + '/' + 'a'.repeat(2048 - ORIGIN.length - 1) }, 'loc', 'LOC_TOO_LONG'],
     ['loc too long only once encoded', { loc: ORIGIN + '/' + 'é'.repeat(400) }, 'loc', 'LOC_TOO_LONG'],
     ['loc with a line break inside', { loc: ORIGIN + '/a\nb' }, 'loc', 'INVALID_URL'],
@@ -71,12 +76,42 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['en-UK', withAlternates({ hreflang: 'en-UK', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
     ['region-only code', withAlternates({ hreflang: 'GB', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
     ['UN M.49 region', withAlternates({ hreflang: 'es-419', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['withdrawn language code', withAlternates({ hreflang: 'iw', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['unassigned language code', withAlternates({ hreflang: 'xx', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['three-letter language', withAlternates({ hreflang: 'eng', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['underscore separator', withAlternates({ hreflang: 'en_GB', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['unknown script', withAlternates({ hreflang: 'zh-Abcd', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
-    ['bad region after script', withAlternates({ hreflang: 'zh-Hant-XX', href: LOC }), 'alternates[0].hreflang', 'INVALID_HREFLANG'],
+    [
+      'withdrawn language code',
+      withAlternates({ hreflang: 'iw', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
+    [
+      'unassigned language code',
+      withAlternates({ hreflang: 'xx', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
+    [
+      'three-letter language',
+      withAlternates({ hreflang: 'eng', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
+    [
+      'underscore separator',
+      withAlternates({ hreflang: 'en_GB', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
+    [
+      'unknown script',
+      withAlternates({ hreflang: 'zh-Abcd', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
+    [
+      'bad region after script',
+      withAlternates({ hreflang: 'zh-Hant-XX', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_HREFLANG',
+    ],
     [
       'same code twice (any case)',
       withAlternates({ hreflang: 'en-GB', href: LOC }, { hreflang: 'en-gb', href: 'https://shop.example.co.uk/' }),
@@ -85,12 +120,20 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ],
     [
       'same href twice (after normalization)',
-      withAlternates({ hreflang: 'en', href: 'https://shop.example.com/p/ü' }, { hreflang: 'de', href: 'HTTPS://SHOP.example.com/p/%C3%BC' }),
+      withAlternates(
+        { hreflang: 'en', href: 'https://shop.example.com/p/ü' },
+        { hreflang: 'de', href: 'HTTPS://SHOP.example.com/p/%C3%BC' },
+      ),
       'alternates[1].href',
       'DUPLICATE_ALTERNATE',
     ],
     ['relative alternate', withAlternates({ hreflang: 'en', href: '/en/' }), 'alternates[0].href', 'URL_NOT_ABSOLUTE'],
-    ['alternate without hreflang', { loc: LOC, alternates: [{ href: LOC }] }, 'alternates[0].hreflang', 'REQUIRED_FIELD'],
+    [
+      'alternate without hreflang',
+      { loc: LOC, alternates: [{ href: LOC }] },
+      'alternates[0].hreflang',
+      'REQUIRED_FIELD',
+    ],
     ['alternates not an array', { loc: LOC, alternates: { hreflang: 'en', href: LOC } }, 'alternates', 'INVALID_TYPE'],
     [
       'alternate href too long',
@@ -100,7 +143,10 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ],
     [
       'a cluster of 257',
-      { loc: LOC, alternates: Array.from({ length: 257 }, (_, i) => ({ hreflang: 'en', href: `https://shop.example.com/${i}` })) },
+      {
+        loc: LOC,
+        alternates: Array.from({ length: 257 }, (_, i) => ({ hreflang: 'en', href: `https://shop.example.com/${i}` })),
+      },
       'alternates',
       'CLUSTER_TOO_LARGE',
     ],
@@ -119,7 +165,12 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['video with a blank title', withVideo({ title: '  ' }), 'videos[0].title', 'REQUIRED_FIELD'],
     ['video without description', withVideo({ description: undefined }), 'videos[0].description', 'REQUIRED_FIELD'],
     ['video title of 101', withVideo({ title: 't'.repeat(101) }), 'videos[0].title', 'VIDEO_TITLE_TOO_LONG'],
-    ['description of 2,049', withVideo({ description: 'd'.repeat(2049) }), 'videos[0].description', 'VIDEO_DESCRIPTION_TOO_LONG'],
+    [
+      'description of 2,049',
+      withVideo({ description: 'd'.repeat(2049) }),
+      'videos[0].description',
+      'VIDEO_DESCRIPTION_TOO_LONG',
+    ],
     ['duration 0', withVideo({ duration: 0 }), 'videos[0].duration', 'INVALID_DURATION'],
     ['duration 28,801', withVideo({ duration: 28_801 }), 'videos[0].duration', 'INVALID_DURATION'],
     ['fractional duration', withVideo({ duration: 1.5 }), 'videos[0].duration', 'INVALID_DURATION'],
@@ -132,7 +183,12 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['family_friendly as "yes"', withVideo({ familyFriendly: 'yes' }), 'videos[0].familyFriendly', 'INVALID_TYPE'],
     ['33 tags', withVideo({ tags: Array.from({ length: 33 }, (_, i) => `t${i}`) }), 'videos[0].tags', 'TOO_MANY_TAGS'],
     ['blank tag', withVideo({ tags: ['a', ' '] }), 'videos[0].tags[1]', 'EMPTY_VALUE'],
-    ['uploader of 256', withVideo({ uploader: { name: 'u'.repeat(256) } }), 'videos[0].uploader.name', 'UPLOADER_TOO_LONG'],
+    [
+      'uploader of 256',
+      withVideo({ uploader: { name: 'u'.repeat(256) } }),
+      'videos[0].uploader.name',
+      'UPLOADER_TOO_LONG',
+    ],
     ['uploader without name', withVideo({ uploader: { info: LOC } }), 'videos[0].uploader.name', 'REQUIRED_FIELD'],
     [
       'restriction with UK',
@@ -158,12 +214,32 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
       'videos[0].platform.platforms[1]',
       'INVALID_PLATFORM',
     ],
-    ['news language in prose', withNews({ publicationLanguage: 'english' }), 'news.publicationLanguage', 'INVALID_NEWS_LANGUAGE'],
-    ['news language zh-hk', withNews({ publicationLanguage: 'zh-hk' }), 'news.publicationLanguage', 'INVALID_NEWS_LANGUAGE'],
-    ['news language not ISO 639', withNews({ publicationLanguage: 'qq' }), 'news.publicationLanguage', 'INVALID_NEWS_LANGUAGE'],
+    [
+      'news language in prose',
+      withNews({ publicationLanguage: 'english' }),
+      'news.publicationLanguage',
+      'INVALID_NEWS_LANGUAGE',
+    ],
+    [
+      'news language zh-hk',
+      withNews({ publicationLanguage: 'zh-hk' }),
+      'news.publicationLanguage',
+      'INVALID_NEWS_LANGUAGE',
+    ],
+    [
+      'news language not ISO 639',
+      withNews({ publicationLanguage: 'qq' }),
+      'news.publicationLanguage',
+      'INVALID_NEWS_LANGUAGE',
+    ],
     ['news date without a day', withNews({ publicationDate: '2024-05' }), 'news.publicationDate', 'INVALID_DATE'],
     ['news without title', withNews({ title: undefined }), 'news.title', 'REQUIRED_FIELD'],
-    ['news without publication name', withNews({ publicationName: undefined }), 'news.publicationName', 'REQUIRED_FIELD'],
+    [
+      'news without publication name',
+      withNews({ publicationName: undefined }),
+      'news.publicationName',
+      'REQUIRED_FIELD',
+    ],
     ['two news blocks', { loc: LOC, news: [NEWS, NEWS] }, 'news', 'MULTIPLE_NEWS'],
     ['unknown top-level field', { loc: LOC, url: LOC }, 'url', 'UNKNOWN_FIELD'],
     ['unknown video field', withVideo({ resolution: 'hd' }), 'videos[0].resolution', 'UNKNOWN_FIELD'],
@@ -173,8 +249,18 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['U+FFFF in a description', withVideo({ description: 'a\uFFFF' }), 'videos[0].description', 'INVALID_CHARACTER'],
     ['lone low surrogate in a tag', withVideo({ tags: ['ok', 'x\uDC00'] }), 'videos[0].tags[1]', 'INVALID_CHARACTER'],
     ['vertical tab in a news title', withNews({ title: 'a\u000Bb' }), 'news.title', 'INVALID_CHARACTER'],
-    ['control character in an uploader', withVideo({ uploader: { name: '\u001b[31m' } }), 'videos[0].uploader.name', 'INVALID_CHARACTER'],
-    ['control character in a hreflang', withAlternates({ hreflang: 'en\u0000', href: LOC }), 'alternates[0].hreflang', 'INVALID_CHARACTER'],
+    [
+      'control character in an uploader',
+      withVideo({ uploader: { name: '\u001b[31m' } }),
+      'videos[0].uploader.name',
+      'INVALID_CHARACTER',
+    ],
+    [
+      'control character in a hreflang',
+      withAlternates({ hreflang: 'en\u0000', href: LOC }),
+      'alternates[0].hreflang',
+      'INVALID_CHARACTER',
+    ],
     ['section not a string', { loc: LOC, section: 3 }, 'section', 'INVALID_TYPE'],
   ];
 
@@ -190,7 +276,9 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
 
   it('rejects a loc shorter than the 12 characters sitemap.xsd requires', () => {
     const result = normalizeUrlEntry({ loc: 'http://a.b/' }, { origin: 'http://a.b' });
-    expect(result.ok ? [] : result.errors.map(({ field, code }) => ({ field, code }))).toEqual([{ field: 'loc', code: 'LOC_TOO_SHORT' }]);
+    expect(result.ok ? [] : result.errors.map(({ field, code }) => ({ field, code }))).toEqual([
+      { field: 'loc', code: 'LOC_TOO_SHORT' },
+    ]);
     expect(normalizeUrlEntry({ loc: 'http://a.bc/' }, { origin: 'http://a.bc' }).ok).toBe(true);
   });
 
@@ -231,7 +319,15 @@ describe('normalizeUrlEntry: retired tags are accepted, reported and not written
   it('drops retired image fields with a warning each', () => {
     const result = ok({
       loc: LOC,
-      images: [{ loc: 'https://cdn.example.com/a.jpg', caption: 'C', title: 'T', geoLocation: 'Limerick', license: 'https://l.example/' }],
+      images: [
+        {
+          loc: 'https://cdn.example.com/a.jpg',
+          caption: 'C',
+          title: 'T',
+          geoLocation: 'Limerick',
+          license: 'https://l.example/',
+        },
+      ],
     });
     expect(result.warnings.map(({ field, code }) => ({ field, code }))).toEqual([
       { field: 'images[0].caption', code: 'RETIRED_TAG' },
@@ -287,7 +383,9 @@ describe('normalizeUrlEntry: normalization', () => {
       { loc: 'https://BÜCHER.example/straße/%41?q=ü&r=[1]|x#frag ment' },
       { origin: 'https://bücher.example' },
     );
-    expect(result.ok && result.url.loc).toBe('https://xn--bcher-kva.example/stra%C3%9Fe/%41?q=%C3%BC&r=%5B1%5D%7Cx#frag%20ment');
+    expect(result.ok && result.url.loc).toBe(
+      'https://xn--bcher-kva.example/stra%C3%9Fe/%41?q=%C3%BC&r=%5B1%5D%7Cx#frag%20ment',
+    );
   });
 
   it('encodes a stray percent sign and keeps emoji as UTF-8', () => {
@@ -354,7 +452,15 @@ describe('normalizeUrlEntry: normalization', () => {
   });
 
   it('treats null as absent and leaves out empty lists', () => {
-    const result = ok({ loc: LOC, lastmod: null, priority: null, alternates: [], images: null, videos: [], news: null });
+    const result = ok({
+      loc: LOC,
+      lastmod: null,
+      priority: null,
+      alternates: [],
+      images: null,
+      videos: [],
+      news: null,
+    });
     expect(result.url).toEqual({ loc: LOC });
   });
 

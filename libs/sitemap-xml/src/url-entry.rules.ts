@@ -61,8 +61,7 @@ export interface NormalizeOptions {
 }
 
 export type NormalizeResult =
-  | { ok: true; url: SitemapUrl; warnings: RuleWarning[]; section?: string }
-  | { ok: false; errors: RuleViolation[] };
+  { ok: true; url: SitemapUrl; warnings: RuleWarning[]; section?: string } | { ok: false; errors: RuleViolation[] };
 
 const NONE: ReadonlySet<string> = new Set();
 // The fields each object may have are the schemas' (url-entry.schema.ts): one list for both.
@@ -106,7 +105,8 @@ export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): Norma
   if (news !== undefined) url.news = news;
   // The domain's grouping key: not written to XML, so passed through exactly as given.
   const section = isAbsent(input.section) ? undefined : input.section;
-  if (section !== undefined && typeof section !== 'string') check.error('section', 'INVALID_TYPE', 'section must be a string');
+  if (section !== undefined && typeof section !== 'string')
+    check.error('section', 'INVALID_TYPE', 'section must be a string');
 
   if (check.errors.length > 0) return { ok: false, errors: check.errors };
   return typeof section === 'string'
@@ -139,7 +139,12 @@ class EntryCheck {
     this.warnings.push({ field, code, message });
   }
 
-  knownKeys(obj: Record<string, unknown>, known: ReadonlySet<string>, retired: ReadonlySet<string>, prefix: string): void {
+  knownKeys(
+    obj: Record<string, unknown>,
+    known: ReadonlySet<string>,
+    retired: ReadonlySet<string>,
+    prefix: string,
+  ): void {
     for (const key of Object.keys(obj)) {
       if (known.has(key)) continue;
       const field = prefix === '' ? key : `${prefix}.${key}`;
@@ -154,7 +159,13 @@ class EntryCheck {
   }
 
   /** A trimmed string, or undefined when absent (or invalid, with the error recorded). */
-  string(obj: Record<string, unknown>, key: string, field: string, required: boolean, allowEmpty = false): string | undefined {
+  string(
+    obj: Record<string, unknown>,
+    key: string,
+    field: string,
+    required: boolean,
+    allowEmpty = false,
+  ): string | undefined {
     const value = obj[key];
     if (value === undefined || value === null) {
       return required ? this.error(field, 'REQUIRED_FIELD', `${field} is required`) : undefined;
@@ -166,7 +177,11 @@ class EntryCheck {
     if (typeof value !== 'string') return this.error(field, 'INVALID_TYPE', `${field} must be a string`);
     const bad = findForbiddenChar(value);
     if (bad >= 0) {
-      return this.error(field, 'INVALID_CHARACTER', `${field} contains a character XML 1.0 forbids (${describeChar(value, bad)})`);
+      return this.error(
+        field,
+        'INVALID_CHARACTER',
+        `${field} contains a character XML 1.0 forbids (${describeChar(value, bad)})`,
+      );
     }
     const trimmed = value.trim();
     if (trimmed === '' && !allowEmpty) {
@@ -195,13 +210,21 @@ class EntryCheck {
     if (!result.ok) {
       switch (result.reason) {
         case 'not-absolute':
-          return this.error(field, isLoc ? 'LOC_NOT_ABSOLUTE' : 'URL_NOT_ABSOLUTE', `${field} must be an absolute URL with scheme and host`);
+          return this.error(
+            field,
+            isLoc ? 'LOC_NOT_ABSOLUTE' : 'URL_NOT_ABSOLUTE',
+            `${field} must be an absolute URL with scheme and host`,
+          );
         case 'scheme':
           return this.error(field, 'UNSUPPORTED_SCHEME', `${field} must use http or https`);
         case 'credentials':
           return this.error(field, 'INVALID_URL', `${field} must not contain user name or password`);
         case 'invalid':
-          return this.error(field, 'INVALID_URL', `${field} is not a valid URL (control characters, or a malformed host or port)`);
+          return this.error(
+            field,
+            'INVALID_URL',
+            `${field} is not a valid URL (control characters, or a malformed host or port)`,
+          );
       }
     }
     if (result.href.length > MAX_URL_LENGTH) {
@@ -228,7 +251,11 @@ class EntryCheck {
     const result = normalizeW3cDatetime(raw);
     if (result.ok) return result.value;
     if (result.reason === 'coarse' && !required) {
-      this.warn(field, 'DATE_PRECISION_DROPPED', `${field} "${raw}" has no day; sitemap schemas need at least YYYY-MM-DD, so it is not written`);
+      this.warn(
+        field,
+        'DATE_PRECISION_DROPPED',
+        `${field} "${raw}" has no day; sitemap schemas need at least YYYY-MM-DD, so it is not written`,
+      );
       return undefined;
     }
     const why =
@@ -243,7 +270,8 @@ class EntryCheck {
   number(obj: Record<string, unknown>, key: string, field: string): number | undefined {
     const value = obj[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.error(field, 'INVALID_TYPE', `${field} must be a finite number`);
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      return this.error(field, 'INVALID_TYPE', `${field} must be a finite number`);
     return value;
   }
 
@@ -298,7 +326,11 @@ class EntryCheck {
     const members: (SitemapAlternate & { index: number })[] = [];
     const items = this.array(value, 'alternates');
     if (items.length > MAX_CLUSTER_SIZE) {
-      this.error('alternates', 'CLUSTER_TOO_LARGE', `at most ${MAX_CLUSTER_SIZE} members per hreflang cluster (got ${items.length})`);
+      this.error(
+        'alternates',
+        'CLUSTER_TOO_LARGE',
+        `at most ${MAX_CLUSTER_SIZE} members per hreflang cluster (got ${items.length})`,
+      );
       return out;
     }
     for (let index = 0; index < items.length; index++) {
@@ -357,7 +389,11 @@ class EntryCheck {
     const thumbnailLoc = this.url(obj, 'thumbnailLoc', f('thumbnailLoc'), true);
     const title = this.string(obj, 'title', f('title'), true);
     if (title !== undefined && title.length > MAX_VIDEO_TITLE_LENGTH) {
-      this.error(f('title'), 'VIDEO_TITLE_TOO_LONG', `${f('title')} must be at most ${MAX_VIDEO_TITLE_LENGTH} characters`);
+      this.error(
+        f('title'),
+        'VIDEO_TITLE_TOO_LONG',
+        `${f('title')} must be at most ${MAX_VIDEO_TITLE_LENGTH} characters`,
+      );
     }
     const description = this.string(obj, 'description', f('description'), true);
     if (description !== undefined && description.length > MAX_VIDEO_DESCRIPTION_LENGTH) {
@@ -367,7 +403,11 @@ class EntryCheck {
         `${f('description')} must be at most ${MAX_VIDEO_DESCRIPTION_LENGTH} characters`,
       );
     }
-    const video: SitemapVideo = { thumbnailLoc: thumbnailLoc ?? '', title: title ?? '', description: description ?? '' };
+    const video: SitemapVideo = {
+      thumbnailLoc: thumbnailLoc ?? '',
+      title: title ?? '',
+      description: description ?? '',
+    };
 
     const contentLoc = this.url(obj, 'contentLoc', f('contentLoc'), false);
     const playerLoc = this.url(obj, 'playerLoc', f('playerLoc'), false);
@@ -375,7 +415,10 @@ class EntryCheck {
       this.error(field, 'VIDEO_LOC_REQUIRED', `${field} needs contentLoc or playerLoc`);
     }
     // Google identifies a video by its file or player URL; the page URL identifies nothing.
-    for (const [key, loc] of [['contentLoc', contentLoc], ['playerLoc', playerLoc]] as const) {
+    for (const [key, loc] of [
+      ['contentLoc', contentLoc],
+      ['playerLoc', playerLoc],
+    ] as const) {
       if (loc !== undefined && loc === pageLoc) {
         this.error(f(key), 'VIDEO_LOC_EQUALS_PAGE', `${f(key)} must not be the page's own loc`);
       }
@@ -385,9 +428,14 @@ class EntryCheck {
 
     const duration = this.number(obj, 'duration', f('duration'));
     if (duration !== undefined) {
-      if (Number.isInteger(duration) && duration >= MIN_VIDEO_DURATION && duration <= MAX_VIDEO_DURATION) video.duration = duration;
+      if (Number.isInteger(duration) && duration >= MIN_VIDEO_DURATION && duration <= MAX_VIDEO_DURATION)
+        video.duration = duration;
       else {
-        this.error(f('duration'), 'INVALID_DURATION', `${f('duration')} must be whole seconds from ${MIN_VIDEO_DURATION} to ${MAX_VIDEO_DURATION}`);
+        this.error(
+          f('duration'),
+          'INVALID_DURATION',
+          `${f('duration')} must be whole seconds from ${MIN_VIDEO_DURATION} to ${MAX_VIDEO_DURATION}`,
+        );
       }
     }
     const expirationDate = this.date(obj, 'expirationDate', f('expirationDate'), 'INVALID_DATE', false);
@@ -430,7 +478,11 @@ class EntryCheck {
     const countries: string[] = [];
     const items = this.array(obj.countries, `${field}.countries`);
     if (items.length === 0 && Array.isArray(obj.countries)) {
-      this.error(`${field}.countries`, 'EMPTY_VALUE', `${field}.countries must list at least one country; omit restriction instead`);
+      this.error(
+        `${field}.countries`,
+        'EMPTY_VALUE',
+        `${field}.countries must list at least one country; omit restriction instead`,
+      );
     } else if (isAbsent(obj.countries)) {
       this.error(`${field}.countries`, 'REQUIRED_FIELD', `${field}.countries is required`);
     }
@@ -439,7 +491,8 @@ class EntryCheck {
       const raw = this.stringValue(item, itemField, true);
       if (raw === undefined) return;
       const code = normalizeCountryCode(raw);
-      if (code === undefined) this.error(itemField, 'INVALID_COUNTRY_CODE', `"${raw}" is not an ISO 3166-1 alpha-2 country code`);
+      if (code === undefined)
+        this.error(itemField, 'INVALID_COUNTRY_CODE', `"${raw}" is not an ISO 3166-1 alpha-2 country code`);
       else if (!countries.includes(code)) countries.push(code);
     });
     return relationship === undefined ? undefined : { relationship, countries };
@@ -454,7 +507,11 @@ class EntryCheck {
     const platforms: VideoPlatform[] = [];
     const items = this.array(obj.platforms, `${field}.platforms`);
     if (items.length === 0 && Array.isArray(obj.platforms)) {
-      this.error(`${field}.platforms`, 'EMPTY_VALUE', `${field}.platforms must list at least one platform; omit platform instead`);
+      this.error(
+        `${field}.platforms`,
+        'EMPTY_VALUE',
+        `${field}.platforms must list at least one platform; omit platform instead`,
+      );
     } else if (isAbsent(obj.platforms)) {
       this.error(`${field}.platforms`, 'REQUIRED_FIELD', `${field}.platforms is required`);
     }
@@ -476,7 +533,11 @@ class EntryCheck {
     this.knownKeys(obj, UPLOADER_KEYS, NONE, field);
     const name = this.string(obj, 'name', `${field}.name`, true);
     if (name !== undefined && name.length > MAX_VIDEO_UPLOADER_LENGTH) {
-      this.error(`${field}.name`, 'UPLOADER_TOO_LONG', `${field}.name must be at most ${MAX_VIDEO_UPLOADER_LENGTH} characters`);
+      this.error(
+        `${field}.name`,
+        'UPLOADER_TOO_LONG',
+        `${field}.name must be at most ${MAX_VIDEO_UPLOADER_LENGTH} characters`,
+      );
     }
     const info = this.url(obj, 'info', `${field}.info`, false);
     if (name === undefined) return undefined;
@@ -518,7 +579,12 @@ class EntryCheck {
     }
     const publicationDate = this.date(obj, 'publicationDate', 'news.publicationDate', 'INVALID_DATE', true);
     const title = this.string(obj, 'title', 'news.title', true);
-    if (publicationName === undefined || publicationLanguage === undefined || publicationDate === undefined || title === undefined) {
+    if (
+      publicationName === undefined ||
+      publicationLanguage === undefined ||
+      publicationDate === undefined ||
+      title === undefined
+    ) {
       return undefined;
     }
     return { publicationName, publicationLanguage, publicationDate, title };

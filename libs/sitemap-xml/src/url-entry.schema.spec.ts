@@ -11,9 +11,16 @@ function canonicalCase(entry: Json): Json {
   const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
   const video = (v: Json): Json => ({
     ...v,
-    ...(v.restriction ? { restriction: { ...(v.restriction as Json), relationship: lower((v.restriction as Json).relationship) } } : {}),
+    ...(v.restriction
+      ? { restriction: { ...(v.restriction as Json), relationship: lower((v.restriction as Json).relationship) } }
+      : {}),
     ...(v.platform
-      ? { platform: { relationship: lower((v.platform as Json).relationship), platforms: ((v.platform as Json).platforms as unknown[]).map(lower) } }
+      ? {
+          platform: {
+            relationship: lower((v.platform as Json).relationship),
+            platforms: ((v.platform as Json).platforms as unknown[]).map(lower),
+          },
+        }
       : {}),
   });
   return {
@@ -38,11 +45,39 @@ describe('urlEntrySchema and normalizeUrlEntry', () => {
 
   it.each([
     ['an unknown field', { loc: `${ORIGIN}/a`, colour: 'red' }, 'UNKNOWN_FIELD'],
-    ['an unknown video field', { loc: `${ORIGIN}/a`, videos: [{ thumbnailLoc: `${ORIGIN}/t.jpg`, title: 't', description: 'd', contentLoc: `${ORIGIN}/v.mp4`, colour: 'red' }] }, 'UNKNOWN_FIELD'],
+    [
+      'an unknown video field',
+      {
+        loc: `${ORIGIN}/a`,
+        videos: [
+          {
+            thumbnailLoc: `${ORIGIN}/t.jpg`,
+            title: 't',
+            description: 'd',
+            contentLoc: `${ORIGIN}/v.mp4`,
+            colour: 'red',
+          },
+        ],
+      },
+      'UNKNOWN_FIELD',
+    ],
     ['a changefreq outside the enum', { loc: `${ORIGIN}/a`, changefreq: 'fortnightly' }, 'INVALID_CHANGEFREQ'],
     ['a priority above 1', { loc: `${ORIGIN}/a`, priority: 1.5 }, 'INVALID_PRIORITY'],
-    ['a video title over 100 characters', { loc: `${ORIGIN}/a`, videos: [{ thumbnailLoc: `${ORIGIN}/t.jpg`, title: 'x'.repeat(101), description: 'd', contentLoc: `${ORIGIN}/v.mp4` }] }, 'VIDEO_TITLE_TOO_LONG'],
-    ['news without a title', { loc: `${ORIGIN}/a`, news: { publicationName: 'T', publicationLanguage: 'en', publicationDate: '2024-05-01' } }, 'REQUIRED_FIELD'],
+    [
+      'a video title over 100 characters',
+      {
+        loc: `${ORIGIN}/a`,
+        videos: [
+          { thumbnailLoc: `${ORIGIN}/t.jpg`, title: 'x'.repeat(101), description: 'd', contentLoc: `${ORIGIN}/v.mp4` },
+        ],
+      },
+      'VIDEO_TITLE_TOO_LONG',
+    ],
+    [
+      'news without a title',
+      { loc: `${ORIGIN}/a`, news: { publicationName: 'T', publicationLanguage: 'en', publicationDate: '2024-05-01' } },
+      'REQUIRED_FIELD',
+    ],
   ])('both refuse %s', (_, entry, code) => {
     const result = normalizeUrlEntry(entry, { origin: ORIGIN });
     expect(result.ok ? [] : result.errors.map((error) => error.code)).toContain(code);

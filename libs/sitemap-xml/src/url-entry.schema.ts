@@ -40,32 +40,51 @@ export const alternateSchema = z
   .describe('one member of an hreflang cluster');
 
 const retired = (fields: readonly string[]) =>
-  Object.fromEntries(fields.map((field) => [field, z.unknown().optional().meta({ deprecated: true, description: 'retired by Google: accepted with a warning, not written' })]));
+  Object.fromEntries(
+    fields.map((field) => [
+      field,
+      z
+        .unknown()
+        .optional()
+        .meta({ deprecated: true, description: 'retired by Google: accepted with a warning, not written' }),
+    ]),
+  );
 
 export const imageSchema = z
   .object({ loc: url('the image; may be on a CDN host'), ...retired(RETIRED_IMAGE_FIELDS) })
   .strict()
   .describe('an image on the page (Google image sitemap)');
 
-export const videoRestrictionSchema = z.object({
-  relationship,
-  countries: z.array(z.string().length(2).describe('ISO 3166-1 alpha-2')).min(1),
-}).strict();
-export const videoPlatformSchema = z.object({
-  relationship,
-  platforms: z.array(z.enum(['web', 'mobile', 'tv'])).min(1).describe('case-insensitive'),
-}).strict();
-export const videoUploaderSchema = z.object({
-  name: z.string().min(1).max(MAX_VIDEO_UPLOADER_LENGTH),
-  info: url("the uploader's page").optional(),
-}).strict();
+export const videoRestrictionSchema = z
+  .object({
+    relationship,
+    countries: z.array(z.string().length(2).describe('ISO 3166-1 alpha-2')).min(1),
+  })
+  .strict();
+export const videoPlatformSchema = z
+  .object({
+    relationship,
+    platforms: z
+      .array(z.enum(['web', 'mobile', 'tv']))
+      .min(1)
+      .describe('case-insensitive'),
+  })
+  .strict();
+export const videoUploaderSchema = z
+  .object({
+    name: z.string().min(1).max(MAX_VIDEO_UPLOADER_LENGTH),
+    info: url("the uploader's page").optional(),
+  })
+  .strict();
 
 export const videoSchema = z
   .object({
     thumbnailLoc: url('the thumbnail'),
     title: z.string().min(1).max(MAX_VIDEO_TITLE_LENGTH),
     description: z.string().min(1).max(MAX_VIDEO_DESCRIPTION_LENGTH),
-    contentLoc: url('the video file').optional().describe('contentLoc or playerLoc is required; neither may be the page itself'),
+    contentLoc: url('the video file')
+      .optional()
+      .describe('contentLoc or playerLoc is required; neither may be the page itself'),
     playerLoc: url('the player').optional(),
     duration: z.number().int().min(MIN_VIDEO_DURATION).max(MAX_VIDEO_DURATION).optional().describe('seconds'),
     expirationDate: z.string().optional().describe(W3C_DATETIME),
@@ -106,7 +125,6 @@ export const entryFields = {
   videos: z.array(videoSchema).optional(),
   news: newsSchema.optional(),
 };
-
 
 /**
  * A URL entry as a client sends it: the protocol's fields and `hreflang`, the URL's own language

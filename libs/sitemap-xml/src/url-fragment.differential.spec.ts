@@ -40,7 +40,16 @@ describe('fast writer vs xmlbuilder2 DOM', () => {
   it('covers what it claims to: every extension and the hostile characters occur', () => {
     const urls = generated(1, 1500);
     const xml = renderUrlsetFiles(urls)[0]!.xml.toString('utf8');
-    for (const marker of ['<xhtml:link', '<image:image>', '<video:video>', '<news:news>', '<video:restriction', '<video:platform', '<video:uploader info=', '<video:tag>']) {
+    for (const marker of [
+      '<xhtml:link',
+      '<image:image>',
+      '<video:video>',
+      '<news:news>',
+      '<video:restriction',
+      '<video:platform',
+      '<video:uploader info=',
+      '<video:tag>',
+    ]) {
       expect(xml).toContain(marker);
     }
     for (const escaped of ['&amp;', '&lt;', '&gt;', '&quot;', '&apos;', '&#13;', '&#10;', '&#9;', ']]&gt;']) {

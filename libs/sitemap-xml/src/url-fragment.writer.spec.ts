@@ -145,14 +145,22 @@ describe('renderUrlFragment', () => {
   });
 
   it('writes ratings as plain decimals, never in exponent form', () => {
-    const rating = (r: number) => renderUrlFragment({ loc: LOC, videos: [{ ...VIDEO, rating: r }] }).match(/<video:rating>(.*)<\/video:rating>/)?.[1];
+    const rating = (r: number) =>
+      renderUrlFragment({ loc: LOC, videos: [{ ...VIDEO, rating: r }] }).match(
+        /<video:rating>(.*)<\/video:rating>/,
+      )?.[1];
     expect([0, 5, 4.25, 4.5, 1e-7].map(rating)).toEqual(['0.0', '5.0', '4.25', '4.5', '0.0']);
   });
 
   it('writes a news block', () => {
     const xml = renderUrlFragment({
       loc: LOC,
-      news: { publicationName: 'The "Times"', publicationLanguage: 'zh-cn', publicationDate: '2024-05-01', title: 'A & B' },
+      news: {
+        publicationName: 'The "Times"',
+        publicationLanguage: 'zh-cn',
+        publicationDate: '2024-05-01',
+        title: 'A & B',
+      },
     });
     expect(xml).toBe(
       `<url><loc>${LOC}</loc><news:news><news:publication><news:name>The &quot;Times&quot;</news:name>` +
@@ -165,9 +173,9 @@ describe('renderUrlFragment', () => {
     const error = errorOf(() => renderUrlFragment({ loc: LOC, videos: [{ ...VIDEO, title: 'a\u0000b' }] }));
     expect(error.code).toBe('INVALID_CHARACTER');
     expect(errorOf(() => renderUrlFragment({ loc: `${LOC}\uFFFF` })).code).toBe('INVALID_CHARACTER');
-    expect(errorOf(() => renderUrlFragment({ loc: LOC, alternates: [{ hreflang: 'en', href: `${LOC}\uD800` }] })).code).toBe(
-      'INVALID_CHARACTER',
-    );
+    expect(
+      errorOf(() => renderUrlFragment({ loc: LOC, alternates: [{ hreflang: 'en', href: `${LOC}\uD800` }] })).code,
+    ).toBe('INVALID_CHARACTER');
   });
 
   it.each<[string, SitemapUrl]>([
@@ -178,7 +186,10 @@ describe('renderUrlFragment', () => {
     ['duration 0', { loc: LOC, videos: [{ ...VIDEO, duration: 0 }] }],
     ['rating 6', { loc: LOC, videos: [{ ...VIDEO, rating: 6 }] }],
     ['negative view count', { loc: LOC, videos: [{ ...VIDEO, viewCount: -1 }] }],
-    ['bad relationship', { loc: LOC, videos: [{ ...VIDEO, restriction: { relationship: 'maybe' as never, countries: ['US'] } }] }],
+    [
+      'bad relationship',
+      { loc: LOC, videos: [{ ...VIDEO, restriction: { relationship: 'maybe' as never, countries: ['US'] } }] },
+    ],
   ])('refuses to write a value the schema would reject: %s', (_name, url) => {
     expect(errorOf(() => renderUrlFragment(url)).code).toBe('INVALID_VALUE');
   });

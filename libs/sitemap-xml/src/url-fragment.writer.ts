@@ -68,28 +68,47 @@ export function namespacesOf(url: SitemapUrl): number {
 
 function renderVideo(v: SitemapVideo): string {
   let xml =
-    '<video:video><video:thumbnail_loc>' + esc(v.thumbnailLoc) + '</video:thumbnail_loc>' +
-    '<video:title>' + esc(v.title) + '</video:title>' +
-    '<video:description>' + esc(v.description) + '</video:description>';
+    '<video:video><video:thumbnail_loc>' +
+    esc(v.thumbnailLoc) +
+    '</video:thumbnail_loc>' +
+    '<video:title>' +
+    esc(v.title) +
+    '</video:title>' +
+    '<video:description>' +
+    esc(v.description) +
+    '</video:description>';
   if (v.contentLoc !== undefined) xml += '<video:content_loc>' + esc(v.contentLoc) + '</video:content_loc>';
   if (v.playerLoc !== undefined) xml += '<video:player_loc>' + esc(v.playerLoc) + '</video:player_loc>';
   if (v.duration !== undefined) {
-    xml += '<video:duration>' + integer('video duration', v.duration, MIN_VIDEO_DURATION, MAX_VIDEO_DURATION) + '</video:duration>';
+    xml +=
+      '<video:duration>' +
+      integer('video duration', v.duration, MIN_VIDEO_DURATION, MAX_VIDEO_DURATION) +
+      '</video:duration>';
   }
-  if (v.expirationDate !== undefined) xml += '<video:expiration_date>' + esc(v.expirationDate) + '</video:expiration_date>';
-  if (v.rating !== undefined) xml += '<video:rating>' + decimal('video rating', v.rating, 0, MAX_VIDEO_RATING, 2) + '</video:rating>';
+  if (v.expirationDate !== undefined)
+    xml += '<video:expiration_date>' + esc(v.expirationDate) + '</video:expiration_date>';
+  if (v.rating !== undefined)
+    xml += '<video:rating>' + decimal('video rating', v.rating, 0, MAX_VIDEO_RATING, 2) + '</video:rating>';
   if (v.viewCount !== undefined) {
-    xml += '<video:view_count>' + integer('video view count', v.viewCount, 0, Number.MAX_SAFE_INTEGER) + '</video:view_count>';
+    xml +=
+      '<video:view_count>' +
+      integer('video view count', v.viewCount, 0, Number.MAX_SAFE_INTEGER) +
+      '</video:view_count>';
   }
-  if (v.publicationDate !== undefined) xml += '<video:publication_date>' + esc(v.publicationDate) + '</video:publication_date>';
+  if (v.publicationDate !== undefined)
+    xml += '<video:publication_date>' + esc(v.publicationDate) + '</video:publication_date>';
   if (v.tags !== undefined) {
     for (let i = 0; i < v.tags.length; i++) xml += '<video:tag>' + esc(v.tags[i]!) + '</video:tag>';
   }
-  if (v.familyFriendly !== undefined) xml += '<video:family_friendly>' + yesNo(v.familyFriendly) + '</video:family_friendly>';
+  if (v.familyFriendly !== undefined)
+    xml += '<video:family_friendly>' + yesNo(v.familyFriendly) + '</video:family_friendly>';
   if (v.restriction !== undefined) {
     xml +=
-      '<video:restriction relationship="' + relationship(v.restriction.relationship) + '">' +
-      esc(v.restriction.countries.join(' ')) + '</video:restriction>';
+      '<video:restriction relationship="' +
+      relationship(v.restriction.relationship) +
+      '">' +
+      esc(v.restriction.countries.join(' ')) +
+      '</video:restriction>';
   }
   if (v.requiresSubscription !== undefined) {
     xml += '<video:requires_subscription>' + yesNo(v.requiresSubscription) + '</video:requires_subscription>';
@@ -97,12 +116,16 @@ function renderVideo(v: SitemapVideo): string {
   if (v.uploader !== undefined) {
     xml +=
       (v.uploader.info === undefined ? '<video:uploader>' : '<video:uploader info="' + esc(v.uploader.info) + '">') +
-      esc(v.uploader.name) + '</video:uploader>';
+      esc(v.uploader.name) +
+      '</video:uploader>';
   }
   if (v.platform !== undefined) {
     xml +=
-      '<video:platform relationship="' + relationship(v.platform.relationship) + '">' +
-      esc(v.platform.platforms.join(' ')) + '</video:platform>';
+      '<video:platform relationship="' +
+      relationship(v.platform.relationship) +
+      '">' +
+      esc(v.platform.platforms.join(' ')) +
+      '</video:platform>';
   }
   if (v.live !== undefined) xml += '<video:live>' + yesNo(v.live) + '</video:live>';
   return xml + '</video:video>';
@@ -110,10 +133,18 @@ function renderVideo(v: SitemapVideo): string {
 
 function renderNews(n: SitemapNews): string {
   return (
-    '<news:news><news:publication><news:name>' + esc(n.publicationName) + '</news:name>' +
-    '<news:language>' + esc(n.publicationLanguage) + '</news:language></news:publication>' +
-    '<news:publication_date>' + esc(n.publicationDate) + '</news:publication_date>' +
-    '<news:title>' + esc(n.title) + '</news:title></news:news>'
+    '<news:news><news:publication><news:name>' +
+    esc(n.publicationName) +
+    '</news:name>' +
+    '<news:language>' +
+    esc(n.publicationLanguage) +
+    '</news:language></news:publication>' +
+    '<news:publication_date>' +
+    esc(n.publicationDate) +
+    '</news:publication_date>' +
+    '<news:title>' +
+    esc(n.title) +
+    '</news:title></news:news>'
   );
 }
 

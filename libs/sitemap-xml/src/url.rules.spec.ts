@@ -62,13 +62,73 @@ describe('normalizeHttpUrl fast path', () => {
     return items[(seed >>> 8) % items.length] as T;
   };
   const schemes = ['https://', 'http://', 'HTTPS://', 'https:/', 'ftp://', 'https:///'];
-  const hosts = ['a.example.com', 'shop.example.co.uk', 'A.example.com', 'example.com.', '1.2.3.4', 'x.0x7f', '127.1', 'a-b.c1', 'xn--bcher-kva.example', 'xn--a.example', 'ab', 'a..b', '-a.com', 'a.com:443', 'a.com:8080', 'u:p@a.com', '[::1]', 'bücher.de'];
+  const hosts = [
+    'a.example.com',
+    'shop.example.co.uk',
+    'A.example.com',
+    'example.com.',
+    '1.2.3.4',
+    'x.0x7f',
+    '127.1',
+    'a-b.c1',
+    'xn--bcher-kva.example',
+    'xn--a.example',
+    'ab',
+    'a..b',
+    '-a.com',
+    'a.com:443',
+    'a.com:8080',
+    'u:p@a.com',
+    '[::1]',
+    'bücher.de',
+  ];
   const safe = ['a', 'Z', '0', '-', '.', '_', '~', '/', 'p', 'q'];
-  const tricky = ['!', '$', '&', "'", '(', ')', '*', '+', ',', ';', '=', ':', '@', '/', '?', '#', '%', '%2e', '%41', '%zz', ' ', '\t', '"', '<', '>', '`', '{', '}', '|', '^', '[', ']', '\\', 'é', '..', '/./', '/../', '/.', '.'];
+  const tricky = [
+    '!',
+    '$',
+    '&',
+    "'",
+    '(',
+    ')',
+    '*',
+    '+',
+    ',',
+    ';',
+    '=',
+    ':',
+    '@',
+    '/',
+    '?',
+    '#',
+    '%',
+    '%2e',
+    '%41',
+    '%zz',
+    ' ',
+    '\t',
+    '"',
+    '<',
+    '>',
+    '`',
+    '{',
+    '}',
+    '|',
+    '^',
+    '[',
+    ']',
+    '\\',
+    'é',
+    '..',
+    '/./',
+    '/../',
+    '/.',
+    '.',
+  ];
   const inputs: string[] = [];
   const part = (start: string) => {
     let text = start;
-    for (let j = pick([0, 1, 2, 4]); j > 0; j--) text += pick([safe, safe, safe, tricky]) === tricky ? pick(tricky) : pick(safe);
+    for (let j = pick([0, 1, 2, 4]); j > 0; j--)
+      text += pick([safe, safe, safe, tricky]) === tricky ? pick(tricky) : pick(safe);
     return text;
   };
   for (let i = 0; i < 30_000; i++) {

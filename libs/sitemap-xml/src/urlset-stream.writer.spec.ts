@@ -20,9 +20,17 @@ describe('gzipUrlsetStream', () => {
   });
 
   it('enforces the limits before writing and the stated length after', async () => {
-    await expect(gzipUrlsetStream(blocks(a), { urls: 50_001, bytes, mask: 0 })).rejects.toMatchObject({ code: 'FILE_URL_LIMIT' });
-    await expect(gzipUrlsetStream(blocks(a), { urls: 1, bytes: 52_428_800, mask: 0 })).rejects.toMatchObject({ code: 'FILE_BYTE_LIMIT' });
-    await expect(gzipUrlsetStream(blocks(a), { urls: 2, bytes, mask: 0 })).rejects.toMatchObject({ code: 'FRAGMENT_BYTES_MISMATCH' });
-    await expect(gzipUrlsetStream(blocks(), { urls: 0, bytes: 0, mask: 0 })).rejects.toMatchObject({ code: 'EMPTY_FILE' });
+    await expect(gzipUrlsetStream(blocks(a), { urls: 50_001, bytes, mask: 0 })).rejects.toMatchObject({
+      code: 'FILE_URL_LIMIT',
+    });
+    await expect(gzipUrlsetStream(blocks(a), { urls: 1, bytes: 52_428_800, mask: 0 })).rejects.toMatchObject({
+      code: 'FILE_BYTE_LIMIT',
+    });
+    await expect(gzipUrlsetStream(blocks(a), { urls: 2, bytes, mask: 0 })).rejects.toMatchObject({
+      code: 'FRAGMENT_BYTES_MISMATCH',
+    });
+    await expect(gzipUrlsetStream(blocks(), { urls: 0, bytes: 0, mask: 0 })).rejects.toMatchObject({
+      code: 'EMPTY_FILE',
+    });
   });
 });

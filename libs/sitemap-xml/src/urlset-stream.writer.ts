@@ -29,11 +29,19 @@ export async function gzipUrlsetStream(
   const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
   if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
-  if (meta.urls > maxUrls) throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, { urls: meta.urls, maxUrls });
+  if (meta.urls > maxUrls)
+    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
+      urls: meta.urls,
+      maxUrls,
+    });
   // The stylesheet costs one header, not a byte per URL.
   const head = urlsetOpen(meta.mask, opts.stylesheet ?? false);
   const byteSize = head.length + meta.bytes + URLSET_CLOSE.length;
-  if (byteSize > maxBytes) throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, { bytes: byteSize, maxBytes });
+  if (byteSize > maxBytes)
+    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
+      bytes: byteSize,
+      maxBytes,
+    });
 
   const gzip = createGzip({ level: opts.level ?? DEFAULT_GZIP_LEVEL });
   const out: Buffer[] = [];
@@ -60,7 +68,11 @@ export async function gzipUrlsetStream(
   gzip.end();
   await finished;
   if (received !== meta.bytes) {
-    throw new SitemapXmlError('FRAGMENT_BYTES_MISMATCH', `body declared ${meta.bytes} bytes but ${received} arrived`, {});
+    throw new SitemapXmlError(
+      'FRAGMENT_BYTES_MISMATCH',
+      `body declared ${meta.bytes} bytes but ${received} arrived`,
+      {},
+    );
   }
   return { gzip: Buffer.concat(out), byteSize };
 }

@@ -6,7 +6,14 @@ import type { SitemapUrl } from './sitemap-xml.types';
 import { validateSitemaps } from './testing/validate-sitemap';
 import { toUrlFragment, type UrlFragment } from './url-fragment.writer';
 import { gunzipSync } from 'node:zlib';
-import { UrlsetBuilder, assembleUrlset, gzippedUrlsetFiles, packFragments, renderUrlsetFiles, urlsetFiles } from './urlset.writer';
+import {
+  UrlsetBuilder,
+  assembleUrlset,
+  gzippedUrlsetFiles,
+  packFragments,
+  renderUrlsetFiles,
+  urlsetFiles,
+} from './urlset.writer';
 import { codeOf } from './testing/error-code';
 
 const ORIGIN = 'https://shop.example.com';
@@ -127,7 +134,9 @@ describe('packFragments', () => {
   });
 
   it('honours smaller limits (a news sitemap holds 1,000 URLs)', () => {
-    expect(packFragments(new Array<number>(2_500).fill(300), { maxUrls: 1_000 }).map((r) => r.end - r.start)).toEqual([1_000, 1_000, 500]);
+    expect(packFragments(new Array<number>(2_500).fill(300), { maxUrls: 1_000 }).map((r) => r.end - r.start)).toEqual([
+      1_000, 1_000, 500,
+    ]);
   });
 
   it('refuses a fragment that cannot fit in any file', () => {
@@ -193,7 +202,10 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
   });
 
   it('refuses a single URL larger than a file', () => {
-    const url: SitemapUrl = { loc: `${ORIGIN}/big`, images: Array.from({ length: 10 }, (_, i) => ({ loc: `https://cdn.example.com/${i}.jpg` })) };
+    const url: SitemapUrl = {
+      loc: `${ORIGIN}/big`,
+      images: Array.from({ length: 10 }, (_, i) => ({ loc: `https://cdn.example.com/${i}.jpg` })),
+    };
     expect(codeOf(() => renderUrlsetFiles([url], { maxBytes: 500 }))).toBe('FRAGMENT_TOO_LARGE');
   });
 
@@ -240,7 +252,9 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
     const files = [];
     for await (const file of gzippedUrlsetFiles(source(), { level: 9, maxUrls: 4 })) files.push(file);
     expect(files.map((f) => f.urls)).toEqual([4, 4, 2]);
-    expect(gunzipSync(files[2]!.gz).toString()).toBe(`${urlsetOpen(0)}<url><loc>${ORIGIN}/p/8</loc></url><url><loc>${ORIGIN}/p/9</loc></url>${URLSET_CLOSE}`);
+    expect(gunzipSync(files[2]!.gz).toString()).toBe(
+      `${urlsetOpen(0)}<url><loc>${ORIGIN}/p/8</loc></url><url><loc>${ORIGIN}/p/9</loc></url>${URLSET_CLOSE}`,
+    );
   });
 
   it('refuses new fragments while a file is being compressed', async () => {

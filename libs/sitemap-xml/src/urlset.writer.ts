@@ -37,7 +37,10 @@ export interface GzippedUrlsetFile {
  * FRAGMENT_BYTES_MISMATCH when a fragment's stored `bytes` is not its real UTF-8 length
  * (the byte limit is only as good as those numbers).
  */
-export function assembleUrlset(fragments: readonly UrlFragment[], limits: FileLimits & { stylesheet?: boolean } = {}): Buffer {
+export function assembleUrlset(
+  fragments: readonly UrlFragment[],
+  limits: FileLimits & { stylesheet?: boolean } = {},
+): Buffer {
   const maxUrls = limits.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = limits.maxBytes ?? MAX_BYTES_PER_FILE;
   if (fragments.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
@@ -72,9 +75,13 @@ export function assembleUrlset(fragments: readonly UrlFragment[], limits: FileLi
     const f = fragments[i]!;
     const written = typeof f.xml === 'string' ? out.write(f.xml, offset, 'utf8') : f.xml.copy(out, offset);
     if (written !== f.bytes || (typeof f.xml !== 'string' && f.xml.length !== f.bytes)) {
-      throw new SitemapXmlError('FRAGMENT_BYTES_MISMATCH', `fragment ${i} declares ${f.bytes} bytes but has a different length`, {
-        index: i,
-      });
+      throw new SitemapXmlError(
+        'FRAGMENT_BYTES_MISMATCH',
+        `fragment ${i} declares ${f.bytes} bytes but has a different length`,
+        {
+          index: i,
+        },
+      );
     }
     offset += written;
   }
@@ -118,10 +125,14 @@ export function packFragments(sizes: readonly number[], opts: PackOptions = {}):
   for (let i = 0; i < sizes.length; i++) {
     const size = sizes[i]!;
     if (overhead + size > maxBytes) {
-      throw new SitemapXmlError('FRAGMENT_TOO_LARGE', `fragment ${i} (${size} bytes) cannot fit in a file of ${maxBytes} bytes`, {
-        index: i,
-        bytes: size,
-      });
+      throw new SitemapXmlError(
+        'FRAGMENT_TOO_LARGE',
+        `fragment ${i} (${size} bytes) cannot fit in a file of ${maxBytes} bytes`,
+        {
+          index: i,
+          bytes: size,
+        },
+      );
     }
     if (i - start === maxUrls || bytes + size > maxBytes) {
       ranges.push({ start, end: i, bytes });
@@ -175,7 +186,11 @@ export class UrlsetBuilder {
    * the header its namespaces need). Returns false, appending nothing, if it does not fit.
    */
   add(xml: string | Buffer, mask: number): boolean {
-    if (this.busy) throw new SitemapXmlError('BUILDER_BUSY', 'the previous file is still being compressed; await finishGzipped first');
+    if (this.busy)
+      throw new SitemapXmlError(
+        'BUILDER_BUSY',
+        'the previous file is still being compressed; await finishGzipped first',
+      );
     if (this.count >= this.maxUrls) return false;
     const nextMask = (this.mask | mask) & ALL_NAMESPACES;
     const room = this.maxBytes - urlsetOpen(nextMask).length - URLSET_CLOSE.length - (this.offset - HEADER_ROOM);
@@ -316,10 +331,14 @@ function addUrl(builder: UrlsetBuilder, url: SitemapUrl): boolean {
 
 function tooLarge(url: SitemapUrl): SitemapXmlError {
   const bytes = Buffer.byteLength(renderUrlFragment(url), 'utf8');
-  return new SitemapXmlError('FRAGMENT_TOO_LARGE', `the <url> for ${url.loc} is ${bytes} bytes, more than a file holds`, {
-    loc: url.loc,
-    bytes,
-  });
+  return new SitemapXmlError(
+    'FRAGMENT_TOO_LARGE',
+    `the <url> for ${url.loc} is ${bytes} bytes, more than a file holds`,
+    {
+      loc: url.loc,
+      bytes,
+    },
+  );
 }
 
 /** All files for `urls`, as many as the limits require. See `urlsetFiles` to hold one at a time. */

@@ -28,13 +28,20 @@ export function normalizeW3cDatetime(input: string): W3cDatetimeResult {
  */
 function alreadyCanonical(input: string): W3cDatetimeResult | undefined {
   const length = input.length;
-  if ((length !== 10 && length !== 20) || input.charCodeAt(4) !== DASH || input.charCodeAt(7) !== DASH) return undefined;
+  if ((length !== 10 && length !== 20) || input.charCodeAt(4) !== DASH || input.charCodeAt(7) !== DASH)
+    return undefined;
   const year = digits(input, 0, 4);
   const month = digits(input, 5, 2);
   const day = digits(input, 8, 2);
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (length === 10) return { ok: true, value: input, precision: 'date' };
-  if (input.charCodeAt(10) !== UPPER_T || input.charCodeAt(13) !== COLON || input.charCodeAt(16) !== COLON || input.charCodeAt(19) !== UPPER_Z) return undefined;
+  if (
+    input.charCodeAt(10) !== UPPER_T ||
+    input.charCodeAt(13) !== COLON ||
+    input.charCodeAt(16) !== COLON ||
+    input.charCodeAt(19) !== UPPER_Z
+  )
+    return undefined;
   const hour = digits(input, 11, 2);
   const minute = digits(input, 14, 2);
   const second = digits(input, 17, 2);
@@ -109,7 +116,8 @@ export function w3cInstant(value: string): Date {
     const hour = digits(value, 11, 2);
     const minute = digits(value, 14, 2);
     const second = digits(value, 17, 2);
-    if (year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0) return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+    if (year >= 100 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0)
+      return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   }
   return generalW3cInstant(value);
 }

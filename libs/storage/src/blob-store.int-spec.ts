@@ -116,7 +116,10 @@ describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
   it('writes whole files named by their key under its root (fs: directory, s3: bucket and prefix), or nothing there (postgres)', async () => {
     const site = await createSite(prisma);
     const files = await Promise.all(['a', 'b', 'a'].map((text) => storeFile(store, site.id, text)));
-    const expected = driver === 'postgres' ? [] : [...new Set(files.map((file) => `${site.id}/${file.sha256.slice(0, 2)}/${file.sha256}.gz`))].sort();
+    const expected =
+      driver === 'postgres'
+        ? []
+        : [...new Set(files.map((file) => `${site.id}/${file.sha256.slice(0, 2)}/${file.sha256}.gz`))].sort();
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
     const onDisk = entries
       .filter((entry) => entry.isFile() && entry.parentPath.includes(site.id))
@@ -126,7 +129,9 @@ describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
     if (!s3) return;
     const settings = s3.config(prefix);
     const { client } = await connectS3(settings);
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: settings.bucket, Prefix: `${prefix}${site.id}/` }));
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: settings.bucket, Prefix: `${prefix}${site.id}/` }),
+    );
     expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(expected.map((key) => prefix + key));
     const bytes = await store.get(site.id, files[0]!.sha256);
     expect(bytes?.length).toBe(files[0]!.gzipSize);

@@ -11,7 +11,13 @@ export interface BlobRef {
 }
 
 /** Inserts the row, or marks an existing (perhaps released) one live again. */
-export async function upsertBlobRow(db: Db, ref: BlobRef, body: Buffer | null, gzipSize: number, byteSize: number): Promise<void> {
+export async function upsertBlobRow(
+  db: Db,
+  ref: BlobRef,
+  body: Buffer | null,
+  gzipSize: number,
+  byteSize: number,
+): Promise<void> {
   await db.$executeRaw`
     INSERT INTO blobs (site_id, sha256, body, gzip_size, byte_size)
     VALUES (${ref.siteId}::uuid, ${ref.sha256}, ${body}, ${gzipSize}, ${byteSize})

@@ -58,7 +58,12 @@ describe('ManifestReader', () => {
   it('loads a site with no manifest yet, and null for an unknown hostname', async () => {
     const site = await createSite(prisma, { scheme: 'http' });
     expect(await reader.load(site.hostname)).toEqual({
-      site: { id: site.id, hostname: site.hostname, scheme: 'http', settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey, textSitemap: false } },
+      site: {
+        id: site.id,
+        hostname: site.hostname,
+        scheme: 'http',
+        settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey, textSitemap: false },
+      },
       manifest: null,
     });
     expect(await reader.load('nobody.example.com')).toBeNull();
@@ -69,9 +74,14 @@ describe('ManifestReader', () => {
     const shard = await storeFile(store, site.id, '<urlset/>');
     const version = await switchManifest(prisma, site.id, { 'sitemaps/sitemap-1.xml.gz': shard });
     const snapshot = await reader.load(site.hostname);
-    const stored = await prisma.blob.findUniqueOrThrow({ where: { siteId_sha256: { siteId: site.id, sha256: shard.sha256 } } });
+    const stored = await prisma.blob.findUniqueOrThrow({
+      where: { siteId_sha256: { siteId: site.id, sha256: shard.sha256 } },
+    });
     expect(snapshot?.manifest?.version).toBe(version);
-    expect(snapshot?.manifest?.files.get('sitemaps/sitemap-1.xml.gz')).toEqual({ ...shard, storedAt: stored.createdAt });
+    expect(snapshot?.manifest?.files.get('sitemaps/sitemap-1.xml.gz')).toEqual({
+      ...shard,
+      storedAt: stored.createdAt,
+    });
     expect(snapshot?.manifest?.files.get('constructor')).toBeUndefined();
     expect((await reader.read(site.id, shard, 'identity')).toString()).toBe('<urlset/>');
     expect((await reader.read(site.id, shard, 'gzip')).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));

@@ -15,7 +15,11 @@ export const MANIFEST_CHANNEL = 'sitemaps:manifest';
  * The worker calls this after each manifest switch has committed; the API after it changes what a
  * site serves without a publish (hostname, robots.txt rules, cache max-age, deletion).
  */
-export async function publishManifestChanged(redis: Pick<Redis | Cluster, 'publish'>, siteId: string, lsn?: string): Promise<void> {
+export async function publishManifestChanged(
+  redis: Pick<Redis | Cluster, 'publish'>,
+  siteId: string,
+  lsn?: string,
+): Promise<void> {
   await redis.publish(MANIFEST_CHANNEL, lsn ? `${siteId} ${lsn}` : siteId);
 }
 
@@ -28,14 +32,19 @@ export interface WalSource {
  * Announces a change that has committed, with the primary's WAL position now (at or past that
  * commit): a public process reading a replica switches only once the replica has replayed it.
  */
-export async function announceManifestChange(redis: Pick<Redis | Cluster, 'publish'>, primary: WalSource, siteId: string): Promise<void> {
+export async function announceManifestChange(
+  redis: Pick<Redis | Cluster, 'publish'>,
+  primary: WalSource,
+  siteId: string,
+): Promise<void> {
   const { rows } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
   await publishManifestChanged(redis, siteId, rows[0]?.lsn);
 }
 
 /** The position a streaming replica has replayed up to (`pg_last_wal_replay_lsn()`), from its pool. */
 export function replayPosition(replica: WalSource): () => Promise<string | null> {
-  return async () => (await replica.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]?.lsn ?? null;
+  return async () =>
+    (await replica.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]?.lsn ?? null;
 }
 
 /** `16/B374D848` as a number, to compare WAL positions. */
@@ -187,7 +196,8 @@ export class ManifestReader {
     } catch {
       // The replica did not answer: keep serving what is cached, and ask again.
     } finally {
-      this.replayTimer = this.awaitingReplay.size > 0 ? setTimeout(() => void this.checkReplay(), this.replayPollMs) : undefined;
+      this.replayTimer =
+        this.awaitingReplay.size > 0 ? setTimeout(() => void this.checkReplay(), this.replayPollMs) : undefined;
       this.replayTimer?.unref();
     }
   }
@@ -306,7 +316,12 @@ export class ManifestReader {
       id: site.id,
       hostname: site.hostname,
       scheme: site.scheme,
-      settings: { robotsTxt: site.robotsTxt, cacheMaxAge: site.cacheMaxAge, indexNowKey: site.indexNowKey, textSitemap: site.textSitemap },
+      settings: {
+        robotsTxt: site.robotsTxt,
+        cacheMaxAge: site.cacheMaxAge,
+        indexNowKey: site.indexNowKey,
+        textSitemap: site.textSitemap,
+      },
     };
     if (!site.manifest) return { site: info, manifest: null };
 

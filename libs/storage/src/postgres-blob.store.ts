@@ -28,7 +28,10 @@ export class PostgresBlobStore implements BlobStore {
 
   async get(siteId: string, sha256: string): Promise<Buffer | null> {
     assertBlobRef(siteId, sha256);
-    const { rows } = await this.pool.query<{ body: Buffer | null }>('SELECT body FROM blobs WHERE site_id = $1::uuid AND sha256 = $2', [siteId, sha256]);
+    const { rows } = await this.pool.query<{ body: Buffer | null }>(
+      'SELECT body FROM blobs WHERE site_id = $1::uuid AND sha256 = $2',
+      [siteId, sha256],
+    );
     return rows[0]?.body ?? null;
   }
 

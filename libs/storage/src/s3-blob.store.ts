@@ -101,7 +101,9 @@ export class S3BlobStore implements BlobStore {
     const failed = result.Errors ?? [];
     if (failed.length > 0) {
       const first = failed[0];
-      throw new Error(`object store refused to delete ${failed.length} blob(s), first ${first?.Key}: ${first?.Code} ${first?.Message}`);
+      throw new Error(
+        `object store refused to delete ${failed.length} blob(s), first ${first?.Key}: ${first?.Code} ${first?.Message}`,
+      );
     }
   }
 }

@@ -13,9 +13,17 @@ export interface SiteRow {
   verificationStatus: 'pending' | 'verified' | 'taken';
 }
 
-export async function insertTenant(db: Pool, overrides: { name?: string; maxSites?: number; maxUrls?: number } = {}): Promise<{ id: string }> {
+export async function insertTenant(
+  db: Pool,
+  overrides: { name?: string; maxSites?: number; maxUrls?: number } = {},
+): Promise<{ id: string }> {
   const id = randomUUID();
-  await db.query('INSERT INTO tenants (id, name, max_sites, max_urls) VALUES ($1, $2, $3, $4)', [id, overrides.name ?? 'Tenant', overrides.maxSites ?? null, overrides.maxUrls ?? null]);
+  await db.query('INSERT INTO tenants (id, name, max_sites, max_urls) VALUES ($1, $2, $3, $4)', [
+    id,
+    overrides.name ?? 'Tenant',
+    overrides.maxSites ?? null,
+    overrides.maxUrls ?? null,
+  ]);
   return { id };
 }
 
@@ -34,7 +42,16 @@ export async function insertSite(db: Pool, overrides: Partial<SiteRow> = {}): Pr
   await db.query(
     `INSERT INTO sites (id, tenant_id, hostname, scheme, default_changefreq, default_priority, indexnow_key, verification_status, verified_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text, CASE WHEN $8::text = 'verified' THEN now() END, now())`,
-    [site.id, site.tenantId, site.hostname, site.scheme, site.defaultChangefreq, site.defaultPriority, randomBytes(16).toString('hex'), site.verificationStatus],
+    [
+      site.id,
+      site.tenantId,
+      site.hostname,
+      site.scheme,
+      site.defaultChangefreq,
+      site.defaultPriority,
+      randomBytes(16).toString('hex'),
+      site.verificationStatus,
+    ],
   );
   return site;
 }

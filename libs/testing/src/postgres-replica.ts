@@ -29,7 +29,9 @@ export interface PostgresReplicaPair {
 
 export function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin', 'pg_basebackup'))) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((name) => existsSync(path.join(root, name, 'bin', 'pg_basebackup')))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) throw new Error(`no PostgreSQL server binaries under ${root} (apt-get install postgresql)`);
   return path.join(root, newest, 'bin');
@@ -39,7 +41,9 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
   const bin = postgresBinDir();
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: string[]) =>
-    asRoot ? execFileAsync('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]) : execFileAsync(path.join(bin, command), args);
+    asRoot
+      ? execFileAsync('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args])
+      : execFileAsync(path.join(bin, command), args);
   const dir = await mkdtemp(path.join(tmpdir(), 'pg-replica-'));
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -51,7 +55,8 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
   const [primaryPort, replicaPort] = [await freePort(), await freePort()];
   const started: string[] = [];
   const stop = async () => {
-    for (const data of started.reverse()) await run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
+    for (const data of started.reverse())
+      await run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -79,23 +84,48 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
     await applyMigrations(primaryUrl);
 
     // -R writes standby.signal and primary_conninfo: the copy starts as a streaming replica.
-    await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replica, '-R', '-X', 'stream', '-c', 'fast']);
+    await run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primaryPort),
+      '-U',
+      'postgres',
+      '-D',
+      replica,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     await appendFile(path.join(replica, 'postgresql.conf'), `port = ${replicaPort}\nhot_standby = on\n`);
     await run('pg_ctl', ['-D', replica, '-l', path.join(dir, 'replica.log'), '-w', 'start']);
     started.push(replica);
     const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/sitemaps`;
 
     const caughtUp = async () => {
-      const target = await withClient(primaryUrl, async (client) => (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]?.lsn);
+      const target = await withClient(
+        primaryUrl,
+        async (client) =>
+          (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]?.lsn,
+      );
       await waitUntil('the replica to replay the primary’s WAL', () =>
         withClient(replicaUrl, async (client) => {
-          const { rows } = await client.query<{ behind: boolean }>('SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind', [target]);
+          const { rows } = await client.query<{ behind: boolean }>(
+            'SELECT pg_last_wal_replay_lsn() < $1::pg_lsn AS behind',
+            [target],
+          );
           return rows[0]?.behind === false;
         }),
       );
     };
     await waitUntil('the replica to stream from the primary', () =>
-      withClient(primaryUrl, async (client) => (await client.query(`SELECT 1 FROM pg_stat_replication WHERE state = 'streaming'`)).rowCount === 1),
+      withClient(
+        primaryUrl,
+        async (client) =>
+          (await client.query(`SELECT 1 FROM pg_stat_replication WHERE state = 'streaming'`)).rowCount === 1,
+      ),
     );
     await caughtUp();
     return {
@@ -104,12 +134,22 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
       async pauseReplay() {
         await withClient(replicaUrl, (client) => client.query('SELECT pg_wal_replay_pause()'));
         // The pause takes hold at the next WAL record: write one, and wait until replay has stopped before it.
-        await withClient(postgresUrl, (client) => client.query('CREATE TABLE IF NOT EXISTS replay_probe (at timestamptz); INSERT INTO replay_probe VALUES (now())'));
+        await withClient(postgresUrl, (client) =>
+          client.query(
+            'CREATE TABLE IF NOT EXISTS replay_probe (at timestamptz); INSERT INTO replay_probe VALUES (now())',
+          ),
+        );
         await waitUntil('replay to pause on the replica', () =>
-          withClient(replicaUrl, async (client) => (await client.query<{ state: string }>('SELECT pg_get_wal_replay_pause_state() AS state')).rows[0]?.state === 'paused'),
+          withClient(
+            replicaUrl,
+            async (client) =>
+              (await client.query<{ state: string }>('SELECT pg_get_wal_replay_pause_state() AS state')).rows[0]
+                ?.state === 'paused',
+          ),
         );
       },
-      resumeReplay: () => withClient(replicaUrl, async (client) => void (await client.query('SELECT pg_wal_replay_resume()'))),
+      resumeReplay: () =>
+        withClient(replicaUrl, async (client) => void (await client.query('SELECT pg_wal_replay_resume()'))),
       caughtUp,
       stop,
     };

@@ -50,22 +50,38 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
         port,
         dir: path.join(dir, String(port)),
         args: [
-          '--cluster-enabled', 'yes',
-          '--cluster-config-file', 'nodes.conf',
-          '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
-          '--cluster-port', String(busPort),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(NODE_TIMEOUT_MS),
+          '--cluster-port',
+          String(busPort),
           // A replica takes over however long it was cut off: the test kills masters on purpose.
-          '--cluster-replica-validity-factor', '0',
+          '--cluster-replica-validity-factor',
+          '0',
         ],
       });
       servers.set(port, server);
     }
     const ports = [...servers.keys()];
-    await execFileAsync('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
-    await waitUntil('the cluster to be ok on every node with every replica in sync', async () => {
-      for (const port of ports) if (!(await nodeReady(port, ports.length))) return undefined;
-      return true;
-    }, { timeoutMs: 60_000 });
+    await execFileAsync('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ]);
+    await waitUntil(
+      'the cluster to be ok on every node with every replica in sync',
+      async () => {
+        for (const port of ports) if (!(await nodeReady(port, ports.length))) return undefined;
+        return true;
+      },
+      { timeoutMs: 60_000 },
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -73,12 +89,17 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
 
   const alive = () => [...servers.keys()];
   return {
-    nodes: alive().map((port) => `127.0.0.1:${port}`).join(','),
+    nodes: alive()
+      .map((port) => `127.0.0.1:${port}`)
+      .join(','),
     async masterOf(key: string) {
       return withNode(alive()[0] as number, async (redis) => {
         const slot = Number(await redis.call('CLUSTER', 'KEYSLOT', key));
         const owner = nodeLines(String(await redis.call('CLUSTER', 'NODES'))).find(
-          (node) => node.flags.includes('master') && !node.flags.includes('fail') && node.slots.some(([from, to]) => slot >= from && slot <= to),
+          (node) =>
+            node.flags.includes('master') &&
+            !node.flags.includes('fail') &&
+            node.slots.some(([from, to]) => slot >= from && slot <= to),
         );
         if (!owner) throw new Error(`no master serves slot ${slot}`);
         return owner.port;
@@ -87,20 +108,29 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
     async failOver(port: number) {
       const server = servers.get(port);
       if (!server) throw new Error(`no cluster node on port ${port}`);
-      const slots = await withNode(port, async (redis) => nodeLines(String(await redis.call('CLUSTER', 'NODES'))).find((node) => node.port === port)?.slots ?? []);
+      const slots = await withNode(
+        port,
+        async (redis) =>
+          nodeLines(String(await redis.call('CLUSTER', 'NODES'))).find((node) => node.port === port)?.slots ?? [],
+      );
       await server.kill();
       servers.delete(port);
       const survivor = alive()[0] as number;
-      const newMaster = await waitUntil(`a replica of 127.0.0.1:${port} to take over its slots`, () =>
-        withNode(survivor, async (redis) => {
-          const info = String(await redis.call('CLUSTER', 'INFO'));
-          if (!info.includes('cluster_state:ok')) return undefined;
-          const [from] = slots[0] ?? [];
-          const owner = nodeLines(String(await redis.call('CLUSTER', 'NODES'))).find(
-            (node) => node.port !== port && node.flags.includes('master') && node.slots.some(([a, b]) => from !== undefined && from >= a && from <= b),
-          );
-          return owner?.port;
-        }),
+      const newMaster = await waitUntil(
+        `a replica of 127.0.0.1:${port} to take over its slots`,
+        () =>
+          withNode(survivor, async (redis) => {
+            const info = String(await redis.call('CLUSTER', 'INFO'));
+            if (!info.includes('cluster_state:ok')) return undefined;
+            const [from] = slots[0] ?? [];
+            const owner = nodeLines(String(await redis.call('CLUSTER', 'NODES'))).find(
+              (node) =>
+                node.port !== port &&
+                node.flags.includes('master') &&
+                node.slots.some(([a, b]) => from !== undefined && from >= a && from <= b),
+            );
+            return owner?.port;
+          }),
         { timeoutMs: 60_000 },
       );
       return { newMaster };
@@ -119,7 +149,13 @@ async function nodeReady(port: number, nodeCount: number): Promise<boolean> {
 }
 
 async function withNode<T>(port: number, use: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined);
   try {
     await redis.connect();

@@ -21,12 +21,25 @@ export async function startS3Server(bucket = 'sitemaps-test'): Promise<S3TestSer
   const directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
   // Loaded here, not at the top: every test file imports this lib, few start an object store.
   const { default: S3rver } = await import('s3rver');
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
-    config: (prefix = '') => ({ bucket, prefix, endpoint, region: 'us-east-1', forcePathStyle: true, credentials: CREDENTIALS }),
+    config: (prefix = '') => ({
+      bucket,
+      prefix,
+      endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: CREDENTIALS,
+    }),
     async stop() {
       await server.close();
       await rm(directory, { recursive: true, force: true });

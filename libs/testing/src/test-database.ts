@@ -33,7 +33,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         // Connections still closing (an app's pool after its close, a session releasing its
         // client) get a moment: terminated mid-close, a client can emit an error nobody hears.
         for (let waited = 0; waited < 5_000; waited += 50) {
-          const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          const { rows } = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
           if ((rows[0]?.n ?? 0) === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }

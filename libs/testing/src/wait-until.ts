@@ -10,7 +10,9 @@ export interface WaitOptions {
 
 export class WaitTimeoutError extends Error {
   constructor(what: string, timeoutMs: number, last: unknown) {
-    super(`timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `; last seen: ${describe(last)}`}`);
+    super(
+      `timed out after ${timeoutMs} ms waiting for ${what}${last === undefined ? '' : `; last seen: ${describe(last)}`}`,
+    );
     this.name = 'WaitTimeoutError';
   }
 }
@@ -19,7 +21,11 @@ export class WaitTimeoutError extends Error {
 export type Seen = <V>(value: V) => V;
 
 /** Resolves with the first value `probe` returns that is neither undefined nor false. */
-export async function waitUntil<T>(what: string, probe: (seen: Seen) => Promise<T | undefined | false> | T | undefined | false, options: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: (seen: Seen) => Promise<T | undefined | false> | T | undefined | false,
+  options: WaitOptions = {},
+): Promise<T> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

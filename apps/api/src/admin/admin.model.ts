@@ -21,7 +21,8 @@ export class TenantConnection extends ConnectionType(TenantModel, 'Tenant') {}
 
 @ArgsType()
 export class TenantListArgs extends ConnectionArgs {
-  @Field(() => Boolean, { nullable: true, description: 'only suspended (true) or active (false) tenants' }) suspended?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'only suspended (true) or active (false) tenants' }) suspended?:
+    boolean | null;
 }
 
 @InputType()
@@ -60,5 +61,6 @@ export class AuditEntryConnection extends ConnectionType(AuditEntryModel, 'Audit
 
 @ArgsType()
 export class AuditLogArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: "one object's entries, e.g. a tenant id" }) targetId?: string | null;
+  @Field(() => String, { nullable: true, description: "one object's entries, e.g. a tenant id" }) targetId?:
+    string | null;
 }

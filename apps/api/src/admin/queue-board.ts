@@ -30,7 +30,11 @@ export class QueueBoard {
   async mount(fastify: FastifyInstance): Promise<void> {
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(QUEUE_BOARD_PATH);
-    createBullBoard({ queues: this.queues.map((queue) => new BullMQAdapter(queue)), serverAdapter, options: { uiConfig: { boardTitle: 'Sitemaps queues' } } });
+    createBullBoard({
+      queues: this.queues.map((queue) => new BullMQAdapter(queue)),
+      serverAdapter,
+      options: { uiConfig: { boardTitle: 'Sitemaps queues' } },
+    });
     const plugin = serverAdapter.registerPlugin();
     await fastify.register(
       async (scope) => {
@@ -53,7 +57,11 @@ export class QueueBoard {
         .status(401)
         .header('www-authenticate', 'Basic realm="sitemaps queues", charset="UTF-8"')
         .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'the queue board needs the platform admin key', details: [] } }));
+        .send(
+          JSON.stringify({
+            error: { code: 'UNAUTHENTICATED', message: 'the queue board needs the platform admin key', details: [] },
+          }),
+        );
     }
   }
 }

@@ -3,13 +3,29 @@
 // record each change with its audit entry in one transaction; this service then tells the
 // public servers (a suspended tenant's sites answer 404 at once) and the build schedules.
 import { Inject, Injectable } from '@nestjs/common';
-import { AuditEntryRepository, SiteOwnershipRepository, TenantRepository, type AuditActor, type TenantChanges, type TenantRecord } from '@sitemaps/data';
+import {
+  AuditEntryRepository,
+  SiteOwnershipRepository,
+  TenantRepository,
+  type AuditActor,
+  type TenantChanges,
+  type TenantRecord,
+} from '@sitemaps/data';
 import { normalizeHostname, notFound } from '@sitemaps/domain';
 import type { BuildProducer, RedisConnection } from '@sitemaps/jobs';
 import { announceManifestChange } from '@sitemaps/storage';
 import type { Pool } from 'pg';
 import { BUILD_PRODUCER, PG_POOL, REDIS } from '../api.tokens';
-import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import {
+  bigintKey,
+  createdKey,
+  createdKeyOf,
+  decodeCursor,
+  pageOf,
+  uuidKey,
+  type Page,
+  type PageRequest,
+} from '../common/pagination';
 import type { AuditEntryView, TenantView } from './admin.schemas';
 
 @Injectable()
@@ -25,7 +41,11 @@ export class TenantAdminService {
 
   async list(page: PageRequest & { suspended?: boolean | undefined }): Promise<Page<TenantView>> {
     const after = decodeCursor(page.after, createdKey);
-    const rows = await this.tenants.list({ ...(after ? { after } : {}), first: page.first + 1, ...(page.suspended === undefined ? {} : { suspended: page.suspended }) });
+    const rows = await this.tenants.list({
+      ...(after ? { after } : {}),
+      first: page.first + 1,
+      ...(page.suspended === undefined ? {} : { suspended: page.suspended }),
+    });
     return pageOf(rows, page.first, createdKeyOf, present);
   }
 
@@ -39,7 +59,10 @@ export class TenantAdminService {
 
   /** Its keys answer 401 TENANT_SUSPENDED from the next request; its sites 404 once the public servers hear of it, now. */
   async suspend(tenantId: string, reason: string | null, actor: AuditActor): Promise<TenantView> {
-    const tenant = found(tenantId, await this.ifUuid(tenantId, () => this.tenants.suspend(tenantId, reason, actor, new Date())));
+    const tenant = found(
+      tenantId,
+      await this.ifUuid(tenantId, () => this.tenants.suspend(tenantId, reason, actor, new Date())),
+    );
     await this.announce(tenantId);
     return present(tenant);
   }
@@ -67,14 +90,24 @@ export class TenantAdminService {
 
   async auditLog(page: PageRequest & { targetId?: string | undefined }): Promise<Page<AuditEntryView>> {
     const before = decodeCursor(page.after, bigintKey);
-    const rows = await this.audit.list({ ...(before ? { before: BigInt(before) } : {}), first: page.first + 1, ...(page.targetId ? { targetId: page.targetId } : {}) });
-    return pageOf(rows, page.first, (row) => row.id, (row) => row);
+    const rows = await this.audit.list({
+      ...(before ? { before: BigInt(before) } : {}),
+      first: page.first + 1,
+      ...(page.targetId ? { targetId: page.targetId } : {}),
+    });
+    return pageOf(
+      rows,
+      page.first,
+      (row) => row.id,
+      (row) => row,
+    );
   }
 
   /** The public servers drop what they cached of the tenant's sites. */
   private async announce(tenantId: string): Promise<void> {
     // With the primary's WAL position, so a public server reading a replica waits for the change.
-    for (const siteId of await this.tenants.siteIds(tenantId)) await announceManifestChange(this.redis, this.pool, siteId);
+    for (const siteId of await this.tenants.siteIds(tenantId))
+      await announceManifestChange(this.redis, this.pool, siteId);
   }
 
   private async ifUuid<T>(tenantId: string, run: () => Promise<T | null>): Promise<T | null> {

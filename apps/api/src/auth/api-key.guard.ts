@@ -14,7 +14,8 @@ type Access = { public: true } | { platform: true } | { scope: Scope };
 
 /** Access to a route or GraphQL operation: public, platform key only, or a tenant key holding the scope (default: read). */
 /** Public routes are documented without the bearer requirement. */
-export const Public = () => applyDecorators(SetMetadata(ACCESS, { public: true } satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
+export const Public = () =>
+  applyDecorators(SetMetadata(ACCESS, { public: true } satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
 export const PlatformOnly = () => SetMetadata(ACCESS, { platform: true } satisfies Access);
 export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { scope } satisfies Access);
 
@@ -29,17 +30,22 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [context.getHandler(), context.getClass()]) ?? { scope: 'read' };
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [
+      context.getHandler(),
+      context.getClass(),
+    ]) ?? { scope: 'read' };
     if ('public' in access) return true;
     const { request, reply } = httpOf(context);
     // GraphQL runs guards once per root field: the authenticator decides once per request.
     const principal = await this.authenticator.principalOf(request, reply);
     request.principal = principal;
     if ('platform' in access) {
-      if (principal.kind !== 'platform') throw new DomainError('forbidden', 'FORBIDDEN', 'only the platform admin key may do this');
+      if (principal.kind !== 'platform')
+        throw new DomainError('forbidden', 'FORBIDDEN', 'only the platform admin key may do this');
       return true;
     }
-    if (principal.kind !== 'tenant') throw new DomainError('forbidden', 'FORBIDDEN', 'use a tenant API key for tenant resources');
+    if (principal.kind !== 'tenant')
+      throw new DomainError('forbidden', 'FORBIDDEN', 'use a tenant API key for tenant resources');
     if (!principal.scopes.some((scope) => GRANTS[scope].includes(access.scope))) {
       throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', `this key lacks the "${access.scope}" scope`);
     }

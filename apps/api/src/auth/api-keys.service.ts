@@ -4,7 +4,15 @@ import type { AppConfig } from '@sitemaps/config';
 import { ApiKeyRepository } from '@sitemaps/data';
 import { DomainError, notFound } from '@sitemaps/domain';
 import { CONFIG } from '../api.tokens';
-import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import {
+  createdKey,
+  createdKeyOf,
+  decodeCursor,
+  pageOf,
+  uuidKey,
+  type Page,
+  type PageRequest,
+} from '../common/pagination';
 import type { ApiKeyView } from '../tenants/tenant.schemas';
 import type { Principal, Scope } from './principal';
 
@@ -24,13 +32,17 @@ export class ApiKeysService {
   ) {}
 
   async authenticate(key: string | undefined): Promise<Principal> {
-    if (!key) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'missing API key: send Authorization: Bearer <key>');
+    if (!key)
+      throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'missing API key: send Authorization: Bearer <key>');
     const admin = this.config.api.adminApiKey;
-    if (admin && key.length === admin.length && timingSafeEqual(Buffer.from(key), Buffer.from(admin))) return { kind: 'platform' };
+    if (admin && key.length === admin.length && timingSafeEqual(Buffer.from(key), Buffer.from(admin)))
+      return { kind: 'platform' };
     const found = await this.keys.findByHash(hashKey(key));
-    if (!found || found.revokedAt) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'invalid or revoked API key');
+    if (!found || found.revokedAt)
+      throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'invalid or revoked API key');
     // Read on every request, so a suspension (and a resumption) applies to the very next one.
-    if (found.tenantSuspended) throw new DomainError('unauthenticated', TENANT_SUSPENDED, 'this account is suspended by the platform operator');
+    if (found.tenantSuspended)
+      throw new DomainError('unauthenticated', TENANT_SUSPENDED, 'this account is suspended by the platform operator');
     return { kind: 'tenant', tenantId: found.tenantId, keyId: found.id, scopes: found.scopes as Scope[] };
   }
 
@@ -53,6 +65,20 @@ export class ApiKeysService {
   }
 }
 
-function present(row: { id: string; name: string; prefix: string; scopes: string[]; createdAt: Date; revokedAt: Date | null }): ApiKeyView {
-  return { id: row.id, name: row.name, prefix: row.prefix, scopes: row.scopes as Scope[], createdAt: row.createdAt, revokedAt: row.revokedAt };
+function present(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes as Scope[],
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+  };
 }

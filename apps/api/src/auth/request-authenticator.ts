@@ -49,7 +49,11 @@ export class RequestAuthenticator {
       const spent = await this.failures.get(request.ip);
       if (spent && spent.consumedPoints >= this.failures.points) {
         setRateLimitHeaders(reply, [[this.failures, spent]]);
-        throw rateLimited(reply, spent, `too many invalid API keys from this address (${this.failures.points} per ${this.failures.duration} s)`);
+        throw rateLimited(
+          reply,
+          spent,
+          `too many invalid API keys from this address (${this.failures.points} per ${this.failures.duration} s)`,
+        );
       }
     }
     let principal: Principal;
@@ -57,7 +61,12 @@ export class RequestAuthenticator {
       principal = await this.keys.authenticate(key);
     } catch (error) {
       // A suspended tenant's key is a valid key: its address is not charged for guessing.
-      if (key !== undefined && error instanceof DomainError && error.kind === 'unauthenticated' && error.code !== TENANT_SUSPENDED) {
+      if (
+        key !== undefined &&
+        error instanceof DomainError &&
+        error.kind === 'unauthenticated' &&
+        error.code !== TENANT_SUSPENDED
+      ) {
         const spent = await this.failures.penalty(request.ip).catch(() => undefined);
         if (spent) setRateLimitHeaders(reply, [[this.failures, spent]]);
       }
@@ -72,11 +81,16 @@ export class RequestAuthenticator {
       } catch (error) {
         if (!(error instanceof RateLimiterRes)) throw error;
         setRateLimitHeaders(reply, [...spent, [limiter, error]]);
-        throw rateLimited(reply, error, `rate limit of ${limiter.points} requests per ${limiter.duration} s exceeded for this ${whose}`);
+        throw rateLimited(
+          reply,
+          error,
+          `rate limit of ${limiter.points} requests per ${limiter.duration} s exceeded for this ${whose}`,
+        );
       }
     };
     await consume(this.limiter, principal.kind === 'tenant' ? principal.keyId : 'platform', 'key');
-    if (principal.kind === 'tenant') await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
+    if (principal.kind === 'tenant')
+      await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
     setRateLimitHeaders(reply, spent);
     return principal;
   }
@@ -86,7 +100,12 @@ type Spent = [RateLimiterAbstract, RateLimiterRes];
 
 /** The allowance with the fewest requests left (on a tie, the one that resets last) is the one to report. */
 function setRateLimitHeaders(reply: FastifyReply, spent: Spent[]): void {
-  const binding = spent.reduce((a, b) => (b[1].remainingPoints < a[1].remainingPoints || (b[1].remainingPoints === a[1].remainingPoints && b[1].msBeforeNext > a[1].msBeforeNext) ? b : a));
+  const binding = spent.reduce((a, b) =>
+    b[1].remainingPoints < a[1].remainingPoints ||
+    (b[1].remainingPoints === a[1].remainingPoints && b[1].msBeforeNext > a[1].msBeforeNext)
+      ? b
+      : a,
+  );
   const [limiter, res] = binding;
   void reply.header('ratelimit-limit', String(limiter.points));
   void reply.header('ratelimit-remaining', String(Math.max(0, res.remainingPoints)));

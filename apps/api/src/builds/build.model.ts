@@ -15,7 +15,11 @@ export class BuildModel implements BuildView {
   @Field(() => Int) urlCount!: number;
   @Field(() => Float) byteSize!: number;
   @Field(() => JsonScalar, { nullable: true, description: 'stage durations in milliseconds' }) timings!: unknown;
-  @Field(() => JsonScalar, { nullable: true, description: 'IndexNow submissions after the publish, one entry per request' }) indexNow!: unknown;
+  @Field(() => JsonScalar, {
+    nullable: true,
+    description: 'IndexNow submissions after the publish, one entry per request',
+  })
+  indexNow!: unknown;
   @Field(() => String, { nullable: true }) error!: string | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) startedAt!: Date | null;

@@ -18,7 +18,12 @@ export class BuildsController {
   @RequireScope('write')
   @ZodBody(createBuildInput)
   @Idempotent()
-  @ZodCreated(202, createdBuildView, (build: { buildId: string }, { siteId }) => `/v1/sites/${siteId}/builds/${build.buildId}`, 'queued; poll GET …/builds/{buildId}')
+  @ZodCreated(
+    202,
+    createdBuildView,
+    (build: { buildId: string }, { siteId }) => `/v1/sites/${siteId}/builds/${build.buildId}`,
+    'queued; poll GET …/builds/{buildId}',
+  )
   @ApiErrors(404)
   @ApiOperation({ summary: 'Queue a build of the site' })
   async create(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {

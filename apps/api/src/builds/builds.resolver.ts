@@ -17,12 +17,20 @@ export class BuildsResolver {
   ) {}
 
   @Query(() => BuildConnection, { nullable: true, complexity: connectionComplexity, description: 'newest first' })
-  async builds(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args() args: ConnectionArgs) {
+  async builds(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args() args: ConnectionArgs,
+  ) {
     return connectionOf(await this.buildsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')));
   }
 
   @Query(() => BuildModel, { nullable: true })
-  build(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args('id', { type: () => ID }) id: string) {
+  build(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args('id', { type: () => ID }) id: string,
+  ) {
     return this.buildsService.get(tenantId, siteId, id);
   }
 
@@ -31,7 +39,12 @@ export class BuildsResolver {
   createBuild(
     @TenantId() tenantId: string,
     @Args('siteId', { type: () => ID }) siteId: string,
-    @Args('full', { type: () => Boolean, defaultValue: false, description: 're-render every shard, not only dirty ones' }) full: boolean,
+    @Args('full', {
+      type: () => Boolean,
+      defaultValue: false,
+      description: 're-render every shard, not only dirty ones',
+    })
+    full: boolean,
   ) {
     return this.buildsService.create(tenantId, siteId, full);
   }

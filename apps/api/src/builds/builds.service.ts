@@ -3,7 +3,15 @@ import { BuildRepository, type Build } from '@sitemaps/data';
 import { notFound } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
 import { BUILD_PRODUCER } from '../api.tokens';
-import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import {
+  createdKey,
+  createdKeyOf,
+  decodeCursor,
+  pageOf,
+  uuidKey,
+  type Page,
+  type PageRequest,
+} from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { BuildView } from './build.schemas';
 

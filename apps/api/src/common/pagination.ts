@@ -24,18 +24,34 @@ export const cursorQuery = z.object({
 
 /** GraphQL arguments of every connection: `first`, `after`. */
 export const connectionArgs = z.object({
-  after: z.string().max(200).nullish().transform((value) => value ?? undefined),
-  first: z.number().int().min(1).max(MAX_PAGE_SIZE).nullish().transform((value) => value ?? DEFAULT_PAGE_SIZE),
+  after: z
+    .string()
+    .max(200)
+    .nullish()
+    .transform((value) => value ?? undefined),
+  first: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .nullish()
+    .transform((value) => value ?? DEFAULT_PAGE_SIZE),
 });
 
 const anyKey = z.string().min(1);
 export const encodeCursor = (key: string) => Buffer.from(key).toString('base64url');
 
 /** The sort key in a cursor, checked against the shape this list's keys have. */
-export function decodeCursor<T = string>(cursor: string | undefined, key: z.ZodType<T> = anyKey as unknown as z.ZodType<T>): T | undefined {
+export function decodeCursor<T = string>(
+  cursor: string | undefined,
+  key: z.ZodType<T> = anyKey as unknown as z.ZodType<T>,
+): T | undefined {
   if (cursor === undefined) return undefined;
   const parsed = key.safeParse(Buffer.from(cursor, 'base64url').toString());
-  if (!parsed.success) throw invalid('INVALID_CURSOR', 'cursor is not one this API returned', [{ field: 'cursor', message: 'invalid cursor' }]);
+  if (!parsed.success)
+    throw invalid('INVALID_CURSOR', 'cursor is not one this API returned', [
+      { field: 'cursor', message: 'invalid cursor' },
+    ]);
   return parsed.data;
 }
 
@@ -48,7 +64,10 @@ export function pageOf<R, T>(rows: R[], first: number, keyOf: (row: R) => string
 }
 
 export function restPage<T>(page: Page<T>): { items: T[]; nextCursor: string | null } {
-  return { items: page.edges.map((edge) => edge.node), nextCursor: page.hasNextPage ? (page.edges.at(-1)?.cursor ?? null) : null };
+  return {
+    items: page.edges.map((edge) => edge.node),
+    nextCursor: page.hasNextPage ? (page.edges.at(-1)?.cursor ?? null) : null,
+  };
 }
 
 /** Sort keys: a bigint id, a uuid, or a creation instant with a uuid to break ties. */
@@ -65,7 +84,10 @@ export const createdKey = z
   .pipe(
     z.tuple([
       // Only instants this API wrote: Postgres has no year 0, and JavaScript's dates run past its range.
-      z.iso.datetime().transform((iso) => new Date(iso)).refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999),
+      z.iso
+        .datetime()
+        .transform((iso) => new Date(iso))
+        .refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999),
       z.uuid(),
     ]),
   );

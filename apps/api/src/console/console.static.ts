@@ -11,7 +11,9 @@ export const CONSOLE_PATH = '/console';
 /** dist/console beside the compiled API (dist/apps/api/src/console), or the repository's dist/ when run from source. */
 export function defaultConsoleDir(): string {
   const besideBuild = path.resolve(__dirname, '../../../../console');
-  return existsSync(path.join(besideBuild, 'index.html')) ? besideBuild : path.resolve(__dirname, '../../../../dist/console');
+  return existsSync(path.join(besideBuild, 'index.html'))
+    ? besideBuild
+    : path.resolve(__dirname, '../../../../dist/console');
 }
 
 export async function serveConsole(app: NestFastifyApplication, dir: string = defaultConsoleDir()): Promise<void> {

@@ -48,7 +48,8 @@ export class HttpErrorFilter implements ExceptionFilter {
  */
 export function replyWithError(reply: FastifyReply, exception: unknown): void {
   const [status, body] = errorResponse(exception);
-  if (status >= 500) logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+  if (status >= 500)
+    logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   // The rest of a refused body is not read (too large, or refused before it was wanted): the
   // connection cannot carry another request.
   if (status === 413 || !reply.request.raw.complete) {
@@ -60,7 +61,10 @@ export function replyWithError(reply: FastifyReply, exception: unknown): void {
 
 function errorResponse(exception: unknown): [number, ErrorBody] {
   if (exception instanceof DomainError) {
-    return [STATUS[exception.kind], { error: { code: exception.code, message: exception.message, details: exception.details } }];
+    return [
+      STATUS[exception.kind],
+      { error: { code: exception.code, message: exception.message, details: exception.details } },
+    ];
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -7,13 +7,20 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where
   if (result.success) {
     // Postgres text cannot hold U+0000: refused here, for every input, not as a 500 from the driver.
     const field = nulField(result.data);
-    if (field !== undefined) throw invalid('VALIDATION_FAILED', `invalid request ${where}`, [{ field: field || where, code: 'NUL_CHARACTER', message: 'must not contain U+0000 (NUL)' }]);
+    if (field !== undefined)
+      throw invalid('VALIDATION_FAILED', `invalid request ${where}`, [
+        { field: field || where, code: 'NUL_CHARACTER', message: 'must not contain U+0000 (NUL)' },
+      ]);
     return result.data;
   }
   throw invalid(
     'VALIDATION_FAILED',
     `invalid request ${where}`,
-    result.error.issues.map((issue) => ({ field: issue.path.join('.') || where, code: issue.code.toUpperCase(), message: issue.message })),
+    result.error.issues.map((issue) => ({
+      field: issue.path.join('.') || where,
+      code: issue.code.toUpperCase(),
+      message: issue.message,
+    })),
   );
 }
 

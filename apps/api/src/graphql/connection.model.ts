@@ -10,7 +10,8 @@ export class PageInfoModel {
 
 @ArgsType()
 export class ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: `page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` }) first?: number | null;
+  @Field(() => Int, { nullable: true, description: `page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` })
+  first?: number | null;
   @Field(() => String, { nullable: true, description: 'endCursor of the previous page' }) after?: string | null;
 }
 
@@ -45,5 +46,10 @@ export function connectionOf<T>(page: Page<T>): Connection<T> {
 }
 
 /** Cost of a connection field: its items times what each asks for (the page size comes from `first`). */
-export const connectionComplexity = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  1 + childComplexity * Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+export const connectionComplexity = ({
+  args,
+  childComplexity,
+}: {
+  args: { first?: number | null };
+  childComplexity: number;
+}) => 1 + childComplexity * Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);

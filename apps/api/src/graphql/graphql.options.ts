@@ -16,7 +16,11 @@ export function graphqlOptions(limits: ApiLimits['graphql']): MercuriusDriverCon
     sortSchema: true,
     graphiql: false,
     cache: false,
-    validationRules: ({ variables, operationName }) => [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases), costLimitRule(limits.maxComplexity, variables, operationName)],
+    validationRules: ({ variables, operationName }) => [
+      depthLimitRule(limits.maxDepth),
+      aliasLimitRule(limits.maxAliases),
+      costLimitRule(limits.maxComplexity, variables, operationName),
+    ],
     errorFormatter: (execution) => formatGraphqlErrors(execution),
   };
 }

@@ -31,7 +31,9 @@ export class JsonScalar implements CustomScalar<unknown, unknown> {
       case Kind.LIST:
         return node.values.map((item) => this.parseLiteral(item, variables));
       case Kind.OBJECT:
-        return Object.fromEntries(node.fields.map((field) => [field.name.value, this.parseLiteral(field.value, variables)]));
+        return Object.fromEntries(
+          node.fields.map((field) => [field.name.value, this.parseLiteral(field.value, variables)]),
+        );
       case Kind.VARIABLE:
         return variables?.[node.name.value];
       default:

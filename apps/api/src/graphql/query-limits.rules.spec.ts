@@ -15,7 +15,9 @@ describe('depthLimitRule', () => {
     const [error] = depthErrors('{ site { builds { site { builds { id } } } } }', 4);
     expect(error?.message).toBe('query depth 5 exceeds the limit of 4');
     expect(error?.extensions.code).toBe(QUERY_TOO_DEEP);
-    expect(depthErrors('{ site { ...S } } fragment S on Site { builds { ... on Build { site { builds { id } } } } }', 4)).toHaveLength(1);
+    expect(
+      depthErrors('{ site { ...S } } fragment S on Site { builds { ... on Build { site { builds { id } } } } }', 4),
+    ).toHaveLength(1);
   });
 
   it('counts aliases, through every fragment spread, and refuses past the limit', () => {

@@ -16,18 +16,28 @@ export function depthLimitRule(maxDepth: number): ValidationRule {
       OperationDefinition(operation) {
         const depth = depthOf(operation.selectionSet, fragments, new Set());
         if (depth > maxDepth) {
-          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { nodes: [operation], extensions: { code: QUERY_TOO_DEEP } }));
+          context.reportError(
+            new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, {
+              nodes: [operation],
+              extensions: { code: QUERY_TOO_DEEP },
+            }),
+          );
         }
       },
     };
   };
 }
 
-function depthOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>): number {
+function depthOf(
+  set: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+): number {
   let max = 0;
   for (const selection of set?.selections ?? []) {
     if (selection.kind === Kind.FIELD) {
-      if (!selection.name.value.startsWith('__')) max = Math.max(max, 1 + depthOf(selection.selectionSet, fragments, visiting));
+      if (!selection.name.value.startsWith('__'))
+        max = Math.max(max, 1 + depthOf(selection.selectionSet, fragments, visiting));
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       max = Math.max(max, depthOf(selection.selectionSet, fragments, visiting));
     } else {
@@ -56,14 +66,24 @@ export function aliasLimitRule(maxAliases: number): ValidationRule {
       OperationDefinition(operation) {
         const aliases = aliasesOf(operation.selectionSet, fragments, new Set(), maxAliases + 1);
         if (aliases > maxAliases) {
-          context.reportError(new GraphQLError(`more than ${maxAliases} aliased fields: each runs on its own; send fewer, or several requests`, { nodes: [operation], extensions: { code: QUERY_TOO_COMPLEX } }));
+          context.reportError(
+            new GraphQLError(
+              `more than ${maxAliases} aliased fields: each runs on its own; send fewer, or several requests`,
+              { nodes: [operation], extensions: { code: QUERY_TOO_COMPLEX } },
+            ),
+          );
         }
       },
     };
   };
 }
 
-function aliasesOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, visiting: Set<string>, stopAt: number): number {
+function aliasesOf(
+  set: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+  stopAt: number,
+): number {
   let count = 0;
   for (const selection of set?.selections ?? []) {
     if (count >= stopAt) break;
@@ -84,13 +104,20 @@ function aliasesOf(set: SelectionSetNode | undefined, fragments: Map<string, Fra
 }
 
 /** Each field costs 1; connection fields multiply what each item asks for by `first` (see connectionComplexity). */
-export function costLimitRule(maxCost: number, variables: Record<string, unknown> | undefined, operationName: string | undefined): ValidationRule {
+export function costLimitRule(
+  maxCost: number,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+): ValidationRule {
   return createComplexityRule({
     maximumComplexity: maxCost,
     estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
     ...(variables ? { variables } : {}),
     ...(operationName ? { operationName } : {}),
     createError: (max, actual) =>
-      new GraphQLError(`query cost ${actual} exceeds the limit of ${max}: ask for fewer items (first) or fewer fields`, { extensions: { code: QUERY_TOO_COMPLEX } }),
+      new GraphQLError(
+        `query cost ${actual} exceeds the limit of ${max}: ask for fewer items (first) or fewer fields`,
+        { extensions: { code: QUERY_TOO_COMPLEX } },
+      ),
   });
 }

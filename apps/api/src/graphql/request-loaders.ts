@@ -4,7 +4,11 @@ import DataLoader from 'dataloader';
 
 const loaders = new WeakMap<object, Map<string, DataLoader<unknown, unknown>>>();
 
-export function requestLoader<K, V>(request: object, kind: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): DataLoader<K, V> {
+export function requestLoader<K, V>(
+  request: object,
+  kind: string,
+  batch: (keys: readonly K[]) => Promise<(V | Error)[]>,
+): DataLoader<K, V> {
   let byKind = loaders.get(request);
   if (!byKind) loaders.set(request, (byKind = new Map()));
   let loader = byKind.get(kind) as DataLoader<K, V> | undefined;

@@ -10,7 +10,15 @@
 // once the answer is stored; a retry's body is read and hashed before it is compared.
 import { createHash, timingSafeEqual, type Hash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { applyDecorators, Inject, Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  applyDecorators,
+  Inject,
+  Injectable,
+  SetMetadata,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -32,8 +40,16 @@ export const Idempotent = () =>
       required: false,
       description: `a retry with the same key and request gets the first answer again (Idempotent-Replayed: true); keys are per tenant`,
     }),
-    ApiResponse({ status: 409, description: 'the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)', schema: errorSchemaRef() }),
-    ApiResponse({ status: 422, description: 'the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED)', schema: errorSchemaRef() }),
+    ApiResponse({
+      status: 409,
+      description: 'the first request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)',
+      schema: errorSchemaRef(),
+    }),
+    ApiResponse({
+      status: 422,
+      description: 'the Idempotency-Key was used with another request (IDEMPOTENCY_KEY_REUSED)',
+      schema: errorSchemaRef(),
+    }),
   );
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
@@ -48,33 +64,51 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler())) return next.handle();
+    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler()))
+      return next.handle();
     const http = context.switchToHttp();
     const request = http.getRequest<AuthedRequest>();
     const reply = http.getResponse<FastifyReply>();
     const key = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (key === undefined || request.principal?.kind !== 'tenant') return next.handle();
     if (typeof key !== 'string' || !KEY.test(key)) {
-      throw invalid('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', [{ field: 'Idempotency-Key', message: 'invalid' }]);
+      throw invalid('INVALID_IDEMPOTENCY_KEY', 'Idempotency-Key must be 1 to 255 visible ASCII characters, sent once', [
+        { field: 'Idempotency-Key', message: 'invalid' },
+      ]);
     }
     const tenantId = request.principal.tenantId;
     const stream = isStream(request.body) ? request.body : undefined;
     const head = stream
-      ? fingerprintOf(request.method, request.url, { contentType: request.headers['content-type'] ?? null, contentEncoding: request.headers['content-encoding'] ?? null })
+      ? fingerprintOf(request.method, request.url, {
+          contentType: request.headers['content-type'] ?? null,
+          contentEncoding: request.headers['content-encoding'] ?? null,
+        })
       : fingerprintOf(request.method, request.url, request.body);
-    const found = await this.keys.reserve(tenantId, key, head, new Date(Date.now() - this.config.idempotencyKeyTtlSeconds * 1000));
+    const found = await this.keys.reserve(
+      tenantId,
+      key,
+      head,
+      new Date(Date.now() - this.config.idempotencyKeyTtlSeconds * 1000),
+    );
     if (!found.reserved) {
       // A stored answer was stored with the whole request's fingerprint: read this body to compare.
       if (stream && !found.answer) void reply.header('connection', 'close');
       const fingerprint = stream && found.answer ? withBody(head, await hashOf(stream)) : head;
       if (found.fingerprint.length !== fingerprint.length || !timingSafeEqual(found.fingerprint, fingerprint)) {
-        throw new DomainError('unprocessable', 'IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was sent with another request; use a new key for a new request', [
-          { field: 'Idempotency-Key', message: 'already used with a different method, path or body' },
-        ]);
+        throw new DomainError(
+          'unprocessable',
+          'IDEMPOTENCY_KEY_REUSED',
+          'this Idempotency-Key was sent with another request; use a new key for a new request',
+          [{ field: 'Idempotency-Key', message: 'already used with a different method, path or body' }],
+        );
       }
       if (!found.answer) {
         void reply.header('retry-after', '1');
-        throw new DomainError('conflict', 'IDEMPOTENCY_KEY_IN_USE', 'the first request with this Idempotency-Key is still running; retry shortly');
+        throw new DomainError(
+          'conflict',
+          'IDEMPOTENCY_KEY_IN_USE',
+          'the first request with this Idempotency-Key is still running; retry shortly',
+        );
       }
       void reply.status(found.answer.status).header('idempotent-replayed', 'true');
       if (found.answer.location) void reply.header('location', found.answer.location);
@@ -93,12 +127,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
             // Stored as JSON: what the client got (dates as ISO strings) is what a replay sends.
             const body = result === undefined ? undefined : (JSON.parse(JSON.stringify(result)) as unknown);
             const answer = { status: reply.statusCode, body, location: typeof location === 'string' ? location : null };
-            await this.keys.complete(tenantId, key, answer, bodyHash ? withBody(head, new Uint8Array(bodyHash.digest())) : undefined);
+            await this.keys.complete(
+              tenantId,
+              key,
+              answer,
+              bodyHash ? withBody(head, new Uint8Array(bodyHash.digest())) : undefined,
+            );
             return result;
           })(),
         ),
       ),
-      catchError((error: unknown) => from(this.keys.release(tenantId, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => error)))),
+      catchError((error: unknown) =>
+        from(this.keys.release(tenantId, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => error))),
+      ),
     );
   }
 }
@@ -129,6 +170,7 @@ function withBody(head: Uint8Array, bodyHash: Uint8Array): Uint8Array<ArrayBuffe
 /** What makes two requests the same: method, path with query, and body (as parsed JSON). */
 function fingerprintOf(method: string, url: string, body: unknown): Uint8Array<ArrayBuffer> {
   const hash = createHash('sha256').update(`${method} ${url}\n`);
-  if (body !== undefined && body !== null && typeof (body as { pipe?: unknown }).pipe !== 'function') hash.update(JSON.stringify(body));
+  if (body !== undefined && body !== null && typeof (body as { pipe?: unknown }).pipe !== 'function')
+    hash.update(JSON.stringify(body));
   return new Uint8Array(hash.digest());
 }

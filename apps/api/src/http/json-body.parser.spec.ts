@@ -22,7 +22,11 @@ describe('checkJsonBody', () => {
   });
 
   it('refuses invalid UTF-8 with 400 and too many values with 413 naming the setting', () => {
-    expect(() => checkJsonBody(Buffer.from([0x5b, 0x22, 0xe9, 0x22, 0x5d]), 10)).toThrow(expect.objectContaining({ statusCode: 400 }));
-    expect(() => checkJsonBody(bytes('[{},{},{}]'), 5)).toThrow(expect.objectContaining({ statusCode: 413, message: expect.stringContaining('API_JSON_MAX_VALUES') }));
+    expect(() => checkJsonBody(Buffer.from([0x5b, 0x22, 0xe9, 0x22, 0x5d]), 10)).toThrow(
+      expect.objectContaining({ statusCode: 400 }),
+    );
+    expect(() => checkJsonBody(bytes('[{},{},{}]'), 5)).toThrow(
+      expect.objectContaining({ statusCode: 413, message: expect.stringContaining('API_JSON_MAX_VALUES') }),
+    );
   });
 });

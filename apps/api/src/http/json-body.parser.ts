@@ -8,7 +8,11 @@ import type { FastifyInstance } from 'fastify';
  * An error raised before a handler runs, which fastify and mercurius both answer with its status;
  * `code` (else the status's framework code) is what the client reads (see the error mappers).
  */
-export function httpError(statusCode: number, message: string, code?: string): Error & { statusCode: number; apiCode?: string } {
+export function httpError(
+  statusCode: number,
+  message: string,
+  code?: string,
+): Error & { statusCode: number; apiCode?: string } {
   return Object.assign(new Error(message), { statusCode, ...(code ? { apiCode: code } : {}) });
 }
 
@@ -22,7 +26,8 @@ export function countJsonValues(bytes: Uint8Array, max: number): number {
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: the next byte is escaped
+      if (byte === 0x5c)
+        i++; // backslash: the next byte is escaped
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) {
       inString = true;
@@ -37,7 +42,10 @@ export function countJsonValues(bytes: Uint8Array, max: number): number {
 export function checkJsonBody(body: Buffer, maxValues: number): void {
   if (!isUtf8(body)) throw httpError(400, 'the body is not valid UTF-8');
   if (countJsonValues(body, maxValues) > maxValues) {
-    throw httpError(413, `the body holds more than ${maxValues.toLocaleString('en-US')} JSON values (API_JSON_MAX_VALUES)`);
+    throw httpError(
+      413,
+      `the body holds more than ${maxValues.toLocaleString('en-US')} JSON values (API_JSON_MAX_VALUES)`,
+    );
   }
 }
 

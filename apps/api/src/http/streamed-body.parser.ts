@@ -15,8 +15,16 @@ const XML_TYPES = ['application/xml', 'text/xml'];
 
 /** Which streamed types each route takes. */
 const STREAMED_ROUTES = [
-  { name: 'the URL import', matches: (url: string) => url.endsWith(IMPORT_ROUTE_SUFFIX), types: [...NDJSON_TYPES, 'text/csv', ...GZIP_TYPES] },
-  { name: 'the sitemap validator', matches: (url: string) => url === VALIDATE_ROUTE, types: [...XML_TYPES, ...GZIP_TYPES] },
+  {
+    name: 'the URL import',
+    matches: (url: string) => url.endsWith(IMPORT_ROUTE_SUFFIX),
+    types: [...NDJSON_TYPES, 'text/csv', ...GZIP_TYPES],
+  },
+  {
+    name: 'the sitemap validator',
+    matches: (url: string) => url === VALIDATE_ROUTE,
+    types: [...XML_TYPES, ...GZIP_TYPES],
+  },
 ];
 
 const mediaType = (contentType: string | undefined) => contentType?.split(';')[0]?.trim().toLowerCase();
@@ -35,12 +43,16 @@ export class StreamedBodyParser implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance() as FastifyInstance;
-    const types = [...new Set(STREAMED_ROUTES.flatMap((route) => route.types))].filter((type) => !fastify.hasContentTypeParser(type));
+    const types = [...new Set(STREAMED_ROUTES.flatMap((route) => route.types))].filter(
+      (type) => !fastify.hasContentTypeParser(type),
+    );
     fastify.addContentTypeParser(types, (request, payload, done) => {
       const type = mediaType(request.headers['content-type']) ?? '';
       const route = STREAMED_ROUTES.find((candidate) => candidate.matches(request.routeOptions.url ?? ''));
       if (route?.types.includes(type)) return done(null, payload);
-      const takers = STREAMED_ROUTES.filter((candidate) => candidate.types.includes(type)).map((candidate) => candidate.name);
+      const takers = STREAMED_ROUTES.filter((candidate) => candidate.types.includes(type)).map(
+        (candidate) => candidate.name,
+      );
       done(httpError(415, `Content-Type ${type} is accepted only by ${takers.join(' and ')}`), undefined);
     });
   }

@@ -43,14 +43,25 @@ export const IMPORT_PROVIDERS: Provider[] = [
   {
     provide: URL_IMPORTS,
     inject: [IMPORT_PG_POOL, URL_INGEST, BUILD_PRODUCER],
-    useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) => new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
+    useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) =>
+      new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
   },
   {
     provide: IMPORT_QUEUE,
     inject: [REDIS, CONFIG],
-    useFactory: (redis: RedisConnection, config: AppConfig) => new Queue(QUEUE.import, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() }),
+    useFactory: (redis: RedisConnection, config: AppConfig) =>
+      new Queue(QUEUE.import, {
+        connection: redis,
+        prefix: config.queuePrefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        ...jobTelemetry(),
+      }),
   },
-  { provide: UploadSlots, inject: [CONFIG], useFactory: (config: AppConfig) => new UploadSlots(config.import.uploadsPerTenant) },
+  {
+    provide: UploadSlots,
+    inject: [CONFIG],
+    useFactory: (config: AppConfig) => new UploadSlots(config.import.uploadsPerTenant),
+  },
   ImportClients,
   ImportsService,
 ];

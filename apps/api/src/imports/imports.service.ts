@@ -8,7 +8,16 @@ import { importUpload, type ImportFormat, type ImportMode, type UrlImportService
 import { importSitemapsPayload, JOB, jobId, type WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
 import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../api.tokens';
-import { bigintKey, createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import {
+  bigintKey,
+  createdKey,
+  createdKeyOf,
+  decodeCursor,
+  pageOf,
+  uuidKey,
+  type Page,
+  type PageRequest,
+} from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
 import type { ImportView, RejectionView, WarningView } from './import.schemas';
 import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
@@ -35,20 +44,34 @@ export class ImportsService implements OnApplicationBootstrap {
    */
   async onApplicationBootstrap(): Promise<void> {
     const failed = await this.imports.sweep().catch((error: unknown) => {
-      this.logger.warn(`could not check for interrupted imports at start: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(
+        `could not check for interrupted imports at start: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return 0;
     });
     if (failed > 0) this.logger.warn(`marked ${failed} interrupted import(s) failed`);
   }
 
   /** Streams the body through the import; answers when the whole upload is stored. */
-  async upload(tenantId: string, siteId: string, upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined }) {
+  async upload(
+    tenantId: string,
+    siteId: string,
+    upload: { format: ImportFormat; mode: ImportMode; body: Readable; contentEncoding: string | undefined },
+  ) {
     const site = await this.sites.get(tenantId, siteId);
-    const result = await importUpload(this.imports, site, upload, { maxBytes: this.config.import.maxTotalBytes, maxRatio: this.config.import.maxCompressionRatio });
+    const result = await importUpload(this.imports, site, upload, {
+      maxBytes: this.config.import.maxTotalBytes,
+      maxRatio: this.config.import.maxCompressionRatio,
+    });
     this.metrics.recordIngest('upload', result.stored, result.rejected);
     // The import is committed; a failure to announce it is logged, never the upload's answer.
     const event = importFinishedEvent(site.id, 'upload', result);
-    if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${result.id}: ${error.message}`));
+    if (event)
+      await this.webhooks
+        .emit({ siteId: site.id }, event)
+        .catch((error: Error) =>
+          this.logger.error(`could not emit import.finished for import ${result.id}: ${error.message}`),
+        );
     const { id, error: _error, ...counters } = result;
     return { importId: id, ...counters };
   }
@@ -56,12 +79,22 @@ export class ImportsService implements OnApplicationBootstrap {
   /** Creates the import (queued) and its job; a worker fetches and imports the sitemaps. */
   async importSitemaps(tenantId: string, siteId: string, url: string) {
     const site = await this.sites.get(tenantId, siteId);
-    const importId = await this.imports.enqueue(site.id, { source: 'sitemaps', format: 'sitemap', mode: 'upsert', sourceUrl: url });
+    const importId = await this.imports.enqueue(site.id, {
+      source: 'sitemaps',
+      format: 'sitemap',
+      mode: 'upsert',
+      sourceUrl: url,
+    });
     try {
-      await this.queue.add(JOB.importSitemaps, importSitemapsPayload.parse({ v: 1, siteId: site.id, importId }), { jobId: jobId.importSitemaps(importId) });
+      await this.queue.add(JOB.importSitemaps, importSitemapsPayload.parse({ v: 1, siteId: site.id, importId }), {
+        jobId: jobId.importSitemaps(importId),
+      });
     } catch (error) {
       // No job will ever claim it: say so on the import rather than leave it queued.
-      await this.prisma.import.update({ where: { id: importId }, data: { status: 'failed', error: 'could not be queued', finishedAt: new Date() } });
+      await this.prisma.import.update({
+        where: { id: importId },
+        data: { status: 'failed', error: 'could not be queued', finishedAt: new Date() },
+      });
       throw error;
     }
     return { importId, status: 'queued' as const };
@@ -72,7 +105,10 @@ export class ImportsService implements OnApplicationBootstrap {
     const site = await this.sites.get(tenantId, siteId);
     const before = decodeCursor(page.after, createdKey);
     const rows = await this.prisma.import.findMany({
-      where: { siteId: site.id, ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}) },
+      where: {
+        siteId: site.id,
+        ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: page.first + 1,
     });
@@ -88,7 +124,12 @@ export class ImportsService implements OnApplicationBootstrap {
   }
 
   /** In line order; a cursor continues after the last rejection seen. */
-  async rejections(tenantId: string, siteId: string, importId: string, page: PageRequest): Promise<Page<RejectionView>> {
+  async rejections(
+    tenantId: string,
+    siteId: string,
+    importId: string,
+    page: PageRequest,
+  ): Promise<Page<RejectionView>> {
     const site = await this.sites.get(tenantId, siteId);
     await this.find(site.id, importId);
     const after = decodeCursor(page.after, bigintKey);
@@ -97,7 +138,12 @@ export class ImportsService implements OnApplicationBootstrap {
       orderBy: { id: 'asc' },
       take: page.first + 1,
     });
-    return pageOf(rows, page.first, (row) => String(row.id), (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }));
+    return pageOf(
+      rows,
+      page.first,
+      (row) => String(row.id),
+      (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }),
+    );
   }
 
   /** In line order, as rejections: repairs made to lines that were stored. */
@@ -110,11 +156,18 @@ export class ImportsService implements OnApplicationBootstrap {
       orderBy: { id: 'asc' },
       take: page.first + 1,
     });
-    return pageOf(rows, page.first, (row) => String(row.id), (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }));
+    return pageOf(
+      rows,
+      page.first,
+      (row) => String(row.id),
+      (row) => ({ line: row.line, code: row.code, field: row.field, reason: row.reason, source: row.source }),
+    );
   }
 
   private async find(siteId: string, importId: string): Promise<ImportRow> {
-    const row = uuidKey.safeParse(importId).success ? await this.prisma.import.findFirst({ where: { id: importId, siteId } }) : null;
+    const row = uuidKey.safeParse(importId).success
+      ? await this.prisma.import.findFirst({ where: { id: importId, siteId } })
+      : null;
     if (!row) throw notFound('import', importId);
     return row;
   }

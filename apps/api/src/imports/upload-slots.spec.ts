@@ -8,7 +8,10 @@ describe('UploadSlots', () => {
     const held = () => new Promise<void>((resolve) => gates.push(resolve));
     const first = slots.run('a', held);
     const second = slots.run('a', held);
-    await expect(slots.run('a', async () => 'third')).rejects.toMatchObject({ kind: 'rate_limited', code: 'UPLOADS_BUSY' });
+    await expect(slots.run('a', async () => 'third')).rejects.toMatchObject({
+      kind: 'rate_limited',
+      code: 'UPLOADS_BUSY',
+    });
     await expect(slots.run('b', async () => 'other tenant')).resolves.toBe('other tenant');
     gates.shift()?.();
     await first;
@@ -19,7 +22,9 @@ describe('UploadSlots', () => {
 
   it('frees the slot of an upload that fails', async () => {
     const slots = new UploadSlots(1);
-    await expect(slots.run('a', async () => Promise.reject(new Error('client went away')))).rejects.toThrow('client went away');
+    await expect(slots.run('a', async () => Promise.reject(new Error('client went away')))).rejects.toThrow(
+      'client went away',
+    );
     await expect(slots.run('a', async () => 'next')).resolves.toBe('next');
   });
 });

@@ -54,7 +54,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurity(SECURITY_SCHEME, {
       type: 'http',
       scheme: 'bearer',
-      description: 'an API key: the platform key (ADMIN_API_KEY) for tenants, a tenant key for everything else. Opaque, not a JWT.',
+      description:
+        'an API key: the platform key (ADMIN_API_KEY) for tenants, a tenant key for everything else. Opaque, not a JWT.',
     })
     .addSecurityRequirements(SECURITY_SCHEME)
     .build();
@@ -90,17 +91,26 @@ function withConventions(document: OpenAPIObject): OpenAPIObject {
         operation.security = [];
       } else {
         for (const status of [401, 403, 429]) {
-          responses[status] ??= { description: ERROR_DESCRIPTIONS[status]!, content: { 'application/json': { schema: error } } };
+          responses[status] ??= {
+            description: ERROR_DESCRIPTIONS[status]!,
+            content: { 'application/json': { schema: error } },
+          };
         }
       }
       // Any request can be malformed (two Host headers, a bad URL): MALFORMED_REQUEST.
-      responses[400] ??= { description: 'malformed request (MALFORMED_REQUEST)', content: { 'application/json': { schema: error } } };
+      responses[400] ??= {
+        description: 'malformed request (MALFORMED_REQUEST)',
+        content: { 'application/json': { schema: error } },
+      };
       responses[500] ??= { description: ERROR_DESCRIPTIONS[500]!, content: { 'application/json': { schema: error } } };
     }
   }
   document.tags = [...usedTags].sort().map((name) => ({ name, description: TAGS[name] ?? name }));
   // Sorted: the committed document (libs/client/openapi.json) changes only where the API does.
   const schemas = { ...document.components?.schemas, ...openApiComponents() };
-  document.components = { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) };
+  document.components = {
+    ...document.components,
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+  };
   return document;
 }

@@ -11,8 +11,16 @@ import { buildOpenApiDocument } from './openapi.document';
 
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
   // Never connected to: preview mode instantiates nothing.
-  const config = parseConfig({ DATABASE_URL: 'postgres://127.0.0.1:1/openapi', REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'silent' });
-  const app = await NestFactory.create(ApiModule.forRoot(config), new FastifyAdapter(), { preview: true, logger: false, abortOnError: false });
+  const config = parseConfig({
+    DATABASE_URL: 'postgres://127.0.0.1:1/openapi',
+    REDIS_URL: 'redis://127.0.0.1:1',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await NestFactory.create(ApiModule.forRoot(config), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
   try {
     return buildOpenApiDocument(app);
   } finally {

@@ -51,7 +51,10 @@ export function pageOfSchema<T extends z.ZodType>(item: T) {
 }
 
 function page<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), nextCursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last') });
+  return z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last'),
+  });
 }
 
 const COMPONENTS_REF = '#/components/schemas/';
@@ -65,7 +68,9 @@ export function openApiComponents(): Record<string, SchemaObject> {
 function addComponent(name: string, schema: SchemaObject): void {
   const existing = componentSchemas[name];
   if (existing && !isDeepStrictEqual(existing, schema)) {
-    throw new Error(`two different schemas are named "${name}" in the OpenAPI document (an input and an output? name them apart)`);
+    throw new Error(
+      `two different schemas are named "${name}" in the OpenAPI document (an input and an output? name them apart)`,
+    );
   }
   componentSchemas[name] = schema;
 }
@@ -78,10 +83,15 @@ export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): Schema
     unrepresentable: 'any',
     // Dates leave the API as ISO strings.
     override: (ctx) => {
-      if (ctx.zodSchema._zod.def.type === 'date') Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
+      if (ctx.zodSchema._zod.def.type === 'date')
+        Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
     },
   }) as SchemaObject & { $defs?: Record<string, SchemaObject>; $schema?: string };
-  const { $defs, $schema: _dialect, ...root } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${COMPONENTS_REF}`)) as typeof json;
+  const {
+    $defs,
+    $schema: _dialect,
+    ...root
+  } = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${COMPONENTS_REF}`)) as typeof json;
   for (const [name, definition] of Object.entries($defs ?? {})) addComponent(name, definition);
   return root;
 }
@@ -104,7 +114,10 @@ function operationName(target: object, key: string | symbol): string {
 export const ZodBody =
   (schema: z.ZodType, description?: string): MethodDecorator =>
   (target, key, descriptor) =>
-    ApiBody({ schema: componentRef(schema, 'input', `${operationName(target, key)}Body`), ...(description ? { description } : {}) })(target, key, descriptor);
+    ApiBody({
+      schema: componentRef(schema, 'input', `${operationName(target, key)}Body`),
+      ...(description ? { description } : {}),
+    })(target, key, descriptor);
 
 /** One query parameter per property of the object schema. */
 export function ZodQuery(schema: z.ZodObject) {
@@ -124,7 +137,10 @@ export function ZodQuery(schema: z.ZodObject) {
 export const ZodResponse =
   (status: number, schema: z.ZodType | null, description = 'success'): MethodDecorator =>
   (target, key, descriptor) => {
-    if (status === 201 || status === 202) throw new Error(`${operationName(target, key)}: a ${status} answer carries a Location: declare it with @ZodCreated`);
+    if (status === 201 || status === 202)
+      throw new Error(
+        `${operationName(target, key)}: a ${status} answer carries a Location: declare it with @ZodCreated`,
+      );
     return ApiResponse({
       status,
       description,
@@ -134,7 +150,12 @@ export const ZodResponse =
 
 /** A 201 (created) or 202 (queued) answer with `Location`: the path of what it created, from the result and path parameters. */
 export const ZodCreated =
-  <R>(status: 201 | 202, schema: z.ZodType, locationOf: LocationOfFn<R>, description = status === 201 ? 'created' : 'queued'): MethodDecorator =>
+  <R>(
+    status: 201 | 202,
+    schema: z.ZodType,
+    locationOf: LocationOfFn<R>,
+    description = status === 201 ? 'created' : 'queued',
+  ): MethodDecorator =>
   (target, key, descriptor) =>
     applyDecorators(
       HttpCode(status),
@@ -156,7 +177,8 @@ export const ApiUploadBody =
   (contentTypes: string[], description: string, json?: z.ZodType): MethodDecorator =>
   (target, key, descriptor) => {
     const content: Record<string, { schema: SchemaObject }> = {};
-    if (json) content['application/json'] = { schema: componentRef(json, 'input', `${operationName(target, key)}Body`) };
+    if (json)
+      content['application/json'] = { schema: componentRef(json, 'input', `${operationName(target, key)}Body`) };
     for (const type of contentTypes) content[type] = { schema: { type: 'string', format: 'binary' } };
     return ApiExtension(UPLOAD_EXTENSION, { required: true, description, content })(target, key, descriptor);
   };

@@ -11,7 +11,11 @@ export class ShardsResolver {
   constructor(private readonly shardsService: ShardsService) {}
 
   @Query(() => ShardConnection, { nullable: true, complexity: connectionComplexity })
-  async shards(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args() args: ConnectionArgs) {
+  async shards(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args() args: ConnectionArgs,
+  ) {
     return connectionOf(await this.shardsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')));
   }
 }

@@ -17,15 +17,20 @@ export class ShardsService {
     const site = await this.sites.get(tenantId, siteId);
     const after = decodeCursor(page.after, bigintKey);
     const rows = await this.shards.listForSite(site.id, { afterId: after, limit: page.first + 1 });
-    return pageOf(rows, page.first, (shard) => String(shard.id), (shard) => ({
-      id: String(shard.id),
-      section: shard.section || null,
-      ordinal: shard.ordinal,
-      path: `/${shardFilePath(shard.section, shard.ordinal)}`,
-      urlCount: shard.urlCount,
-      byteSize: shard.byteSize,
-      dirty: shard.dirty,
-      createdAt: shard.createdAt,
-    }));
+    return pageOf(
+      rows,
+      page.first,
+      (shard) => String(shard.id),
+      (shard) => ({
+        id: String(shard.id),
+        section: shard.section || null,
+        ordinal: shard.ordinal,
+        path: `/${shardFilePath(shard.section, shard.ordinal)}`,
+        urlCount: shard.urlCount,
+        byteSize: shard.byteSize,
+        dirty: shard.dirty,
+        createdAt: shard.createdAt,
+      }),
+    );
   }
 }

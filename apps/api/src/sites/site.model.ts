@@ -35,7 +35,8 @@ export class SiteModel implements SiteView {
   @Field(() => String) scheme!: string;
   @Field(() => String, { nullable: true }) defaultChangefreq!: string | null;
   @Field(() => Float, { nullable: true }) defaultPriority!: number | null;
-  @Field(() => String, { nullable: true, description: '5-field cron (UTC) for a scheduled full rebuild' }) rebuildCron!: string | null;
+  @Field(() => String, { nullable: true, description: '5-field cron (UTC) for a scheduled full rebuild' })
+  rebuildCron!: string | null;
   @Field(() => String, { nullable: true }) robotsTxt!: string | null;
   @Field(() => Int) cacheMaxAge!: number;
   @Field(() => Boolean) textSitemap!: boolean;
@@ -43,7 +44,8 @@ export class SiteModel implements SiteView {
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
-  @Field(() => SiteVerificationModel, { description: 'proof of the hostname; only verified sites are served' }) verification!: SiteVerificationModel;
+  @Field(() => SiteVerificationModel, { description: 'proof of the hostname; only verified sites are served' })
+  verification!: SiteVerificationModel;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }
@@ -63,7 +65,8 @@ export class CreateSiteInput {
   @Field(() => Boolean, { nullable: true }) robotsTxtNonStandard?: boolean;
   @Field(() => Int, { nullable: true }) cacheMaxAge?: number;
   @Field(() => Boolean, { nullable: true }) textSitemap?: boolean;
-  @Field(() => Boolean, { nullable: true, description: 'the index and shards name /sitemap.xsl' }) xslStylesheet?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'the index and shards name /sitemap.xsl' })
+  xslStylesheet?: boolean;
 }
 
 @InputType()

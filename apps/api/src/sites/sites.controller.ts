@@ -63,7 +63,12 @@ export class SitesController {
 
   @Post(':siteId/verify')
   @RequireScope('write')
-  @ZodCreated(202, siteView, (site: { id: string }) => `/v1/sites/${site.id}`, 'a check of the hostname proof is queued; poll the site for verification.status')
+  @ZodCreated(
+    202,
+    siteView,
+    (site: { id: string }) => `/v1/sites/${site.id}`,
+    'a check of the hostname proof is queued; poll the site for verification.status',
+  )
   @ApiErrors(404)
   verify(@TenantId() tenantId: string, @Param('siteId') siteId: string) {
     return this.sites.verify(tenantId, siteId);

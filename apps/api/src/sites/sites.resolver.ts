@@ -1,4 +1,14 @@
-import { Args, Context, GraphQLISODateTime, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import {
+  Args,
+  Context,
+  GraphQLISODateTime,
+  ID,
+  Mutation,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+} from '@nestjs/graphql';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { BuildConnection } from '../builds/build.model';
@@ -32,7 +42,9 @@ export class SitesResolver {
 
   @Query(() => SiteModel, { nullable: true })
   site(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string, @Context('req') request: object) {
-    return requestLoader<string, SiteView>(request, `site:${tenantId}`, (ids) => this.sitesService.viewMany(tenantId, ids)).load(id);
+    return requestLoader<string, SiteView>(request, `site:${tenantId}`, (ids) =>
+      this.sitesService.viewMany(tenantId, ids),
+    ).load(id);
   }
 
   @Mutation(() => SiteModel, { nullable: true })
@@ -41,7 +53,10 @@ export class SitesResolver {
     return this.sitesService.create(tenantId, parseInput(createSiteInput, input, 'input'));
   }
 
-  @Mutation(() => SiteModel, { nullable: true, description: 'settings: scheme, defaults, robots rules, rebuild schedule, …' })
+  @Mutation(() => SiteModel, {
+    nullable: true,
+    description: 'settings: scheme, defaults, robots rules, rebuild schedule, …',
+  })
   @RequireScope('write')
   updateSite(
     @TenantId() tenantId: string,
@@ -51,7 +66,10 @@ export class SitesResolver {
     return this.sitesService.update(tenantId, siteId, parseInput(updateSiteInput, input, 'input'));
   }
 
-  @Mutation(() => SiteModel, { nullable: true, description: 'queues a check of the hostname proof; see verification.status' })
+  @Mutation(() => SiteModel, {
+    nullable: true,
+    description: 'queues a check of the hostname proof; see verification.status',
+  })
   @RequireScope('write')
   verifySite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {
     return this.sitesService.verify(tenantId, siteId);
@@ -74,12 +92,16 @@ export class SitesResolver {
 
   @ResolveField(() => BuildConnection, { complexity: connectionComplexity, description: 'newest first' })
   async builds(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
-    return connectionOf(await this.buildsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(
+      await this.buildsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')),
+    );
   }
 
   @ResolveField(() => ShardConnection, { complexity: connectionComplexity })
   async shards(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
-    return connectionOf(await this.shardsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(
+      await this.shardsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')),
+    );
   }
 
   @ResolveField(() => GraphQLISODateTime, { nullable: true, description: 'next run of the scheduled full rebuild' })

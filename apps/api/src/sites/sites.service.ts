@@ -1,6 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import { pendingClaim, SiteOwnershipRepository, SiteRepository, verifiedUnproven, type Site, type SiteSettings } from '@sitemaps/data';
+import {
+  pendingClaim,
+  SiteOwnershipRepository,
+  SiteRepository,
+  verifiedUnproven,
+  type Site,
+  type SiteSettings,
+} from '@sitemaps/data';
 import {
   challengeRecordName,
   DomainError,
@@ -75,7 +82,12 @@ export class SitesService {
   async list(tenantId: string, page: PageRequest): Promise<Page<SiteView>> {
     const after = decodeCursor(page.after, uuidKey);
     const rows = await this.sites.listForTenant(tenantId, { afterId: after, limit: page.first + 1 });
-    return pageOf(rows, page.first, (site) => site.id, (site) => this.present(site));
+    return pageOf(
+      rows,
+      page.first,
+      (site) => site.id,
+      (site) => this.present(site),
+    );
   }
 
   /**
@@ -88,7 +100,11 @@ export class SitesService {
     if (verify && (await this.ownership.verifiedHolder(hostname))) throw hostnameTakenError(hostname);
     const now = new Date();
     // QUOTA_SITES is checked in the creating transaction, so concurrent creates cannot pass it together.
-    const site = await this.sites.create(tenantId, { ...settings(input), hostname }, verify ? pendingClaim(now) : verifiedUnproven(now));
+    const site = await this.sites.create(
+      tenantId,
+      { ...settings(input), hostname },
+      verify ? pendingClaim(now) : verifiedUnproven(now),
+    );
     if (site.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     if (verify) await this.verification.requestCheck(site.id);
     return this.present(site);
@@ -115,7 +131,12 @@ export class SitesService {
     const reverify = hostname !== undefined && hostname !== before.hostname && this.config.verification.enabled;
     if (reverify && (await this.ownership.verifiedHolder(hostname, before.id))) throw hostnameTakenError(hostname);
     const ownership = reverify ? pendingClaim(new Date()) : {};
-    const site = await this.sites.update(before.id, { ...settings(input), ...(hostname ? { hostname } : {}) }, before.hostname, ownership);
+    const site = await this.sites.update(
+      before.id,
+      { ...settings(input), ...(hostname ? { hostname } : {}) },
+      before.hostname,
+      ownership,
+    );
     if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
@@ -123,7 +144,8 @@ export class SitesService {
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
     // The stylesheet is in every file's header: every shard renders again.
     if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
-    if (site.textSitemap !== before.textSitemap || site.xslStylesheet !== before.xslStylesheet) await this.builds.afterChange(site.id);
+    if (site.textSitemap !== before.textSitemap || site.xslStylesheet !== before.xslStylesheet)
+      await this.builds.afterChange(site.id);
     return this.present(site);
   }
 
@@ -137,7 +159,10 @@ export class SitesService {
   /** The site's scheduled full rebuild and its next run. */
   async schedule(tenantId: string, siteId: string): Promise<{ rebuildCron: string | null; nextRunAt: Date | null }> {
     const site = await this.get(tenantId, siteId);
-    return { rebuildCron: site.rebuildCron, nextRunAt: site.rebuildCron ? await this.builds.nextScheduledRebuild(site.id) : null };
+    return {
+      rebuildCron: site.rebuildCron,
+      nextRunAt: site.rebuildCron ? await this.builds.nextScheduledRebuild(site.id) : null,
+    };
   }
 
   present(site: SiteRow): SiteView {
@@ -151,9 +176,16 @@ function settings(input: SiteInput): SiteSettings {
     ...(input.scheme !== undefined ? { scheme: input.scheme } : {}),
     ...(input.defaultChangefreq !== undefined ? { defaultChangefreq: input.defaultChangefreq } : {}),
     ...(input.defaultPriority !== undefined ? { defaultPriority: input.defaultPriority } : {}),
-    ...(input.rebuildCron !== undefined ? { rebuildCron: input.rebuildCron === null ? null : validateRebuildCron(input.rebuildCron) } : {}),
+    ...(input.rebuildCron !== undefined
+      ? { rebuildCron: input.rebuildCron === null ? null : validateRebuildCron(input.rebuildCron) }
+      : {}),
     ...(input.robotsTxt !== undefined
-      ? { robotsTxt: input.robotsTxt === null ? null : validateRobotsTxt(input.robotsTxt, { allowNonStandard: input.robotsTxtNonStandard ?? false }) }
+      ? {
+          robotsTxt:
+            input.robotsTxt === null
+              ? null
+              : validateRobotsTxt(input.robotsTxt, { allowNonStandard: input.robotsTxtNonStandard ?? false }),
+        }
       : {}),
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
@@ -162,7 +194,9 @@ function settings(input: SiteInput): SiteSettings {
 }
 
 function hostnameTakenError(hostname: string): DomainError {
-  return new DomainError('conflict', 'HOSTNAME_TAKEN', `a site with hostname ${hostname} already exists`, [{ field: 'hostname', message: 'already registered' }]);
+  return new DomainError('conflict', 'HOSTNAME_TAKEN', `a site with hostname ${hostname} already exists`, [
+    { field: 'hostname', message: 'already registered' },
+  ]);
 }
 
 export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
@@ -189,7 +223,9 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
       verifiedAt: site.verifiedAt,
       checkedAt: site.verificationCheckedAt,
       nextCheckAt: site.verificationDueAt,
-      error: site.verificationErrorCode ? { code: site.verificationErrorCode, message: site.verificationError ?? '' } : null,
+      error: site.verificationErrorCode
+        ? { code: site.verificationErrorCode, message: site.verificationError ?? '' }
+        : null,
     },
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,

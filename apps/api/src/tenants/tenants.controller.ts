@@ -8,7 +8,13 @@ import type { AuditActor } from '@sitemaps/data';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
-import { apiKeyView, createApiKeyInput, createdApiKeyView, createdTenantView, createTenantInput } from './tenant.schemas';
+import {
+  apiKeyView,
+  createApiKeyInput,
+  createdApiKeyView,
+  createdTenantView,
+  createTenantInput,
+} from './tenant.schemas';
 import { TenantsService } from './tenants.service';
 
 @ApiTags('tenants')
@@ -22,7 +28,12 @@ export class TenantsController {
   @Post('tenants')
   @PlatformOnly()
   @ZodBody(createTenantInput)
-  @ZodCreated(201, createdTenantView, (tenant: { id: string }) => `/v1/tenants/${tenant.id}`, 'created, with its first key; platform key only')
+  @ZodCreated(
+    201,
+    createdTenantView,
+    (tenant: { id: string }) => `/v1/tenants/${tenant.id}`,
+    'created, with its first key; platform key only',
+  )
   @ApiErrors(403)
   @ApiOperation({ summary: 'Create a tenant and its first API key' })
   create(@Body() body: unknown, @AuditActorOf() actor: AuditActor) {

@@ -7,7 +7,13 @@ import type { AuditActor } from '@sitemaps/data';
 import { connectionArgs } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
-import { ApiKeyConnection, CreateApiKeyInput, CreatedApiKeyModel, CreatedTenantModel, CreateTenantInput } from './tenant.model';
+import {
+  ApiKeyConnection,
+  CreateApiKeyInput,
+  CreatedApiKeyModel,
+  CreatedTenantModel,
+  CreateTenantInput,
+} from './tenant.model';
 import { createApiKeyInput, createTenantInput } from './tenant.schemas';
 import { TenantsService } from './tenants.service';
 
@@ -20,7 +26,10 @@ export class TenantsResolver {
 
   @Mutation(() => CreatedTenantModel, { nullable: true, description: 'platform key only' })
   @PlatformOnly()
-  createTenant(@Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput, @AuditActorOf() actor: AuditActor) {
+  createTenant(
+    @Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput,
+    @AuditActorOf() actor: AuditActor,
+  ) {
     return this.tenants.create(parseInput(createTenantInput, input, 'input'), actor);
   }
 
@@ -32,7 +41,10 @@ export class TenantsResolver {
 
   @Mutation(() => CreatedApiKeyModel, { nullable: true })
   @RequireScope('admin')
-  async createApiKey(@TenantId() tenantId: string, @Args('input', { type: () => CreateApiKeyInput }) input: CreateApiKeyInput) {
+  async createApiKey(
+    @TenantId() tenantId: string,
+    @Args('input', { type: () => CreateApiKeyInput }) input: CreateApiKeyInput,
+  ) {
     const { name, scopes } = parseInput(createApiKeyInput, input, 'input');
     const { key, ...meta } = await this.keys.create(tenantId, name, scopes);
     return { ...meta, apiKey: key };

@@ -10,8 +10,14 @@ export class TenantsService {
   ) {}
 
   /** A tenant and its first key, with the admin scope so it can make the others. */
-  async create(input: { name: string; maxSites?: number | null | undefined; maxUrls?: number | null | undefined }, actor: AuditActor) {
-    const tenant = await this.tenants.createAudited({ name: input.name, maxSites: input.maxSites ?? null, maxUrls: input.maxUrls ?? null }, actor);
+  async create(
+    input: { name: string; maxSites?: number | null | undefined; maxUrls?: number | null | undefined },
+    actor: AuditActor,
+  ) {
+    const tenant = await this.tenants.createAudited(
+      { name: input.name, maxSites: input.maxSites ?? null, maxUrls: input.maxUrls ?? null },
+      actor,
+    );
     const key = await this.keys.create(tenant.id, 'initial', ['admin']);
     return { id: tenant.id, name: tenant.name, apiKey: key.key };
   }

@@ -16,7 +16,10 @@ export class UrlModel implements UrlView {
   @Field(() => String, { nullable: true }) lastmod!: string | null;
   @Field(() => String, { nullable: true }) changefreq!: string | null;
   @Field(() => Float, { nullable: true }) priority!: number | null;
-  @Field(() => [AlternateModel], { description: 'the hreflang cluster, this URL included' }) alternates!: { hreflang: string; href: string }[];
+  @Field(() => [AlternateModel], { description: 'the hreflang cluster, this URL included' }) alternates!: {
+    hreflang: string;
+    href: string;
+  }[];
   @Field(() => JsonScalar) images!: UrlView['images'];
   @Field(() => JsonScalar) videos!: UrlView['videos'];
   @Field(() => JsonScalar, { nullable: true }) news!: UrlView['news'];
@@ -29,8 +32,10 @@ export class UrlConnection extends ConnectionType(UrlModel, 'Url') {}
 @ArgsType()
 export class UrlFilterArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'only URLs whose loc starts with this' }) prefix?: string | null;
-  @Field(() => String, { nullable: true, description: 'only this section ("" is the default section)' }) section?: string | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'only URLs changed at or after this instant' }) changedSince?: Date | null;
+  @Field(() => String, { nullable: true, description: 'only this section ("" is the default section)' }) section?:
+    string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'only URLs changed at or after this instant' })
+  changedSince?: Date | null;
 }
 
 @InputType()
@@ -48,7 +53,8 @@ export class UrlInput {
   @Field(() => Float, { nullable: true }) priority?: number;
   @Field(() => String, { nullable: true }) section?: string;
   @Field(() => String, { nullable: true, description: "this URL's own language in its cluster" }) hreflang?: string;
-  @Field(() => [AlternateInput], { nullable: true, description: 'the hreflang cluster; [] leaves it' }) alternates?: AlternateInput[];
+  @Field(() => [AlternateInput], { nullable: true, description: 'the hreflang cluster; [] leaves it' })
+  alternates?: AlternateInput[];
   @Field(() => [JsonScalar], { nullable: true }) images?: unknown[];
   @Field(() => [JsonScalar], { nullable: true }) videos?: unknown[];
   @Field(() => JsonScalar, { nullable: true }) news?: unknown;

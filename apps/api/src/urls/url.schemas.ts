@@ -28,7 +28,10 @@ nameSchemas({
 
 export const upsertUrlsInput = z.array(urlEntrySchema).max(MAX_ENTRIES_PER_REQUEST);
 
-export const deleteUrlsInput = z.object({ locs: z.array(z.string().min(1)).min(1).max(MAX_ENTRIES_PER_REQUEST) }).strict().meta({ id: 'UrlDelete' });
+export const deleteUrlsInput = z
+  .object({ locs: z.array(z.string().min(1)).min(1).max(MAX_ENTRIES_PER_REQUEST) })
+  .strict()
+  .meta({ id: 'UrlDelete' });
 
 export const urlFilter = z.object({
   prefix: z.string().max(2_048).optional().describe('only URLs whose loc starts with this'),
@@ -39,26 +42,38 @@ export type UrlFilter = z.output<typeof urlFilter>;
 export const listUrlsQuery = cursorQuery.extend(urlFilter.shape);
 
 const entryError = z
-  .object({ index: z.number().int(), loc: z.string().optional(), field: z.string(), code: z.string(), message: z.string() })
+  .object({
+    index: z.number().int(),
+    loc: z.string().optional(),
+    field: z.string(),
+    code: z.string(),
+    message: z.string(),
+  })
   .meta({ id: 'UrlEntryProblem' });
-export const upsertResultView = z.object({
-  upserted: z.number().int().describe('valid entries stored (changed or already equal)'),
-  changed: z.number().int().describe('URLs whose sitemap content changed'),
-  errors: z.array(entryError),
-  warnings: z.array(entryError),
-}).meta({ id: 'UrlUpsertResult' });
-export const deleteResultView = z.object({ deleted: z.number().int(), notFound: z.array(z.string()) }).meta({ id: 'UrlDeleteResult' });
+export const upsertResultView = z
+  .object({
+    upserted: z.number().int().describe('valid entries stored (changed or already equal)'),
+    changed: z.number().int().describe('URLs whose sitemap content changed'),
+    errors: z.array(entryError),
+    warnings: z.array(entryError),
+  })
+  .meta({ id: 'UrlUpsertResult' });
+export const deleteResultView = z
+  .object({ deleted: z.number().int(), notFound: z.array(z.string()) })
+  .meta({ id: 'UrlDeleteResult' });
 
-export const urlView = z.object({
-  loc: z.string(),
-  section: z.string().nullable(),
-  lastmod: z.string().nullable(),
-  changefreq: z.string().nullable(),
-  priority: z.number().nullable(),
-  alternates: z.array(alternateSchema).describe('the whole hreflang cluster, this URL included'),
-  images: z.array(imageSchema),
-  videos: z.array(videoSchema),
-  news: newsSchema.nullable(),
-  updatedAt: z.date(),
-}).meta({ id: 'Url', description: 'a URL as stored: normalized, as it is published' });
+export const urlView = z
+  .object({
+    loc: z.string(),
+    section: z.string().nullable(),
+    lastmod: z.string().nullable(),
+    changefreq: z.string().nullable(),
+    priority: z.number().nullable(),
+    alternates: z.array(alternateSchema).describe('the whole hreflang cluster, this URL included'),
+    images: z.array(imageSchema),
+    videos: z.array(videoSchema),
+    news: newsSchema.nullable(),
+    updatedAt: z.date(),
+  })
+  .meta({ id: 'Url', description: 'a URL as stored: normalized, as it is published' });
 export type UrlView = z.output<typeof urlView>;

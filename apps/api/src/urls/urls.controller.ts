@@ -5,7 +5,14 @@ import { TenantId } from '../auth/current-tenant.decorator';
 import { restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
-import { deleteResultView, deleteUrlsInput, listUrlsQuery, upsertResultView, upsertUrlsInput, urlView } from './url.schemas';
+import {
+  deleteResultView,
+  deleteUrlsInput,
+  listUrlsQuery,
+  upsertResultView,
+  upsertUrlsInput,
+  urlView,
+} from './url.schemas';
 import { UrlsService } from './urls.service';
 
 @ApiTags('urls')

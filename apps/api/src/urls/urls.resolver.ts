@@ -9,9 +9,16 @@ import { deleteUrlsInput, urlFilter, type UrlFilter } from './url.schemas';
 import { UrlsService } from './urls.service';
 
 /** The same filters and page rules as GET …/urls. */
-export function urlFilterOf({ first, after, prefix, section, changedSince }: UrlFilterArgs): { filter: UrlFilter; page: PageRequest } {
+export function urlFilterOf({ first, after, prefix, section, changedSince }: UrlFilterArgs): {
+  filter: UrlFilter;
+  page: PageRequest;
+} {
   return {
-    filter: parseInput(urlFilter, { prefix: prefix ?? undefined, section: section ?? undefined, changedSince: changedSince ?? undefined }, 'arguments'),
+    filter: parseInput(
+      urlFilter,
+      { prefix: prefix ?? undefined, section: section ?? undefined, changedSince: changedSince ?? undefined },
+      'arguments',
+    ),
     page: parseInput(connectionArgs, { first, after }, 'arguments'),
   };
 }
@@ -21,12 +28,19 @@ export class UrlsResolver {
   constructor(private readonly urlsService: UrlsService) {}
 
   @Query(() => UrlConnection, { nullable: true, complexity: connectionComplexity })
-  async urls(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args() args: UrlFilterArgs) {
+  async urls(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args() args: UrlFilterArgs,
+  ) {
     const { filter, page } = urlFilterOf(args);
     return connectionOf(await this.urlsService.list(tenantId, siteId, filter, page));
   }
 
-  @Mutation(() => UpsertUrlsResultModel, { nullable: true, description: 'upsert by loc, up to 10,000 entries; invalid entries are reported by index, the valid ones stored' })
+  @Mutation(() => UpsertUrlsResultModel, {
+    nullable: true,
+    description: 'upsert by loc, up to 10,000 entries; invalid entries are reported by index, the valid ones stored',
+  })
   @RequireScope('write')
   upsertUrls(
     @TenantId() tenantId: string,
@@ -38,7 +52,11 @@ export class UrlsResolver {
 
   @Mutation(() => DeleteUrlsResultModel, { nullable: true })
   @RequireScope('write')
-  deleteUrls(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string, @Args('locs', { type: () => [String] }) locs: string[]) {
+  deleteUrls(
+    @TenantId() tenantId: string,
+    @Args('siteId', { type: () => ID }) siteId: string,
+    @Args('locs', { type: () => [String] }) locs: string[],
+  ) {
     return this.urlsService.delete(tenantId, siteId, parseInput(deleteUrlsInput, { locs }, 'arguments').locs);
   }
 }

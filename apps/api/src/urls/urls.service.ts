@@ -26,16 +26,27 @@ export class UrlsService {
    */
   async upsert(tenantId: string, siteId: string, entries: unknown): Promise<UpsertResult> {
     const site = await this.sites.get(tenantId, siteId);
-    if (!Array.isArray(entries)) throw invalid('VALIDATION_FAILED', 'body must be a JSON array of URL entries', [{ field: 'body', message: 'expected an array' }]);
+    if (!Array.isArray(entries))
+      throw invalid('VALIDATION_FAILED', 'body must be a JSON array of URL entries', [
+        { field: 'body', message: 'expected an array' },
+      ]);
     if (entries.length > MAX_ENTRIES_PER_REQUEST) {
-      throw new DomainError('too_large', 'TOO_MANY_ENTRIES', `at most ${MAX_ENTRIES_PER_REQUEST} entries per request; use the import endpoint for more`);
+      throw new DomainError(
+        'too_large',
+        'TOO_MANY_ENTRIES',
+        `at most ${MAX_ENTRIES_PER_REQUEST} entries per request; use the import endpoint for more`,
+      );
     }
     const result = await this.ingest.upsert(site, entries);
     this.metrics.recordIngest('api', result.upserted, result.errors.length);
     return result;
   }
 
-  async delete(tenantId: string, siteId: string, locs: readonly string[]): Promise<{ deleted: number; notFound: string[] }> {
+  async delete(
+    tenantId: string,
+    siteId: string,
+    locs: readonly string[],
+  ): Promise<{ deleted: number; notFound: string[] }> {
     return this.ingest.delete(await this.sites.get(tenantId, siteId), locs);
   }
 
@@ -44,18 +55,23 @@ export class UrlsService {
     const site = await this.sites.get(tenantId, siteId);
     const after = decodeCursor(page.after, bigintKey);
     const rows = await this.urls.list(site.id, filter, { afterId: after, limit: page.first + 1 });
-    return pageOf(rows, page.first, (row) => row.id, (row) => ({
-      loc: row.loc,
-      section: row.section || null,
-      lastmod: row.lastmod,
-      changefreq: row.changefreq,
-      priority: row.priority,
-      alternates: row.alternates ?? [],
-      // jsonb the ingest wrote from the normalized entry (SitemapUrl): the shapes UrlView names.
-      images: (row.images ?? []) as UrlView['images'],
-      videos: (row.videos ?? []) as UrlView['videos'],
-      news: row.news as UrlView['news'],
-      updatedAt: row.updatedAt,
-    }));
+    return pageOf(
+      rows,
+      page.first,
+      (row) => row.id,
+      (row) => ({
+        loc: row.loc,
+        section: row.section || null,
+        lastmod: row.lastmod,
+        changefreq: row.changefreq,
+        priority: row.priority,
+        alternates: row.alternates ?? [],
+        // jsonb the ingest wrote from the normalized entry (SitemapUrl): the shapes UrlView names.
+        images: (row.images ?? []) as UrlView['images'],
+        videos: (row.videos ?? []) as UrlView['videos'],
+        news: row.news as UrlView['news'],
+        updatedAt: row.updatedAt,
+      }),
+    );
   }
 }

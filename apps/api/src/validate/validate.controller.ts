@@ -23,7 +23,11 @@ export class ValidateController {
       'It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); ' +
       'every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.',
   })
-  @ApiUploadBody(['application/xml', 'text/xml', 'application/gzip'], 'the sitemap itself, or where to fetch it', validateUrlInput)
+  @ApiUploadBody(
+    ['application/xml', 'text/xml', 'application/gzip'],
+    'the sitemap itself, or where to fetch it',
+    validateUrlInput,
+  )
   @ZodResponse(200, validationView)
   @ApiErrors(400, 413)
   validate(@Req() request: FastifyRequest) {

@@ -29,7 +29,8 @@ export class ValidateService {
   async validateUrl(url: string, follow: boolean): Promise<ValidationView> {
     const load = (target: string): Promise<SitemapSource> => this.fetch(target);
     const root = await load(url).catch((error: unknown) => {
-      if (error instanceof FetchRefusedError) throw new DomainError(error.code === 'TOO_LARGE' ? 'too_large' : 'invalid', error.code, error.message);
+      if (error instanceof FetchRefusedError)
+        throw new DomainError(error.code === 'TOO_LARGE' ? 'too_large' : 'invalid', error.code, error.message);
       throw error;
     });
     return this.serially(() => validateSitemapSet(root, { follow, load, concurrency: 2 }));
@@ -48,7 +49,13 @@ export class ValidateService {
     const reports = await turn;
     return {
       valid: reports.every((report) => report.problems.length === 0),
-      files: reports.map(({ file, kind, entries, bytes, problems }) => ({ file, kind: kind ?? null, entries, bytes, problems })),
+      files: reports.map(({ file, kind, entries, bytes, problems }) => ({
+        file,
+        kind: kind ?? null,
+        entries,
+        bytes,
+        problems,
+      })),
     };
   }
 }
@@ -65,7 +72,13 @@ function readBounded(stream: Readable, label: string): Promise<Buffer> {
       size += chunk.length;
       if (size <= MAX_DOCUMENT_BYTES) return void chunks.push(chunk);
       stream.off('data', onData).pause();
-      reject(new DomainError('too_large', 'DOCUMENT_TOO_LARGE', `${label} is larger than ${MAX_DOCUMENT_BYTES.toLocaleString('en-US')} bytes, the most a sitemap may be`));
+      reject(
+        new DomainError(
+          'too_large',
+          'DOCUMENT_TOO_LARGE',
+          `${label} is larger than ${MAX_DOCUMENT_BYTES.toLocaleString('en-US')} bytes, the most a sitemap may be`,
+        ),
+      );
     };
     stream.on('data', onData);
     stream.once('end', () => resolve(Buffer.concat(chunks)));

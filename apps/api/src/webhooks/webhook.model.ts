@@ -11,7 +11,8 @@ export class WebhookModel implements WebhookView {
   @Field(() => Boolean) enabled!: boolean;
   @Field(() => Int, { description: 'deliveries that failed for good in a row' }) consecutiveFailures!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) disabledAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'owner | failures | gone' }) disabledReason!: WebhookView['disabledReason'];
+  @Field(() => String, { nullable: true, description: 'owner | failures | gone' })
+  disabledReason!: WebhookView['disabledReason'];
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }
@@ -38,7 +39,10 @@ export class WebhookDeliveryModel implements DeliveryView {
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastAttemptAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) finishedAt!: Date | null;
-  @Field(() => JsonScalar, { description: 'the event as signed and sent: {id, type, timestamp, data}, as in the REST API' }) event!: DeliveryView['event'];
+  @Field(() => JsonScalar, {
+    description: 'the event as signed and sent: {id, type, timestamp, data}, as in the REST API',
+  })
+  event!: DeliveryView['event'];
 }
 
 @ObjectType()
@@ -58,5 +62,6 @@ export class UpdateWebhookInput {
   @Field(() => String, { nullable: true }) url?: string;
   @Field(() => [String], { nullable: true }) eventTypes?: string[];
   @Field(() => String, { nullable: true }) secret?: string;
-  @Field(() => Boolean, { nullable: true, description: 'true re-enables an endpoint the platform disabled' }) enabled?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'true re-enables an endpoint the platform disabled' })
+  enabled?: boolean;
 }

@@ -1,13 +1,27 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, webhookEvent } from '@sitemaps/domain';
 
-const url = z.url({ protocol: /^https?$/ }).max(2_048).describe('where events are POSTed (http or https)');
-const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).describe(`events to deliver: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+const url = z
+  .url({ protocol: /^https?$/ })
+  .max(2_048)
+  .describe('where events are POSTed (http or https)');
+const eventTypes = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length)
+  .describe(`events to deliver: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
 const secret = z.string().max(200).describe('`whsec_` + base64 of 24–64 random bytes; generated when omitted');
 
-export const createWebhookInput = z.object({ url, eventTypes, secret: secret.optional(), enabled: z.boolean().optional() }).strict();
+export const createWebhookInput = z
+  .object({ url, eventTypes, secret: secret.optional(), enabled: z.boolean().optional() })
+  .strict();
 export const updateWebhookInput = z
-  .object({ url, eventTypes, secret, enabled: z.boolean().describe('true re-enables an endpoint the platform disabled, clearing its failure count') })
+  .object({
+    url,
+    eventTypes,
+    secret,
+    enabled: z.boolean().describe('true re-enables an endpoint the platform disabled, clearing its failure count'),
+  })
   .partial()
   .strict();
 
@@ -18,13 +32,18 @@ export const webhookView = z.object({
   enabled: z.boolean(),
   consecutiveFailures: z.number().int().describe('deliveries that failed for good in a row'),
   disabledAt: z.date().nullable(),
-  disabledReason: z.enum(['owner', 'failures', 'gone']).nullable().describe('failures: disabled by the platform after sustained failure; gone: the endpoint answered 410'),
+  disabledReason: z
+    .enum(['owner', 'failures', 'gone'])
+    .nullable()
+    .describe('failures: disabled by the platform after sustained failure; gone: the endpoint answered 410'),
   createdAt: z.date(),
   updatedAt: z.date(),
 });
 export type WebhookView = z.output<typeof webhookView>;
 
-export const createdWebhookView = webhookView.extend({ secret: z.string().describe('the signing secret; shown only in this answer') });
+export const createdWebhookView = webhookView.extend({
+  secret: z.string().describe('the signing secret; shown only in this answer'),
+});
 
 export const deliveryView = z.object({
   id: z.uuid(),

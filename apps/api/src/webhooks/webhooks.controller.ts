@@ -5,7 +5,14 @@ import { TenantId } from '../auth/current-tenant.decorator';
 import { cursorQuery, restPage } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, pageOfSchema, ZodBody, ZodCreated, ZodQuery, ZodResponse } from '../openapi/zod-openapi';
-import { createdWebhookView, createWebhookInput, deliveryView, testDeliveryView, updateWebhookInput, webhookView } from './webhook.schemas';
+import {
+  createdWebhookView,
+  createWebhookInput,
+  deliveryView,
+  testDeliveryView,
+  updateWebhookInput,
+  webhookView,
+} from './webhook.schemas';
 import { WebhooksService } from './webhooks.service';
 import { Idempotent } from '../http/idempotency.interceptor';
 
@@ -19,7 +26,12 @@ export class WebhooksController {
   @RequireScope('admin')
   @ZodBody(createWebhookInput)
   @Idempotent()
-  @ZodCreated(201, createdWebhookView, (webhook: { id: string }) => `/v1/webhooks/${webhook.id}`, 'created; the secret is shown only here')
+  @ZodCreated(
+    201,
+    createdWebhookView,
+    (webhook: { id: string }) => `/v1/webhooks/${webhook.id}`,
+    'created; the secret is shown only here',
+  )
   @ApiErrors(403)
   create(@TenantId() tenantId: string, @Body() body: unknown) {
     return this.webhooks.create(tenantId, parseInput(createWebhookInput, body));
@@ -61,7 +73,12 @@ export class WebhooksController {
 
   @Post(':webhookId/test')
   @RequireScope('admin')
-  @ZodCreated(202, testDeliveryView, (delivery: { id: string }, { webhookId }) => `/v1/webhooks/${webhookId}/deliveries/${delivery.id}`, 'a webhook.test event is queued for the endpoint, even a disabled one')
+  @ZodCreated(
+    202,
+    testDeliveryView,
+    (delivery: { id: string }, { webhookId }) => `/v1/webhooks/${webhookId}/deliveries/${delivery.id}`,
+    'a webhook.test event is queued for the endpoint, even a disabled one',
+  )
   @ApiErrors(403, 404)
   async test(@TenantId() tenantId: string, @Param('webhookId') webhookId: string) {
     const { id, eventId, status } = await this.webhooks.sendTest(tenantId, webhookId);
@@ -80,7 +97,11 @@ export class WebhooksController {
   @Get(':webhookId/deliveries/:deliveryId')
   @ZodResponse(200, deliveryView)
   @ApiErrors(404)
-  delivery(@TenantId() tenantId: string, @Param('webhookId') webhookId: string, @Param('deliveryId') deliveryId: string) {
+  delivery(
+    @TenantId() tenantId: string,
+    @Param('webhookId') webhookId: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
     return this.webhooks.delivery(tenantId, webhookId, deliveryId);
   }
 }

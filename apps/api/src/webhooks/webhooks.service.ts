@@ -6,7 +6,15 @@ import { DomainError, generateWebhookSecret, invalid, isValidWebhookSecret, pars
 import { isPublicAddress } from '@sitemaps/ingest';
 import type { WebhookProducer } from '@sitemaps/jobs';
 import { CONFIG, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from '../api.tokens';
-import { createdKey, createdKeyOf, decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
+import {
+  createdKey,
+  createdKeyOf,
+  decodeCursor,
+  pageOf,
+  uuidKey,
+  type Page,
+  type PageRequest,
+} from '../common/pagination';
 import type { DeliveryView, WebhookView } from './webhook.schemas';
 
 export interface WebhookInput {
@@ -27,10 +35,18 @@ export class WebhooksService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(tenantId: string, input: WebhookInput & { url: string; eventTypes: string[] }): Promise<WebhookView & { secret: string }> {
+  async create(
+    tenantId: string,
+    input: WebhookInput & { url: string; eventTypes: string[] },
+  ): Promise<WebhookView & { secret: string }> {
     this.checkUrl(input.url);
     const secret = input.secret === undefined ? generateWebhookSecret() : checkedSecret(input.secret);
-    const row = await this.webhooks.createEndpoint(tenantId, { url: input.url, eventTypes: [...new Set(input.eventTypes)], secret, enabled: input.enabled ?? true });
+    const row = await this.webhooks.createEndpoint(tenantId, {
+      url: input.url,
+      eventTypes: [...new Set(input.eventTypes)],
+      secret,
+      enabled: input.enabled ?? true,
+    });
     return { ...presentWebhook(row), secret };
   }
 
@@ -56,7 +72,8 @@ export class WebhooksService {
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
-    if (!uuidKey.safeParse(id).success || !(await this.webhooks.deleteEndpoint(tenantId, id))) throw webhookNotFound(id);
+    if (!uuidKey.safeParse(id).success || !(await this.webhooks.deleteEndpoint(tenantId, id)))
+      throw webhookNotFound(id);
   }
 
   /** Queues a `webhook.test` event to the endpoint, even a disabled one (to see whether it works again). */
@@ -74,7 +91,9 @@ export class WebhooksService {
 
   async delivery(tenantId: string, id: string, deliveryId: string): Promise<DeliveryView> {
     const endpoint = await this.find(tenantId, id);
-    const row = uuidKey.safeParse(deliveryId).success ? await this.webhooks.findDelivery(endpoint.id, deliveryId) : null;
+    const row = uuidKey.safeParse(deliveryId).success
+      ? await this.webhooks.findDelivery(endpoint.id, deliveryId)
+      : null;
     if (!row) throw new DomainError('not_found', 'WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${deliveryId} not found`);
     return presentDelivery(row);
   }
@@ -90,14 +109,18 @@ export class WebhooksService {
     if (this.config.webhooks.allowPrivateAddresses) return;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
     if ((net.isIP(host) && !isPublicAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
-      throw invalid('WEBHOOK_URL_REFUSED', `${host} is a private, loopback or link-local address`, [{ field: 'url', message: 'must reach a public address' }]);
+      throw invalid('WEBHOOK_URL_REFUSED', `${host} is a private, loopback or link-local address`, [
+        { field: 'url', message: 'must reach a public address' },
+      ]);
     }
   }
 }
 
 function checkedSecret(secret: string): string {
   if (isValidWebhookSecret(secret)) return secret;
-  throw invalid('VALIDATION_FAILED', 'invalid request body', [{ field: 'secret', code: 'INVALID_SECRET', message: 'must be whsec_ followed by the base64 of 24 to 64 bytes' }]);
+  throw invalid('VALIDATION_FAILED', 'invalid request body', [
+    { field: 'secret', code: 'INVALID_SECRET', message: 'must be whsec_ followed by the base64 of 24 to 64 bytes' },
+  ]);
 }
 
 export function presentWebhook(row: WebhookEndpointRow): WebhookView {

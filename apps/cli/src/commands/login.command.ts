@@ -25,13 +25,17 @@ export function loginCommand(program: Command, context: () => CliContext): void 
     .action(async (options: { apiUrl?: string; key?: string }) => {
       const ctx = context();
       const apiUrl = options.apiUrl ?? ctx.env.apiUrl ?? (await ctx.readConfig())?.apiUrl ?? DEFAULT_API_URL;
-      if (!/^https?:\/\/[^/]/.test(apiUrl)) throw new CliError(`--api-url must be an http(s) URL, not "${apiUrl}"`, EXIT.usage, 'USAGE');
+      if (!/^https?:\/\/[^/]/.test(apiUrl))
+        throw new CliError(`--api-url must be an http(s) URL, not "${apiUrl}"`, EXIT.usage, 'USAGE');
       const apiKey = options.key ?? (await readKey(ctx));
       if (!apiKey) throw new CliError('no key given: pass --key or pipe it on stdin', EXIT.usage, 'USAGE');
       const api = createSitemapsClient({ baseUrl: apiUrl, apiKey, userAgent: 'sitemaps-cli' });
       // Any tenant key may list sites; the platform key may not (it administers tenants only).
       const sites = await unwrap(api.GET('/v1/sites', { params: { query: { limit: 1 } } }));
       await ctx.writeConfig({ apiUrl, apiKey });
-      ctx.print({ apiUrl, configFile: ctx.env.configFile, sites: sites.items.length }, () => `logged in to ${apiUrl}; key kept in ${ctx.env.configFile}`);
+      ctx.print(
+        { apiUrl, configFile: ctx.env.configFile, sites: sites.items.length },
+        () => `logged in to ${apiUrl}; key kept in ${ctx.env.configFile}`,
+      );
     });
 }

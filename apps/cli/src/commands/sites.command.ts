@@ -10,7 +10,9 @@ export async function allSites(api: SitemapsClient): Promise<Schemas['Site'][]> 
   const sites: Schemas['Site'][] = [];
   let cursor: string | undefined;
   do {
-    const page = await unwrap(api.GET('/v1/sites', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }));
+    const page = await unwrap(
+      api.GET('/v1/sites', { params: { query: { limit: PAGE, ...(cursor ? { cursor } : {}) } } }),
+    );
     sites.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
@@ -22,7 +24,8 @@ export async function resolveSite(api: SitemapsClient, ref: string): Promise<Sch
   if (UUID.test(ref)) return unwrap(api.GET('/v1/sites/{siteId}', { params: { path: { siteId: ref } } }));
   const hostname = ref.toLowerCase().replace(/\.$/, '');
   const site = (await allSites(api)).find((candidate) => candidate.hostname === hostname);
-  if (!site) throw new CliError(`no site "${ref}" for this key (sitemaps sites list shows them)`, EXIT.failed, 'SITE_NOT_FOUND');
+  if (!site)
+    throw new CliError(`no site "${ref}" for this key (sitemaps sites list shows them)`, EXIT.failed, 'SITE_NOT_FOUND');
   return site;
 }
 
@@ -42,7 +45,11 @@ export function sitesCommand(program: Command, context: () => CliContext): void 
       ctx.print(list, () =>
         list.length === 0
           ? 'no sites yet: sitemaps sites create <hostname>'
-          : list.map((site) => [site.hostname.padEnd(40), site.scheme.padEnd(6), verificationOf(site).padEnd(10), site.id].join(' ').trimEnd()),
+          : list.map((site) =>
+              [site.hostname.padEnd(40), site.scheme.padEnd(6), verificationOf(site).padEnd(10), site.id]
+                .join(' ')
+                .trimEnd(),
+            ),
       );
     });
 
@@ -52,7 +59,8 @@ export function sitesCommand(program: Command, context: () => CliContext): void 
     .option('--scheme <scheme>', 'http or https', 'https')
     .action(async (hostname: string, options: { scheme: string }) => {
       const ctx = context();
-      if (options.scheme !== 'http' && options.scheme !== 'https') throw new CliError('--scheme must be http or https', EXIT.usage, 'USAGE');
+      if (options.scheme !== 'http' && options.scheme !== 'https')
+        throw new CliError('--scheme must be http or https', EXIT.usage, 'USAGE');
       const site = await unwrap((await ctx.client()).POST('/v1/sites', { body: { hostname, scheme: options.scheme } }));
       ctx.print(site, () => [`created ${site.hostname} (${site.id})`, `sitemap: ${site.sitemapUrl}`]);
     });

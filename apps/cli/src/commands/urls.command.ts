@@ -16,19 +16,33 @@ export function uploadFormat(file: string): { format: 'ndjson' | 'csv'; contentT
   const name = path.basename(file).toLowerCase();
   const gzip = name.endsWith('.gz');
   const base = gzip ? name.slice(0, -3) : name;
-  if (base.endsWith('.ndjson') || base.endsWith('.jsonl')) return { format: 'ndjson', contentType: 'application/x-ndjson', gzip };
+  if (base.endsWith('.ndjson') || base.endsWith('.jsonl'))
+    return { format: 'ndjson', contentType: 'application/x-ndjson', gzip };
   if (base.endsWith('.csv')) return { format: 'csv', contentType: 'text/csv', gzip };
   throw new CliError(`${file}: name it .ndjson or .csv (optionally .gz) so its format is known`, EXIT.usage, 'USAGE');
 }
 
-async function importFile(ctx: CliContext, api: SitemapsClient, siteId: string, file: string, mode: 'upsert' | 'replace') {
+async function importFile(
+  ctx: CliContext,
+  api: SitemapsClient,
+  siteId: string,
+  file: string,
+  mode: 'upsert' | 'replace',
+) {
   const { format, contentType, gzip } = uploadFormat(file);
-  const size = (await stat(file).catch(() => {
-    throw new CliError(`${file}: no such file`, EXIT.usage, 'USAGE');
-  })).size;
-  const bar = ctx.io.stderr.isTTY && !ctx.json
-    ? new SingleBar({ stream: ctx.io.stderr, format: 'uploading [{bar}] {percentage}% {value}/{total} bytes', hideCursor: true })
-    : undefined;
+  const size = (
+    await stat(file).catch(() => {
+      throw new CliError(`${file}: no such file`, EXIT.usage, 'USAGE');
+    })
+  ).size;
+  const bar =
+    ctx.io.stderr.isTTY && !ctx.json
+      ? new SingleBar({
+          stream: ctx.io.stderr,
+          format: 'uploading [{bar}] {percentage}% {value}/{total} bytes',
+          hideCursor: true,
+        })
+      : undefined;
   bar?.start(size, 0);
   let sent = 0;
   const counted = createReadStream(file).pipe(
@@ -41,7 +55,7 @@ async function importFile(ctx: CliContext, api: SitemapsClient, siteId: string, 
     }),
   );
   try {
-    return await unwrap(
+    return (await unwrap(
       api.POST('/v1/sites/{siteId}/urls/import', {
         params: { path: { siteId }, query: { mode, format } },
         // The file streams as it is read; openapi-fetch passes it on untouched.
@@ -50,7 +64,7 @@ async function importFile(ctx: CliContext, api: SitemapsClient, siteId: string, 
         headers: { 'content-type': contentType, ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
         duplex: 'half',
       } as never),
-    ) as Schemas['ImportResult'];
+    )) as Schemas['ImportResult'];
   } finally {
     bar?.stop();
   }
@@ -70,9 +84,13 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
       const result = await importFile(ctx, api, site.id, file, options.replace ? 'replace' : 'upsert');
       const rejections =
         result.rejected > 0
-          ? (await unwrap(api.GET('/v1/sites/{siteId}/imports/{importId}/rejections', {
-              params: { path: { siteId: site.id, importId: result.importId }, query: { limit: REJECTIONS_SHOWN } },
-            }))).items
+          ? (
+              await unwrap(
+                api.GET('/v1/sites/{siteId}/imports/{importId}/rejections', {
+                  params: { path: { siteId: site.id, importId: result.importId }, query: { limit: REJECTIONS_SHOWN } },
+                }),
+              )
+            ).items
           : [];
       ctx.print({ ...result, rejections }, () => [
         `${result.status}: ${result.linesRead.toLocaleString('en-US')} lines read, ${result.stored.toLocaleString('en-US')} stored ` +
@@ -80,7 +98,9 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
           (result.deleted > 0 ? `, ${result.deleted.toLocaleString('en-US')} deleted` : ''),
         ...rejections.map((r) => `  line ${r.line}: ${r.field ? `${r.field}: ` : ''}${r.reason} (${r.code})`),
         ...(result.rejected > rejections.length
-          ? [`  … ${(result.rejected - rejections.length).toLocaleString('en-US')} more: GET /v1/sites/${site.id}/imports/${result.importId}/rejections`]
+          ? [
+              `  … ${(result.rejected - rejections.length).toLocaleString('en-US')} more: GET /v1/sites/${site.id}/imports/${result.importId}/rejections`,
+            ]
           : []),
       ]);
       if (result.status === 'failed') throw new CliError('the import failed', EXIT.failed, 'IMPORT_FAILED');
@@ -100,10 +120,16 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
         url.loc,
         `  lastmod     ${url.lastmod ?? '-'}`,
         `  changefreq  ${url.changefreq ?? '-'}   priority ${url.priority ?? '-'}   section ${url.section ?? '(default)'}`,
-        ...(url.alternates.length > 0 ? ['  alternates', ...url.alternates.map((a) => `    ${a.hreflang.padEnd(10)} ${a.href}`)] : []),
+        ...(url.alternates.length > 0
+          ? ['  alternates', ...url.alternates.map((a) => `    ${a.hreflang.padEnd(10)} ${a.href}`)]
+          : []),
         ...(url.images.length > 0 ? ['  images', ...url.images.map((image) => `    ${image.loc}`)] : []),
-        ...(url.videos.length > 0 ? ['  videos', ...url.videos.map((video) => `    ${video.title}: ${video.contentLoc ?? video.playerLoc}`)] : []),
-        ...(url.news ? [`  news        ${url.news.publicationName}: ${url.news.title} (${url.news.publicationDate})`] : []),
+        ...(url.videos.length > 0
+          ? ['  videos', ...url.videos.map((video) => `    ${video.title}: ${video.contentLoc ?? video.playerLoc}`)]
+          : []),
+        ...(url.news
+          ? [`  news        ${url.news.publicationName}: ${url.news.title} (${url.news.publicationDate})`]
+          : []),
         `  updated     ${url.updatedAt}`,
       ]);
     });
@@ -114,7 +140,9 @@ async function findUrl(api: SitemapsClient, siteId: string, loc: string): Promis
   let cursor: string | undefined;
   do {
     const page = await unwrap(
-      api.GET('/v1/sites/{siteId}/urls', { params: { path: { siteId }, query: { prefix: loc, limit: 1_000, ...(cursor ? { cursor } : {}) } } }),
+      api.GET('/v1/sites/{siteId}/urls', {
+        params: { path: { siteId }, query: { prefix: loc, limit: 1_000, ...(cursor ? { cursor } : {}) } },
+      }),
     );
     const found = page.items.find((url) => url.loc === loc);
     if (found) return found;

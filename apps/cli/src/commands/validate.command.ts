@@ -15,17 +15,24 @@ async function load(target: string): Promise<SitemapSource> {
     });
     return { name: target, content };
   }
-  const response = await fetch(target, { redirect: 'follow', signal: AbortSignal.timeout(60_000), headers: { 'accept-encoding': 'gzip' } }).catch(
-    (error: Error) => {
-      throw new CliError(`${target}: ${(error.cause as Error | undefined)?.message ?? error.message}`, EXIT.unreachable, 'UNREACHABLE');
-    },
-  );
+  const response = await fetch(target, {
+    redirect: 'follow',
+    signal: AbortSignal.timeout(60_000),
+    headers: { 'accept-encoding': 'gzip' },
+  }).catch((error: Error) => {
+    throw new CliError(
+      `${target}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
+      EXIT.unreachable,
+      'UNREACHABLE',
+    );
+  });
   if (!response.ok) throw new CliError(`${target}: HTTP ${response.status}`, EXIT.failed, 'FETCH_FAILED');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of Readable.fromWeb((response.body ?? new Blob().stream()) as WebReadableStream<Uint8Array>)) {
     size += (chunk as Buffer).length;
-    if (size > MAX_DOWNLOAD_BYTES) throw new CliError(`${target}: larger than ${MAX_DOWNLOAD_BYTES} bytes`, EXIT.failed, 'TOO_LARGE');
+    if (size > MAX_DOWNLOAD_BYTES)
+      throw new CliError(`${target}: larger than ${MAX_DOWNLOAD_BYTES} bytes`, EXIT.failed, 'TOO_LARGE');
     chunks.push(chunk as Buffer);
   }
   return { name: target, content: Buffer.concat(chunks) };
@@ -34,17 +41,24 @@ async function load(target: string): Promise<SitemapSource> {
 export function validateCommand(program: Command, context: () => CliContext): void {
   program
     .command('validate <fileOrUrl>')
-    .description("check a sitemap or sitemap index (.xml or .xml.gz) against the XSDs and the protocol's rules, here, with no API")
+    .description(
+      "check a sitemap or sitemap index (.xml or .xml.gz) against the XSDs and the protocol's rules, here, with no API",
+    )
     .option('--follow', 'an index: also check every sitemap it lists')
     .action(async (target: string, options: { follow?: boolean }) => {
       const ctx = context();
-      const reports: FileReport[] = await validateSitemapSet(await load(target), { follow: options.follow ?? false, load });
+      const reports: FileReport[] = await validateSitemapSet(await load(target), {
+        follow: options.follow ?? false,
+        load,
+      });
       const problems = reports.reduce((sum, report) => sum + report.problems.length, 0);
       ctx.print({ valid: problems === 0, files: reports }, () => [
         ...reports.flatMap((report) =>
           report.problems.length > 0
             ? report.problems.map(formatProblem)
-            : [`${report.file}: valid ${report.kind} (${report.entries.toLocaleString('en-US')} entries, ${report.bytes.toLocaleString('en-US')} bytes)`],
+            : [
+                `${report.file}: valid ${report.kind} (${report.entries.toLocaleString('en-US')} entries, ${report.bytes.toLocaleString('en-US')} bytes)`,
+              ],
         ),
         ...(problems > 0 ? [`${problems} problem${problems === 1 ? '' : 's'}`] : []),
       ]);

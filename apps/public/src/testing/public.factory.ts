@@ -8,10 +8,16 @@ import type { BlobStore, ManifestFile, ManifestFiles } from '@sitemaps/storage';
 
 const gzipAsync = promisify(gzip);
 
-export async function createSite(prisma: PrismaClient, hostname: string, overrides: { scheme?: string; robotsTxt?: string; cacheMaxAge?: number; textSitemap?: boolean } = {}) {
+export async function createSite(
+  prisma: PrismaClient,
+  hostname: string,
+  overrides: { scheme?: string; robotsTxt?: string; cacheMaxAge?: number; textSitemap?: boolean } = {},
+) {
   const tenant = await prisma.tenant.create({ data: { name: `tenant of ${hostname}` } });
   // Verified: the public server serves nothing else.
-  return prisma.site.create({ data: { tenantId: tenant.id, hostname, verificationStatus: 'verified', verifiedAt: new Date(), ...overrides } });
+  return prisma.site.create({
+    data: { tenantId: tenant.id, hostname, verificationStatus: 'verified', verifiedAt: new Date(), ...overrides },
+  });
 }
 
 export function urlsetXml(origin: string, paths: string[]): string {
@@ -20,34 +26,62 @@ export function urlsetXml(origin: string, paths: string[]): string {
 }
 
 export function sitemapIndexXml(origin: string, shardPaths: string[]): string {
-  const entries = shardPaths.map((path) => `  <sitemap><loc>${origin}/${path}</loc><lastmod>2026-01-15</lastmod></sitemap>\n`).join('');
+  const entries = shardPaths
+    .map((path) => `  <sitemap><loc>${origin}/${path}</loc><lastmod>2026-01-15</lastmod></sitemap>\n`)
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</sitemapindex>\n`;
 }
 
-export async function storeXml(store: BlobStore, siteId: string, xml: string, kind: ManifestFile['kind'], urlCount = 0) {
+export async function storeXml(
+  store: BlobStore,
+  siteId: string,
+  xml: string,
+  kind: ManifestFile['kind'],
+  urlCount = 0,
+) {
   const body = Buffer.from(xml);
   const packed = await gzipAsync(body);
   const sha256 = await store.put(siteId, packed, body.length);
-  const file: ManifestFile = { sha256, kind, byteSize: body.length, gzipSize: packed.length, urlCount, lastmod: '2026-01-15' };
+  const file: ManifestFile = {
+    sha256,
+    kind,
+    byteSize: body.length,
+    gzipSize: packed.length,
+    urlCount,
+    lastmod: '2026-01-15',
+  };
   return { file, gzip: packed };
 }
 
 /** Switches the site's manifest (version + 1) and returns the new version. */
 export async function switchManifest(prisma: PrismaClient, siteId: string, files: ManifestFiles): Promise<number> {
   const current = await prisma.manifest.findUnique({ where: { siteId }, select: { version: true } });
-  const data = { version: (current?.version ?? 0) + 1, buildId: randomUUID(), files: files as object, publishedAt: new Date() };
+  const data = {
+    version: (current?.version ?? 0) + 1,
+    buildId: randomUUID(),
+    files: files as object,
+    publishedAt: new Date(),
+  };
   await prisma.manifest.upsert({ where: { siteId }, create: { siteId, ...data }, update: data });
   return data.version;
 }
 
 /** A site with one shard of `paths` and an index, published. */
-export async function publishSite(prisma: PrismaClient, store: BlobStore, hostname: string, paths = ['/', '/a', '/b?x=1&amp;y=2']) {
+export async function publishSite(
+  prisma: PrismaClient,
+  store: BlobStore,
+  hostname: string,
+  paths = ['/', '/a', '/b?x=1&amp;y=2'],
+) {
   const site = await createSite(prisma, hostname);
   const origin = `${site.scheme}://${site.hostname}`;
   const shardXml = urlsetXml(origin, paths);
   const shard = await storeXml(store, site.id, shardXml, 'shard', paths.length);
   const indexXml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz']);
   const index = await storeXml(store, site.id, indexXml, 'index');
-  const version = await switchManifest(prisma, site.id, { 'sitemap.xml': index.file, 'sitemaps/sitemap-1.xml.gz': shard.file });
+  const version = await switchManifest(prisma, site.id, {
+    'sitemap.xml': index.file,
+    'sitemaps/sitemap-1.xml.gz': shard.file,
+  });
   return { site, version, index: { ...index, xml: indexXml }, shard: { ...shard, xml: shardXml } };
 }

@@ -19,7 +19,11 @@ describe('BuildPlanner (real Postgres and Redis)', () => {
     redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
     const prefix = uniqueQueuePrefix('planner');
     flows = new FlowProducer({ connection: redis, prefix });
-    planner = new BuildPlanner(createRepositories(prisma, createPgPool(fixture.db.url, { max: 1 })), flows, new BuildProducer(BuildProducer.queue(redis, prefix), redis, { quietMs: 10, maxWaitMs: 100 }));
+    planner = new BuildPlanner(
+      createRepositories(prisma, createPgPool(fixture.db.url, { max: 1 })),
+      flows,
+      new BuildProducer(BuildProducer.queue(redis, prefix), redis, { quietMs: 10, maxWaitMs: 100 }),
+    );
   });
   afterAll(async () => {
     await flows?.close();
@@ -35,6 +39,9 @@ describe('BuildPlanner (real Postgres and Redis)', () => {
   });
 
   it('does nothing, without failing, for a change build whose site was deleted meanwhile', async () => {
-    await expect(planner.plan({ v: 1, siteId: randomUUID(), full: false, trigger: 'change' })).resolves.toEqual({ buildId: '', shards: 0 });
+    await expect(planner.plan({ v: 1, siteId: randomUUID(), full: false, trigger: 'change' })).resolves.toEqual({
+      buildId: '',
+      shards: 0,
+    });
   });
 });

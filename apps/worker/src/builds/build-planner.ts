@@ -2,7 +2,16 @@
 // (one render child per shard, the publish parent runs when all children are done).
 import type { FlowProducer } from 'bullmq';
 import type { BuildRepository, ManifestRepository, ShardRepository } from '@sitemaps/data';
-import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type BuildProducer, type PlanBuildPayload, type PublishBuildPayload, type RenderShardPayload } from '@sitemaps/jobs';
+import {
+  DEFAULT_JOB_OPTIONS,
+  JOB,
+  jobId,
+  QUEUE,
+  type BuildProducer,
+  type PlanBuildPayload,
+  type PublishBuildPayload,
+  type RenderShardPayload,
+} from '@sitemaps/jobs';
 
 export class BuildPlanner {
   constructor(
@@ -17,7 +26,8 @@ export class BuildPlanner {
     if (payload.trigger === 'change') await this.builds.clearPending(payload.siteId);
     if (await this.suspended(payload.siteId)) {
       // Queued before the suspension (or a schedule firing during it): it ends here, said so.
-      if (payload.buildId) await this.repositories.builds.markFailed(payload.buildId, 'TENANT_SUSPENDED: the account is suspended');
+      if (payload.buildId)
+        await this.repositories.builds.markFailed(payload.buildId, 'TENANT_SUSPENDED: the account is suspended');
       return { buildId: payload.buildId ?? '', shards: 0 };
     }
     const { builds, manifests, shards: shardRepository } = this.repositories;
@@ -26,7 +36,8 @@ export class BuildPlanner {
       ? await builds.findById(payload.buildId)
       : await builds.create({ siteId: payload.siteId, full: payload.full, trigger: payload.trigger });
     // Deleted with its site, or already through: nothing to do (a retried job lands here).
-    if (!build || build.status === 'published' || build.status === 'failed') return { buildId: build?.id ?? '', shards: 0 };
+    if (!build || build.status === 'published' || build.status === 'failed')
+      return { buildId: build?.id ?? '', shards: 0 };
 
     const hasManifest = await manifests.exists(build.siteId);
     const shards = await shardRepository.ids(build.siteId, { dirtyOnly: !build.full && hasManifest });

@@ -1,8 +1,23 @@
 // Last step of a build: merge the rendered shards into the site's manifest, write the index,
 // and switch the manifest in one transaction. Crawlers see the old set or the new one, never a
 // mix: every file the new index names is stored before the switch.
-import type { BuildRepository, BuildToPublish, ManifestRepository, ShardRepository, StageTimings, UrlRepository } from '@sitemaps/data';
-import { compareShardPaths, droppedBlobs, INDEX_PATH, mergeManifest, newestLastmod, TEXT_SITEMAP_PATH, type ManifestFile } from '@sitemaps/domain';
+import type {
+  BuildRepository,
+  BuildToPublish,
+  ManifestRepository,
+  ShardRepository,
+  StageTimings,
+  UrlRepository,
+} from '@sitemaps/data';
+import {
+  compareShardPaths,
+  droppedBlobs,
+  INDEX_PATH,
+  mergeManifest,
+  newestLastmod,
+  TEXT_SITEMAP_PATH,
+  type ManifestFile,
+} from '@sitemaps/domain';
 import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
@@ -64,18 +79,34 @@ export class BuildPublisher {
     if (shardPaths.length > 0) {
       const xml = Buffer.from(
         renderSitemapIndex(
-          shardPaths.map((path) => ({ loc: `${origin}/${path}`, ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}) })),
+          shardPaths.map((path) => ({
+            loc: `${origin}/${path}`,
+            ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}),
+          })),
           { stylesheet: site.xslStylesheet },
         ),
       );
       const gzip = await gzipFile([xml]);
       const sha256 = await this.deps.store.put(build.siteId, gzip, xml.length);
-      files[INDEX_PATH] = { sha256, kind: 'index', byteSize: xml.length, gzipSize: gzip.length, urlCount: 0, lastmod: newestLastmod(shardPaths.map((p) => files[p] as ManifestFile)) };
+      files[INDEX_PATH] = {
+        sha256,
+        kind: 'index',
+        byteSize: xml.length,
+        gzipSize: gzip.length,
+        urlCount: 0,
+        lastmod: newestLastmod(shardPaths.map((p) => files[p] as ManifestFile)),
+      };
     }
     const text = site.textSitemap ? await renderTextSitemapFile(this.deps.urls, this.deps.store, build.siteId) : null;
     if (text) files[TEXT_SITEMAP_PATH] = text;
 
-    const totals = shardPaths.reduce((sum, path) => ({ urls: sum.urls + (files[path]?.urlCount ?? 0), bytes: sum.bytes + (files[path]?.byteSize ?? 0) }), { urls: 0, bytes: 0 });
+    const totals = shardPaths.reduce(
+      (sum, path) => ({
+        urls: sum.urls + (files[path]?.urlCount ?? 0),
+        bytes: sum.bytes + (files[path]?.byteSize ?? 0),
+      }),
+      { urls: 0, bytes: 0 },
+    );
     const totalShards = await this.deps.shards.count(build.siteId);
     const now = new Date();
     const switched = await this.deps.manifests.switch({
@@ -91,11 +122,20 @@ export class BuildPublisher {
         shardsSkipped: Math.max(0, totalShards - renders.length),
         urlCount: totals.urls,
         byteSize: totals.bytes,
-        timings: stageTotals(renders.map((render) => render.timings), build.startedAt, now),
+        timings: stageTotals(
+          renders.map((render) => render.timings),
+          build.startedAt,
+          now,
+        ),
       },
       now,
     });
-    if (switched) this.deps.published?.({ wallMs: build.startedAt ? now.getTime() - build.startedAt.getTime() : null, shardsRendered: renders.length, shardsSkipped: Math.max(0, totalShards - renders.length) });
+    if (switched)
+      this.deps.published?.({
+        wallMs: build.startedAt ? now.getTime() - build.startedAt.getTime() : null,
+        shardsRendered: renders.length,
+        shardsSkipped: Math.max(0, totalShards - renders.length),
+      });
     return switched;
   }
 }

@@ -37,7 +37,10 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
     if (!this.workers.serves(QUEUE.build)) return;
     await this.reconcile();
     this.redis.on('ready', this.onReady);
-    this.timer = setInterval(this.onReady, Math.min(60_000, Math.max(1_000, Math.floor(this.config.build.staleMs / 2))));
+    this.timer = setInterval(
+      this.onReady,
+      Math.min(60_000, Math.max(1_000, Math.floor(this.config.build.staleMs / 2))),
+    );
     this.timer.unref();
   }
 
@@ -57,10 +60,19 @@ export class BuildReconciler implements OnApplicationBootstrap, OnModuleDestroy 
     const stale = await this.buildRepository.findStale(staleBefore);
     const { build: buildQueue, publish: publishQueue } = this.queues;
     for (const build of stale) {
-      const [plan, publish] = await Promise.all([buildQueue.getJob(jobId.planBuild(build.id)), publishQueue.getJob(jobId.publishBuild(build.id))]);
+      const [plan, publish] = await Promise.all([
+        buildQueue.getJob(jobId.planBuild(build.id)),
+        publishQueue.getJob(jobId.publishBuild(build.id)),
+      ]);
       if (plan || publish) continue; // still in Redis: BullMQ's retries and stalled-job checks own it
       this.logger.warn(`build ${build.id} has no job left in Redis: re-queued`);
-      await this.builds.enqueueBuild({ v: 1, siteId: build.siteId, buildId: build.id, full: build.full, trigger: build.trigger as 'api' | 'schedule' | 'change' });
+      await this.builds.enqueueBuild({
+        v: 1,
+        siteId: build.siteId,
+        buildId: build.id,
+        full: build.full,
+        trigger: build.trigger as 'api' | 'schedule' | 'change',
+      });
     }
   }
 

@@ -31,7 +31,9 @@ export class BuildProcessors implements OnModuleInit {
 
   onModuleInit(): void {
     const onFinalFailure = (job: Job, error: Error) => this.markFailed(job, error);
-    this.workers.serve(QUEUE.build, planBuildPayload, (data) => this.timed('plan', () => this.planner.plan(data)), { onFinalFailure });
+    this.workers.serve(QUEUE.build, planBuildPayload, (data) => this.timed('plan', () => this.planner.plan(data)), {
+      onFinalFailure,
+    });
     this.workers.serve(
       QUEUE.shard,
       renderShardPayload,
@@ -42,7 +44,12 @@ export class BuildProcessors implements OnModuleInit {
       },
       { onFinalFailure, concurrency: this.config.worker.shardConcurrency },
     );
-    this.workers.serve(QUEUE.publish, publishBuildPayload, (data) => this.timed('publish', () => this.publisher.publish(data)), { onFinalFailure });
+    this.workers.serve(
+      QUEUE.publish,
+      publishBuildPayload,
+      (data) => this.timed('publish', () => this.publisher.publish(data)),
+      { onFinalFailure },
+    );
   }
 
   private async timed<T>(stage: string, step: () => Promise<T>): Promise<T> {

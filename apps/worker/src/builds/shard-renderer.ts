@@ -56,7 +56,14 @@ export class ShardRenderer {
         lastmod: file.newest,
       });
     }
-    await this.builds.saveRender({ buildId: payload.buildId, shardId, changeSeq: BigInt(snapshot.head.change_seq), files, urlCount: snapshot.head.urls, timings });
+    await this.builds.saveRender({
+      buildId: payload.buildId,
+      shardId,
+      changeSeq: BigInt(snapshot.head.change_seq),
+      files,
+      urlCount: snapshot.head.urls,
+      timings,
+    });
     return timings;
   }
 
@@ -66,7 +73,10 @@ export class ShardRenderer {
    * per-row objects, no uncompressed file in memory); one that outgrew a limit since planning
    * is read row by row and split into parts.
    */
-  private readAndCompress(shardId: string, timings: StageTimings): Promise<{ head: ShardHead; files: GzippedFile[] } | null> {
+  private readAndCompress(
+    shardId: string,
+    timings: StageTimings,
+  ): Promise<{ head: ShardHead; files: GzippedFile[] } | null> {
     return this.shards.snapshot(shardId, async (snapshot) => {
       let started = performance.now();
       const head = await snapshot.head();
@@ -79,7 +89,11 @@ export class ShardRenderer {
       const stylesheet = head.xsl ? XSL_STYLESHEET_PI.length : 0;
       if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE) {
         started = performance.now();
-        const { gzip, byteSize } = await gzipUrlsetStream(snapshot.streamFragments(), { urls: head.urls, bytes, mask: head.mask }, { maxUrls, stylesheet: head.xsl });
+        const { gzip, byteSize } = await gzipUrlsetStream(
+          snapshot.streamFragments(),
+          { urls: head.urls, bytes, mask: head.mask },
+          { maxUrls, stylesheet: head.xsl },
+        );
         timings.gzipMs += performance.now() - started;
         return { head, files: [{ gzip, byteSize, urls: head.urls, newest: head.newest }] };
       }
@@ -89,13 +103,24 @@ export class ShardRenderer {
       timings.readMs += performance.now() - started;
       const files: GzippedFile[] = [];
       const overheadBytes = urlsetOverheadBytes() + stylesheet;
-      for (const range of packFragments(rows.map((row) => row.fragment_size), { maxUrls, overheadBytes })) {
+      for (const range of packFragments(
+        rows.map((row) => row.fragment_size),
+        { maxUrls, overheadBytes },
+      )) {
         const part = rows.slice(range.start, range.end);
         started = performance.now();
-        const xml = assembleUrlset(part.map((row): UrlFragment => ({ xml: row.fragment, bytes: row.fragment_size, mask: row.ns_mask })), { maxUrls, stylesheet: head.xsl });
+        const xml = assembleUrlset(
+          part.map((row): UrlFragment => ({ xml: row.fragment, bytes: row.fragment_size, mask: row.ns_mask })),
+          { maxUrls, stylesheet: head.xsl },
+        );
         timings.renderMs += performance.now() - started;
         started = performance.now();
-        files.push({ gzip: await gzipFile([xml]), byteSize: xml.length, urls: part.length, newest: newestLastmod(part) });
+        files.push({
+          gzip: await gzipFile([xml]),
+          byteSize: xml.length,
+          urls: part.length,
+          newest: newestLastmod(part),
+        });
         timings.gzipMs += performance.now() - started;
       }
       return { head, files };

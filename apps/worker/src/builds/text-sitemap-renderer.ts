@@ -7,11 +7,14 @@ import type { UrlRepository } from '@sitemaps/data';
 import { gzipFile, MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, renderTextSitemap } from '@sitemaps/sitemap-xml';
 import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
-
 const logger = new Logger('builds');
 
 /** Stores the site's text sitemap and returns its manifest entry; null when it has no live URL. */
-export async function renderTextSitemapFile(urls: UrlRepository, store: BlobStore, siteId: string): Promise<ManifestFile | null> {
+export async function renderTextSitemapFile(
+  urls: UrlRepository,
+  store: BlobStore,
+  siteId: string,
+): Promise<ManifestFile | null> {
   const rows = await urls.locsInShardOrder(siteId, MAX_URLS_PER_FILE + 1);
   if (rows.length === 0) return null;
   const locs: string[] = [];
@@ -22,7 +25,10 @@ export async function renderTextSitemapFile(urls: UrlRepository, store: BlobStor
     locs.push(loc);
     bytes += loc.length + 1;
   }
-  if (locs.length < rows.length) logger.warn(`site ${siteId}: sitemap.txt lists its first ${locs.length} URLs only (one file's limit); the XML index lists them all`);
+  if (locs.length < rows.length)
+    logger.warn(
+      `site ${siteId}: sitemap.txt lists its first ${locs.length} URLs only (one file's limit); the XML index lists them all`,
+    );
   const text = Buffer.from(renderTextSitemap(locs));
   const gzip = await gzipFile([text]);
   const sha256 = await store.put(siteId, gzip, text.length);

@@ -38,7 +38,8 @@ export class WorkerHealth implements OnModuleInit {
         },
       },
       {
-        onChange: (report) => this.logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`),
+        onChange: (report) =>
+          this.logger.warn(report.ready ? 'ready' : `not ready: ${JSON.stringify(report.failures)}`),
       },
     );
   }

@@ -33,7 +33,10 @@ export class WorkerHttpServer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const server = http.createServer({ maxHeaderSize: 8_192 }, (request, response) => void this.handle(request, response));
+    const server = http.createServer(
+      { maxHeaderSize: 8_192 },
+      (request, response) => void this.handle(request, response),
+    );
     server.requestTimeout = 10_000;
     server.keepAliveTimeout = 5_000;
     const { host, port } = this.config.worker.http;

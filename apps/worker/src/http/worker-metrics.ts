@@ -13,6 +13,9 @@ export class WorkerMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.http.get(METRICS_PATH, (request, response) => void answerMetrics(request, response, () => this.metrics.text()));
+    this.http.get(
+      METRICS_PATH,
+      (request, response) => void answerMetrics(request, response, () => this.metrics.text()),
+    );
   }
 }

@@ -13,7 +13,8 @@ export const IMPORT_PROVIDERS: Provider[] = [
   {
     provide: URL_IMPORTS,
     inject: [PG_POOL, URL_INGEST, BUILD_PRODUCER],
-    useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) => new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
+    useFactory: (pool: Pool, ingest: UrlIngestService, builds: BuildProducer) =>
+      new UrlImportService(pool, ingest.writer, (siteId) => builds.afterChange(siteId)),
   },
   {
     provide: SITEMAP_IMPORTER,

@@ -36,11 +36,18 @@ export class SitemapImportProcessors implements OnModuleInit {
     const result = await this.importer.run(site, importId);
     if (!result) return { skipped: 'completed, or running elsewhere' };
     this.metrics.recordIngest('sitemap', result.stored, result.rejected);
-    this.logger.log(`import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${result.error})` : ''}`);
+    this.logger.log(
+      `import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${result.error})` : ''}`,
+    );
     const event = importFinishedEvent(site.id, 'sitemaps', result);
     // After the import's own commit.
     // A failure here is logged, not retried: a retried job finds the import completed and stops.
-    if (event) await this.webhooks.emit({ siteId: site.id }, event).catch((error: Error) => this.logger.error(`could not emit import.finished for import ${importId}: ${error.message}`));
+    if (event)
+      await this.webhooks
+        .emit({ siteId: site.id }, event)
+        .catch((error: Error) =>
+          this.logger.error(`could not emit import.finished for import ${importId}: ${error.message}`),
+        );
     return { status: result.status, stored: result.stored, rejected: result.rejected, warnings: result.warnings };
   }
 }

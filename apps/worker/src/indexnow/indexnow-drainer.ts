@@ -7,7 +7,15 @@ import { Queue } from 'bullmq';
 import { isAnnounceableHost } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
 import { awaitSiteUrlWrites } from '@sitemaps/data';
-import { DEFAULT_JOB_OPTIONS, JOB, jobId, QUEUE, type DrainIndexNowPayload, type SubmitIndexNowPayload, type RedisConnection } from '@sitemaps/jobs';
+import {
+  DEFAULT_JOB_OPTIONS,
+  JOB,
+  jobId,
+  QUEUE,
+  type DrainIndexNowPayload,
+  type SubmitIndexNowPayload,
+  type RedisConnection,
+} from '@sitemaps/jobs';
 import {
   endpointHash,
   INDEXNOW_BACKOFF,
@@ -58,7 +66,13 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
     );
     const window = rows[0];
     if (!window?.until) return;
-    const data: DrainIndexNowPayload = { v: 1, siteId, buildId, from: window.cursor?.toISOString() ?? null, until: window.until.toISOString() };
+    const data: DrainIndexNowPayload = {
+      v: 1,
+      siteId,
+      buildId,
+      from: window.cursor?.toISOString() ?? null,
+      until: window.until.toISOString(),
+    };
     await this.queue.add(JOB.drainIndexNow, data, { jobId: jobId.drainIndexNow(buildId), delay: INDEXNOW_SETTLE_MS });
   }
 
@@ -71,14 +85,23 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
       return await inTransaction(db, async () => {
         // One drain per site at a time, so two publishes in a row never submit one window twice.
         await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`site-indexnow:${payload.siteId}`]);
-        const site = await db.query<{ cursor: Date | null }>('SELECT indexnow_cursor AS cursor FROM sites WHERE id = $1', [payload.siteId]);
+        const site = await db.query<{ cursor: Date | null }>(
+          'SELECT indexnow_cursor AS cursor FROM sites WHERE id = $1',
+          [payload.siteId],
+        );
         if (site.rows.length === 0) return { batches: 0, urls: 0 }; // deleted with its site
         const until = new Date(payload.until);
         // A later publish's drain that ran first has covered part or all of this window.
         const from = later(payload.from ? new Date(payload.from) : null, site.rows[0]?.cursor ?? null);
-        const batches = from && from >= until ? [] : (await this.batches(db, payload.siteId, from, until)).filter((batch) => isAnnounceableHost(batch.host));
+        const batches =
+          from && from >= until
+            ? []
+            : (await this.batches(db, payload.siteId, from, until)).filter((batch) => isAnnounceableHost(batch.host));
         if (batches.length > 0) await this.queueBatches(payload, from, batches);
-        await db.query('UPDATE sites SET indexnow_cursor = $2 WHERE id = $1 AND (indexnow_cursor IS NULL OR indexnow_cursor < $2)', [payload.siteId, until]);
+        await db.query(
+          'UPDATE sites SET indexnow_cursor = $2 WHERE id = $1 AND (indexnow_cursor IS NULL OR indexnow_cursor < $2)',
+          [payload.siteId, until],
+        );
         // An empty list rather than null: drained, whether or not anything changed.
         await db.query(`UPDATE builds SET indexnow = coalesce(indexnow, '[]'::jsonb) WHERE id = $1`, [payload.buildId]);
         return { batches: batches.length, urls: batches.reduce((sum, batch) => sum + batch.url_count, 0) };
@@ -93,7 +116,11 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
    * the same window, and their job ids make re-adding them a no-op.
    */
   private async queueBatches(payload: DrainIndexNowPayload, from: Date | null, batches: BatchRow[]): Promise<void> {
-    const opts = { ...DEFAULT_JOB_OPTIONS, attempts: SUBMIT_ATTEMPTS, backoff: { type: INDEXNOW_BACKOFF, delay: SUBMIT_BACKOFF_BASE_MS } };
+    const opts = {
+      ...DEFAULT_JOB_OPTIONS,
+      attempts: SUBMIT_ATTEMPTS,
+      backoff: { type: INDEXNOW_BACKOFF, delay: SUBMIT_BACKOFF_BASE_MS },
+    };
     const jobs = batches.flatMap((batch, index) =>
       this.endpoints.map((endpoint) => {
         const data: SubmitIndexNowPayload = {
@@ -108,7 +135,11 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
           firstId: batch.first_id,
           lastId: batch.last_id,
         };
-        return { name: JOB.submitIndexNow, data, opts: { ...opts, jobId: jobId.submitIndexNow(payload.buildId, index + 1, endpointHash(endpoint)) } };
+        return {
+          name: JOB.submitIndexNow,
+          data,
+          opts: { ...opts, jobId: jobId.submitIndexNow(payload.buildId, index + 1, endpointHash(endpoint)) },
+        };
       }),
     );
     await this.queue.addBulk(jobs);

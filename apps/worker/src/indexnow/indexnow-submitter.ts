@@ -25,7 +25,10 @@ export class IndexNowSubmitter {
   constructor(private readonly pool: Pool) {}
 
   async submit(payload: SubmitIndexNowPayload, attempt: number): Promise<IndexNowResult | null> {
-    const site = await this.pool.query<{ scheme: string; key: string }>('SELECT scheme, indexnow_key AS key FROM sites WHERE id = $1', [payload.siteId]);
+    const site = await this.pool.query<{ scheme: string; key: string }>(
+      'SELECT scheme, indexnow_key AS key FROM sites WHERE id = $1',
+      [payload.siteId],
+    );
     const key = site.rows[0];
     if (!key) return null; // deleted with its site
     const { rows } = await this.pool.query<{ loc: string }>(
@@ -83,10 +86,10 @@ export class IndexNowSubmitter {
 
   /** jsonb concatenation in one statement: concurrent batches append without losing each other. */
   private async record(buildId: string, result: IndexNowResult): Promise<void> {
-    await this.pool.query(`UPDATE builds SET indexnow = coalesce(indexnow, '[]'::jsonb) || jsonb_build_array($2::jsonb) WHERE id = $1`, [
-      buildId,
-      JSON.stringify(result),
-    ]);
+    await this.pool.query(
+      `UPDATE builds SET indexnow = coalesce(indexnow, '[]'::jsonb) || jsonb_build_array($2::jsonb) WHERE id = $1`,
+      [buildId, JSON.stringify(result)],
+    );
   }
 }
 

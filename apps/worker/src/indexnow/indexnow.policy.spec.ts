@@ -14,7 +14,9 @@ describe('IndexNow retry policy', () => {
 
   it('backs off exponentially, or as long as the endpoint asked within bounds', () => {
     const backoff = indexNowBackoff(1_000);
-    expect([1, 2, 3, 10].map((attempts) => backoff(attempts, 'indexnow', new Error('ECONNRESET')))).toEqual([1_000, 2_000, 4_000, 512_000]);
+    expect([1, 2, 3, 10].map((attempts) => backoff(attempts, 'indexnow', new Error('ECONNRESET')))).toEqual([
+      1_000, 2_000, 4_000, 512_000,
+    ]);
     expect(backoff(30, 'indexnow')).toBe(3_600_000);
     expect(backoff(1, 'indexnow', new IndexNowRetryableError('429', 30_000))).toBe(30_000);
     expect(backoff(1, 'indexnow', new IndexNowRetryableError('429', 0))).toBe(1_000);

@@ -28,7 +28,9 @@ export class GarbageCollector {
     const renders = await builds.deleteRendersBefore(new Date(Date.now() - RENDER_RETENTION_MS));
     const idempotencyKeys = await keys.deleteExpired(new Date(Date.now() - this.deps.idempotencyKeyTtlSeconds * 1000));
     if (blobs || renders || idempotencyKeys) {
-      this.logger.log(`collected ${blobs} blobs, ${renders} render records and ${idempotencyKeys} expired idempotency keys`);
+      this.logger.log(
+        `collected ${blobs} blobs, ${renders} render records and ${idempotencyKeys} expired idempotency keys`,
+      );
     }
     return { blobs, renders, idempotencyKeys };
   }

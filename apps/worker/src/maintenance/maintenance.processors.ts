@@ -3,7 +3,16 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
-import { JOB, jobDispatcher, jobId, MAINTENANCE_JOBS, maintenancePayload, QUEUE, type MaintenanceJob, type RedisConnection } from '@sitemaps/jobs';
+import {
+  JOB,
+  jobDispatcher,
+  jobId,
+  MAINTENANCE_JOBS,
+  maintenancePayload,
+  QUEUE,
+  type MaintenanceJob,
+  type RedisConnection,
+} from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '../worker.tokens';
 import { GarbageCollector } from './garbage-collector';
@@ -38,14 +47,29 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     this.workers.serve(QUEUE.maintenance, maintenancePayload, (_, job) => dispatch(job), { concurrency: 1 });
   }
 
-  private readonly onReady = () => void this.ensureSchedules().catch((error: Error) => this.logger.warn(`schedules not restored yet: ${error.message}`));
+  private readonly onReady = () =>
+    void this.ensureSchedules().catch((error: Error) =>
+      this.logger.warn(`schedules not restored yet: ${error.message}`),
+    );
 
   /** Upserts under stable ids: every worker process may run this, one schedule results. */
   private async ensureSchedules(): Promise<void> {
     const gcEvery = Math.max(60_000, Math.floor(this.config.storage.graceMs / 2));
-    await this.queue.upsertJobScheduler(jobId.collectGarbage, { every: gcEvery }, { name: JOB.collectGarbage, data: { v: 1 } });
-    await this.queue.upsertJobScheduler(jobId.refreshNews, { every: NEWS_REFRESH_EVERY_MS }, { name: JOB.refreshNews, data: { v: 1 } });
-    await this.queue.upsertJobScheduler(jobId.compactShards, { every: COMPACT_EVERY_MS }, { name: JOB.compactShards, data: { v: 1 } });
+    await this.queue.upsertJobScheduler(
+      jobId.collectGarbage,
+      { every: gcEvery },
+      { name: JOB.collectGarbage, data: { v: 1 } },
+    );
+    await this.queue.upsertJobScheduler(
+      jobId.refreshNews,
+      { every: NEWS_REFRESH_EVERY_MS },
+      { name: JOB.refreshNews, data: { v: 1 } },
+    );
+    await this.queue.upsertJobScheduler(
+      jobId.compactShards,
+      { every: COMPACT_EVERY_MS },
+      { name: JOB.compactShards, data: { v: 1 } },
+    );
   }
 
   onModuleDestroy(): void {

@@ -17,9 +17,15 @@ describe('ShardCompactor (real Postgres)', () => {
     const site = await insertSite(pool);
     const ingest = new UrlIngestService(pool, async () => undefined, limits);
     const loc = (i: number) => `https://${site.hostname}/p/${i}`;
-    await ingest.upsert(site, Array.from({ length: 40 }, (_, i) => ({ loc: loc(i) })));
+    await ingest.upsert(
+      site,
+      Array.from({ length: 40 }, (_, i) => ({ loc: loc(i) })),
+    );
     // Shards 1-4 hold 10 URLs each; empty most of shards 2 and 3.
-    await ingest.delete(site, [...Array.from({ length: 8 }, (_, i) => loc(10 + i)), ...Array.from({ length: 7 }, (_, i) => loc(20 + i))]);
+    await ingest.delete(site, [
+      ...Array.from({ length: 8 }, (_, i) => loc(10 + i)),
+      ...Array.from({ length: 7 }, (_, i) => loc(20 + i)),
+    ]);
     await pool.query('UPDATE shards SET dirty = false WHERE site_id = $1', [site.id]);
 
     expect(await new ShardCompactor(pool, limits).compact(site.id)).toBe(1);

@@ -36,7 +36,11 @@ export class ShardCompactor {
       for (const shard of rows) {
         const limits = limitsForSection(shard.section, this.limits);
         const half = limits.maxUrls / 2;
-        const fits = target && target.section === shard.section && target.url_count + shard.url_count <= limits.maxUrls && target.byte_size + shard.byte_size <= limits.maxBytes;
+        const fits =
+          target &&
+          target.section === shard.section &&
+          target.url_count + shard.url_count <= limits.maxUrls &&
+          target.byte_size + shard.byte_size <= limits.maxBytes;
         if (target && fits && (target.url_count < half || shard.url_count < half)) {
           await db.query('UPDATE urls SET shard_id = $1 WHERE shard_id = $2', [target.id, shard.id]);
           await db.query(
@@ -46,7 +50,11 @@ export class ShardCompactor {
               WHERE id IN ($1, $2)`,
             [target.id, shard.id, shard.url_count, shard.byte_size],
           );
-          target = { ...target, url_count: target.url_count + shard.url_count, byte_size: target.byte_size + shard.byte_size };
+          target = {
+            ...target,
+            url_count: target.url_count + shard.url_count,
+            byte_size: target.byte_size + shard.byte_size,
+          };
           merged += 1;
         } else {
           target = shard;

@@ -11,7 +11,12 @@ export class ShardUpkeep {
   private readonly logger = new Logger('maintenance');
 
   constructor(
-    private readonly deps: { ingest: UrlIngestService; shards: ShardRepository; compactor: ShardCompactor; builds: BuildProducer },
+    private readonly deps: {
+      ingest: UrlIngestService;
+      shards: ShardRepository;
+      compactor: ShardCompactor;
+      builds: BuildProducer;
+    },
   ) {}
 
   async refreshNews(now = new Date()): Promise<number> {

@@ -82,7 +82,10 @@ export class HostnameProofs {
   private async addresses(hostname: string): Promise<LookupAddress[]> {
     const settled = await Promise.allSettled([this.resolver.resolve4(hostname), this.resolver.resolve6(hostname)]);
     const [v4, v6] = settled.map((result) => (result.status === 'fulfilled' ? result.value : []));
-    const all = [...(v4 ?? []).map((address) => ({ address, family: 4 })), ...(v6 ?? []).map((address) => ({ address, family: 6 }))];
+    const all = [
+      ...(v4 ?? []).map((address) => ({ address, family: 4 })),
+      ...(v6 ?? []).map((address) => ({ address, family: 6 })),
+    ];
     if (!all.length) {
       const failure = settled.find((result) => result.status === 'rejected');
       throw failure?.status === 'rejected' ? failure.reason : new Error(`${hostname} has no address`);

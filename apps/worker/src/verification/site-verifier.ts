@@ -35,7 +35,9 @@ export class SiteVerifier {
     const transition = afterCheck(judged, outcome, now(), this.timing);
     const recorded = await this.ownership.record(siteId, state.hostname, transition);
     if (recorded.status !== state.status) {
-      this.logger.log(`site ${siteId} (${state.hostname}): ${state.status} -> ${recorded.status}${transition.error ? ` (${transition.error})` : ''}`);
+      this.logger.log(
+        `site ${siteId} (${state.hostname}): ${state.status} -> ${recorded.status}${transition.error ? ` (${transition.error})` : ''}`,
+      );
       // The public servers serve verified sites only: they drop what they cached of this one.
       await this.announce(siteId);
     }

@@ -43,7 +43,10 @@ export class VerificationProcessors implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  private readonly onReady = () => void this.ensureSchedule().catch((error: Error) => this.logger.warn(`verification sweep not restored yet: ${error.message}`));
+  private readonly onReady = () =>
+    void this.ensureSchedule().catch((error: Error) =>
+      this.logger.warn(`verification sweep not restored yet: ${error.message}`),
+    );
 
   /** Off: no checks are due (sites are verified on creation), so no sweep either. */
   private async ensureSchedule(): Promise<void> {
@@ -51,7 +54,11 @@ export class VerificationProcessors implements OnModuleInit, OnModuleDestroy {
       await this.queue?.removeJobScheduler(jobId.sweepVerification);
       return;
     }
-    await this.queue?.upsertJobScheduler(jobId.sweepVerification, { every: this.config.verification.sweepMs }, { name: JOB.sweepVerification, data: { v: 1 } });
+    await this.queue?.upsertJobScheduler(
+      jobId.sweepVerification,
+      { every: this.config.verification.sweepMs },
+      { name: JOB.sweepVerification, data: { v: 1 } },
+    );
   }
 
   /** Queues the checks that are due; each site is leased so the next sweep does not queue it again. */

@@ -58,7 +58,12 @@ export class WebhookSender {
         agent: false,
         lookup: guardedLookup(this.policy),
         signal: AbortSignal.timeout(this.policy.timeoutMs),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': USER_AGENT },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': USER_AGENT,
+        },
       });
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
@@ -67,11 +72,17 @@ export class WebhookSender {
           if (kept < KEPT_BODY_BYTES) chunks.push(chunk.subarray(0, KEPT_BODY_BYTES - kept));
           kept += chunk.length;
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').trim() }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').trim() }),
+        );
         response.on('error', reject);
       });
       request.on('error', (error) =>
-        reject(error.name === 'AbortError' || error.name === 'TimeoutError' ? new Error(`no answer within ${this.policy.timeoutMs} ms`) : error),
+        reject(
+          error.name === 'AbortError' || error.name === 'TimeoutError'
+            ? new Error(`no answer within ${this.policy.timeoutMs} ms`)
+            : error,
+        ),
       );
       request.end(payload);
     });

@@ -46,13 +46,25 @@ export class WebhookProcessors implements OnModuleInit {
     const result = succeeded ? 'succeeded' : last ? 'failed' : 'retry';
     const { disabled } = await this.webhooks.recordAttempt(
       deliveryId,
-      { attempt, responseStatus: sent.status, latencyMs: sent.latencyMs, error: sent.error, result, gone, counts: !test },
+      {
+        attempt,
+        responseStatus: sent.status,
+        latencyMs: sent.latencyMs,
+        error: sent.error,
+        result,
+        gone,
+        counts: !test,
+      },
       this.config.webhooks.disableAfterFailures,
     );
     this.metrics.webhookDeliveries.inc({ outcome: result === 'succeeded' ? 'delivered' : result });
-    if (disabled) this.logger.warn(`endpoint ${endpoint.id} of tenant ${endpoint.tenantId} disabled: ${gone ? 'it answered 410 Gone' : 'deliveries kept failing'}`);
+    if (disabled)
+      this.logger.warn(
+        `endpoint ${endpoint.id} of tenant ${endpoint.tenantId} disabled: ${gone ? 'it answered 410 Gone' : 'deliveries kept failing'}`,
+      );
     if (result === 'retry') throw new Error(`delivery ${deliveryId} to ${endpoint.url}: ${sent.error}`);
-    if (result === 'failed') throw new UnrecoverableError(`delivery ${deliveryId} to ${endpoint.url} failed for good: ${sent.error}`);
+    if (result === 'failed')
+      throw new UnrecoverableError(`delivery ${deliveryId} to ${endpoint.url} failed for good: ${sent.error}`);
     return { status: sent.status, attempts: attempt };
   }
 }

@@ -29,7 +29,10 @@ export class AuditEntryRepository {
   /** Newest first, keyset-paged on id; optionally one target's entries only. */
   async list(page: { before?: bigint; first: number; targetId?: string }): Promise<AuditEntry[]> {
     const rows = await this.prisma.auditEntry.findMany({
-      where: { ...(page.targetId ? { targetId: page.targetId } : {}), ...(page.before !== undefined ? { id: { lt: page.before } } : {}) },
+      where: {
+        ...(page.targetId ? { targetId: page.targetId } : {}),
+        ...(page.before !== undefined ? { id: { lt: page.before } } : {}),
+      },
       orderBy: { id: 'desc' },
       take: page.first,
     });
@@ -47,7 +50,14 @@ export class AuditEntryRepository {
   }
 
   /** One entry, in the caller's transaction; snapshots are stored as JSON (dates as ISO strings). */
-  static async write(tx: Prisma.TransactionClient, who: AuditActor, action: string, targetId: string, before: object | null, after: object | null): Promise<void> {
+  static async write(
+    tx: Prisma.TransactionClient,
+    who: AuditActor,
+    action: string,
+    targetId: string,
+    before: object | null,
+    after: object | null,
+  ): Promise<void> {
     await tx.auditEntry.create({
       data: {
         actor: who.actor,

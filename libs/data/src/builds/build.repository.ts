@@ -44,14 +44,20 @@ export class BuildRepository {
   listForSite(siteId: string, page: { before: readonly [Date, string] | undefined; limit: number }): Promise<Build[]> {
     const { before } = page;
     return this.prisma.build.findMany({
-      where: { siteId, ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}) },
+      where: {
+        siteId,
+        ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: page.limit,
     });
   }
 
   async markRunning(build: Build): Promise<void> {
-    await this.prisma.build.update({ where: { id: build.id }, data: { status: 'running', startedAt: build.startedAt ?? new Date() } });
+    await this.prisma.build.update({
+      where: { id: build.id },
+      data: { status: 'running', startedAt: build.startedAt ?? new Date() },
+    });
   }
 
   /** Marks a build failed unless it already finished; false if it had. */
@@ -66,7 +72,10 @@ export class BuildRepository {
   /** Builds queued or running since before `before`: candidates for the reconciler. */
   findStale(before: Date): Promise<Build[]> {
     return this.prisma.build.findMany({
-      where: { status: { in: ['queued', 'running'] }, OR: [{ startedAt: { lt: before } }, { startedAt: null, createdAt: { lt: before } }] },
+      where: {
+        status: { in: ['queued', 'running'] },
+        OR: [{ startedAt: { lt: before } }, { startedAt: null, createdAt: { lt: before } }],
+      },
     });
   }
 
@@ -87,7 +96,12 @@ export class BuildRepository {
   }
 
   async hasRender(buildId: string, shardId: bigint): Promise<boolean> {
-    return (await this.prisma.shardRender.findUnique({ where: { buildId_shardId: { buildId, shardId } }, select: { shardId: true } })) !== null;
+    return (
+      (await this.prisma.shardRender.findUnique({
+        where: { buildId_shardId: { buildId, shardId } },
+        select: { shardId: true },
+      })) !== null
+    );
   }
 
   /** Records a shard's render once (a retried render job leaves the first). */

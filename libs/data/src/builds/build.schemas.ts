@@ -24,7 +24,9 @@ export const shardVersionsSchema = z.record(
 ) satisfies z.ZodType<ShardVersions>;
 
 /** `shard_renders.files` */
-export const renderedFilesSchema = z.array(manifestFileSchema.extend({ path: z.string() })) satisfies z.ZodType<RenderedFile[]>;
+export const renderedFilesSchema = z.array(manifestFileSchema.extend({ path: z.string() })) satisfies z.ZodType<
+  RenderedFile[]
+>;
 
 /** `shard_renders.timings`: milliseconds per stage of one shard's render. */
 export const stageTimingsSchema = z.object({

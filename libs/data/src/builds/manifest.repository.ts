@@ -32,7 +32,13 @@ export class ManifestRepository {
 
   async current(siteId: string): Promise<CurrentManifest | null> {
     const row = await this.prisma.manifest.findUnique({ where: { siteId } });
-    return row ? { version: row.version, files: manifestFilesSchema.parse(row.files), shards: shardVersionsSchema.parse(row.shards) } : null;
+    return row
+      ? {
+          version: row.version,
+          files: manifestFilesSchema.parse(row.files),
+          shards: shardVersionsSchema.parse(row.shards),
+        }
+      : null;
   }
 
   async exists(siteId: string): Promise<boolean> {
@@ -48,10 +54,23 @@ export class ManifestRepository {
     return this.prisma.$transaction(async (tx) => {
       const switched =
         next.expectedVersion !== null
-          ? (await tx.manifest.updateMany({ where: { siteId, version: next.expectedVersion }, data: { version: next.expectedVersion + 1, buildId, files, shards, publishedAt: now } })).count === 1
-          : (await tx.manifest.createMany({ data: [{ siteId, version: 1, buildId, files, shards, publishedAt: now }], skipDuplicates: true })).count === 1;
+          ? (
+              await tx.manifest.updateMany({
+                where: { siteId, version: next.expectedVersion },
+                data: { version: next.expectedVersion + 1, buildId, files, shards, publishedAt: now },
+              })
+            ).count === 1
+          : (
+              await tx.manifest.createMany({
+                data: [{ siteId, version: 1, buildId, files, shards, publishedAt: now }],
+                skipDuplicates: true,
+              })
+            ).count === 1;
       if (!switched) return false;
-      await tx.blob.updateMany({ where: { siteId, sha256: { in: next.dropped }, releasedAt: null }, data: { releasedAt: now } });
+      await tx.blob.updateMany({
+        where: { siteId, sha256: { in: next.dropped }, releasedAt: null },
+        data: { releasedAt: now },
+      });
       await tx.blob.updateMany({ where: { siteId, sha256: { in: live } }, data: { releasedAt: null } });
       // One statement for all shards (a full build of a large site renders thousands). A shard
       // that changed again after its render keeps its flag: the next build picks it up.

@@ -10,12 +10,18 @@ export interface StoredAnswer {
 }
 
 /** What a reservation found: the key was free (now ours), or taken by a request with this fingerprint and, when done, its answer. */
-export type Reservation = { reserved: true } | { reserved: false; fingerprint: Uint8Array; answer: StoredAnswer | null };
+export type Reservation =
+  { reserved: true } | { reserved: false; fingerprint: Uint8Array; answer: StoredAnswer | null };
 
 export class IdempotencyKeyRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async reserve(tenantId: string, key: string, fingerprint: Uint8Array<ArrayBuffer>, expiredBefore: Date): Promise<Reservation> {
+  async reserve(
+    tenantId: string,
+    key: string,
+    fingerprint: Uint8Array<ArrayBuffer>,
+    expiredBefore: Date,
+  ): Promise<Reservation> {
     const expired = expiredBefore;
     // An expired reservation is taken over in the same statement; a live one is left alone.
     const taken = await this.prisma.$executeRaw`
@@ -34,10 +40,20 @@ export class IdempotencyKeyRepository {
   }
 
   /** Stores the answer; `fingerprint` replaces the reserved one when the request's body was known only once read (an upload). */
-  async complete(tenantId: string, key: string, answer: StoredAnswer, fingerprint?: Uint8Array<ArrayBuffer>): Promise<void> {
+  async complete(
+    tenantId: string,
+    key: string,
+    answer: StoredAnswer,
+    fingerprint?: Uint8Array<ArrayBuffer>,
+  ): Promise<void> {
     await this.prisma.idempotencyKey.updateMany({
       where: { tenantId, key },
-      data: { ...(fingerprint ? { fingerprint } : {}), status: answer.status, body: answer.body === undefined ? Prisma.DbNull : (answer.body as Prisma.InputJsonValue), location: answer.location },
+      data: {
+        ...(fingerprint ? { fingerprint } : {}),
+        status: answer.status,
+        body: answer.body === undefined ? Prisma.DbNull : (answer.body as Prisma.InputJsonValue),
+        location: answer.location,
+      },
     });
   }
 

@@ -17,7 +17,10 @@ export class ApiKeyRepository {
 
   /** The key with this hash and whether its tenant is suspended (read on every request). */
   async findByHash(hash: Uint8Array<ArrayBuffer>): Promise<(ApiKey & { tenantSuspended: boolean }) | null> {
-    const found = await this.prisma.apiKey.findUnique({ where: { hash }, include: { tenant: { select: { suspendedAt: true } } } });
+    const found = await this.prisma.apiKey.findUnique({
+      where: { hash },
+      include: { tenant: { select: { suspendedAt: true } } },
+    });
     if (!found) return null;
     const { tenant, ...key } = found;
     return { ...key, tenantSuspended: tenant.suspendedAt !== null };
@@ -28,10 +31,16 @@ export class ApiKeyRepository {
   }
 
   /** The tenant's keys oldest first, after the (createdAt, id) key `after`, at most `limit`. */
-  listForTenant(tenantId: string, page: { after: readonly [Date, string] | undefined; limit: number }): Promise<ApiKey[]> {
+  listForTenant(
+    tenantId: string,
+    page: { after: readonly [Date, string] | undefined; limit: number },
+  ): Promise<ApiKey[]> {
     const { after } = page;
     return this.prisma.apiKey.findMany({
-      where: { tenantId, ...(after ? { OR: [{ createdAt: { gt: after[0] } }, { createdAt: after[0], id: { gt: after[1] } }] } : {}) },
+      where: {
+        tenantId,
+        ...(after ? { OR: [{ createdAt: { gt: after[0] } }, { createdAt: after[0], id: { gt: after[1] } }] } : {}),
+      },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: page.limit,
     });
@@ -39,7 +48,13 @@ export class ApiKeyRepository {
 
   /** Revokes the tenant's key; false if the tenant has no key with this id (revoked or not). */
   async revoke(tenantId: string, keyId: string): Promise<boolean> {
-    const { count } = await this.prisma.apiKey.updateMany({ where: { id: keyId, tenantId, revokedAt: null }, data: { revokedAt: new Date() } });
-    return count > 0 || (await this.prisma.apiKey.findFirst({ where: { id: keyId, tenantId }, select: { id: true } })) !== null;
+    const { count } = await this.prisma.apiKey.updateMany({
+      where: { id: keyId, tenantId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    return (
+      count > 0 ||
+      (await this.prisma.apiKey.findFirst({ where: { id: keyId, tenantId }, select: { id: true } })) !== null
+    );
   }
 }

@@ -27,7 +27,10 @@ function loadEngineModule(): Promise<EngineModule> {
       __wbg_set_wasm(exports: WebAssembly.Exports): void;
     };
     // The .wasm file is not in the package's exports; it sits beside its JS glue.
-    const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
+    const wasmPath = path.join(
+      path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')),
+      'schema_engine_bg.wasm',
+    );
     const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
       './schema_engine_bg.js': bg as unknown as WebAssembly.ModuleImports,
     });
@@ -85,7 +88,8 @@ function withCharColumns<T extends object>(queryable: T): T {
         };
       }
       if (key === 'startTransaction') {
-        return async (...args: unknown[]) => withCharColumns((await (value as (...a: unknown[]) => Promise<object>).apply(target, args)) as object);
+        return async (...args: unknown[]) =>
+          withCharColumns((await (value as (...a: unknown[]) => Promise<object>).apply(target, args)) as object);
       }
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
@@ -128,7 +132,10 @@ export async function readMigrationList(): Promise<MigrationList> {
         path: name,
         migrationFile: {
           path: 'migration.sql',
-          content: { tag: 'ok' as const, value: await readFile(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8') },
+          content: {
+            tag: 'ok' as const,
+            value: await readFile(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8'),
+          },
         },
       })),
     ),
@@ -142,7 +149,9 @@ export async function applyMigrations(connectionString: string): Promise<string[
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     const migrationsList = await readMigrationList();
-    const out = await withEngine(connectionString, (engine) => engine.applyMigrations({ migrationsList, filters: FILTERS }));
+    const out = await withEngine(connectionString, (engine) =>
+      engine.applyMigrations({ migrationsList, filters: FILTERS }),
+    );
     return out.appliedMigrationNames;
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);

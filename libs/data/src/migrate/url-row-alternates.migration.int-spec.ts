@@ -32,9 +32,17 @@ describe('migration url_row_alternates', () => {
     for (const migration of BEFORE) await db.query(await migrationSql(migration));
 
     await db.query(`INSERT INTO tenants (id, name) VALUES ($1, 't')`, [SITE]);
-    await db.query(`INSERT INTO sites (id, tenant_id, hostname, indexnow_key, updated_at) VALUES ($1, $1, 'a.example', 'k', now())`, [SITE]);
+    await db.query(
+      `INSERT INTO sites (id, tenant_id, hostname, indexnow_key, updated_at) VALUES ($1, $1, 'a.example', 'k', now())`,
+      [SITE],
+    );
     // [loc, deleted]
-    const urls: [string, boolean][] = [[`${A}/en`, false], [`${A}/solo`, false], [`${A}/old`, true], [`${A}/old-de`, false]];
+    const urls: [string, boolean][] = [
+      [`${A}/en`, false],
+      [`${A}/solo`, false],
+      [`${A}/old`, true],
+      [`${A}/old-de`, false],
+    ];
     for (const [loc, deleted] of urls) {
       await db.query(
         `INSERT INTO urls (site_id, loc_hash, loc, content_hash, fragment, fragment_size, deleted_at)
@@ -70,7 +78,12 @@ describe('migration url_row_alternates', () => {
   });
 
   const alternatesOf = async (loc: string) =>
-    (await db!.query<{ alternates: unknown }>('SELECT alternates FROM urls WHERE site_id = $1 AND loc = $2', [SITE, loc])).rows[0]?.alternates;
+    (
+      await db!.query<{ alternates: unknown }>('SELECT alternates FROM urls WHERE site_id = $1 AND loc = $2', [
+        SITE,
+        loc,
+      ])
+    ).rows[0]?.alternates;
   const pending = async () =>
     (
       await db!.query<{ href: string; hashed: boolean; links: unknown }>(
@@ -79,7 +92,12 @@ describe('migration url_row_alternates', () => {
       )
     ).rows;
 
-  const main = [link('de', `${A}/de`), link('en', `${A}/en`), link('fr', 'https://a.fr/'), link('x-default', `${A}/en`)];
+  const main = [
+    link('de', `${A}/de`),
+    link('en', `${A}/en`),
+    link('fr', 'https://a.fr/'),
+    link('x-default', `${A}/en`),
+  ];
   const old = [link('de', `${A}/old-de`), link('en', `${A}/old`)];
 
   it('gives a live URL every member of its cluster, ordered by code', async () => {

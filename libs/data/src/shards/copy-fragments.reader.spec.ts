@@ -27,7 +27,12 @@ async function collect(chunks: Buffer[]): Promise<string> {
 }
 
 describe('concatBinaryCopyColumn', () => {
-  const values = ['<url><loc>https://a.com/1</loc></url>', '<url><loc>https://a.com/ü\\n\t</loc></url>', '', 'x'.repeat(3_000_000)];
+  const values = [
+    '<url><loc>https://a.com/1</loc></url>',
+    '<url><loc>https://a.com/ü\\n\t</loc></url>',
+    '',
+    'x'.repeat(3_000_000),
+  ];
   const encoded = encode(values);
 
   it('joins the column values, escapes and all, whatever the chunk boundaries', async () => {

@@ -13,7 +13,11 @@ const BLOCK = 1 << 20;
 export function readShardFragments(db: PoolClient, shardId: string): AsyncGenerator<Buffer> {
   if (!/^\d+$/.test(shardId)) throw new Error(`invalid shard id ${shardId}`);
   // COPY takes no parameters; the id is a validated integer.
-  const stream = db.query(copyTo(`COPY (SELECT fragment FROM urls WHERE shard_id = ${shardId} AND deleted_at IS NULL ORDER BY id) TO STDOUT (FORMAT binary)`));
+  const stream = db.query(
+    copyTo(
+      `COPY (SELECT fragment FROM urls WHERE shard_id = ${shardId} AND deleted_at IS NULL ORDER BY id) TO STDOUT (FORMAT binary)`,
+    ),
+  );
   return concatBinaryCopyColumn(stream);
 }
 

@@ -67,7 +67,11 @@ export class ShardRepository {
 
   /** Sites with a non-empty shard holding fewer than `urls` URLs. */
   async sitesWithShardsUnder(urls: number): Promise<string[]> {
-    const rows = await this.prisma.shard.findMany({ where: { urlCount: { gt: 0, lt: urls } }, distinct: ['siteId'], select: { siteId: true } });
+    const rows = await this.prisma.shard.findMany({
+      where: { urlCount: { gt: 0, lt: urls } },
+      distinct: ['siteId'],
+      select: { siteId: true },
+    });
     return rows.map((row) => row.siteId);
   }
 

@@ -41,7 +41,10 @@ describe('SiteOwnershipRepository.record', () => {
       const squatter = await insertSite(test.pool, { hostname, verificationStatus: 'pending' });
       const owner = await insertSite(test.pool, { hostname, verificationStatus: 'pending' });
       // The squatter's check began (and found no proof) before the owner's verification landed.
-      expect(await ownership.record(owner.id, hostname, verified)).toEqual({ status: 'verified', failedClaims: [squatter.id] });
+      expect(await ownership.record(owner.id, hostname, verified)).toEqual({
+        status: 'verified',
+        failedClaims: [squatter.id],
+      });
       expect(await ownership.record(squatter.id, hostname, failed)).toEqual({ status: 'taken', failedClaims: [] });
       expect((await ownership.state(squatter.id))?.status).toBe('taken');
       expect((await ownership.state(owner.id))?.status).toBe('verified');

@@ -40,7 +40,13 @@ type Tx = Prisma.TransactionClient;
 /** The verification columns a site is created (or re-pointed at a new hostname) with. */
 export type OwnershipColumns = Pick<
   Prisma.SiteUncheckedCreateInput,
-  'verificationStatus' | 'verifiedAt' | 'verificationDueAt' | 'verificationFailures' | 'verificationFailingSince' | 'verificationErrorCode' | 'verificationError'
+  | 'verificationStatus'
+  | 'verifiedAt'
+  | 'verificationDueAt'
+  | 'verificationFailures'
+  | 'verificationFailingSince'
+  | 'verificationErrorCode'
+  | 'verificationError'
 >;
 
 /** A claim to be checked now (SITE_VERIFICATION=on): pending, due at once, no history. */
@@ -55,7 +61,11 @@ export const pendingClaim = (now: Date): OwnershipColumns => ({
 });
 
 /** Development mode (SITE_VERIFICATION=off): verified on creation, never re-checked. */
-export const verifiedUnproven = (now: Date): OwnershipColumns => ({ verificationStatus: 'verified', verifiedAt: now, verificationDueAt: null });
+export const verifiedUnproven = (now: Date): OwnershipColumns => ({
+  verificationStatus: 'verified',
+  verifiedAt: now,
+  verificationDueAt: null,
+});
 
 export class SiteOwnershipRepository {
   constructor(private readonly prisma: PrismaClient) {}
@@ -92,7 +102,11 @@ export class SiteOwnershipRepository {
   }
 
   /** The verified site that holds `hostname`, other than `exceptSiteId`. */
-  async verifiedHolder(hostname: string, exceptSiteId?: string, db: Tx | PrismaClient = this.prisma): Promise<{ siteId: string; tenantId: string } | null> {
+  async verifiedHolder(
+    hostname: string,
+    exceptSiteId?: string,
+    db: Tx | PrismaClient = this.prisma,
+  ): Promise<{ siteId: string; tenantId: string } | null> {
     const holder = await db.site.findFirst({
       where: { hostname, verificationStatus: 'verified', ...(exceptSiteId ? { id: { not: exceptSiteId } } : {}) },
       select: { id: true, tenantId: true },
@@ -156,8 +170,15 @@ export class SiteOwnershipRepository {
         },
       });
       if (transition.status !== 'verified') return { status: transition.status, failedClaims: [] };
-      const others = await tx.site.findMany({ where: { hostname, id: { not: siteId }, verificationStatus: 'pending' }, select: { id: true } });
-      if (others.length) await tx.site.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: takenData(transition.checkedAt) });
+      const others = await tx.site.findMany({
+        where: { hostname, id: { not: siteId }, verificationStatus: 'pending' },
+        select: { id: true },
+      });
+      if (others.length)
+        await tx.site.updateMany({
+          where: { id: { in: others.map((o) => o.id) } },
+          data: takenData(transition.checkedAt),
+        });
       return { status: 'verified', failedClaims: others.map((o) => o.id) };
     });
   }
@@ -166,7 +187,15 @@ export class SiteOwnershipRepository {
   async claims(hostname: string): Promise<HostnameClaim[]> {
     const rows = await this.prisma.site.findMany({
       where: { hostname },
-      select: { id: true, tenantId: true, hostname: true, verificationStatus: true, verifiedAt: true, createdAt: true, tenant: { select: { name: true } } },
+      select: {
+        id: true,
+        tenantId: true,
+        hostname: true,
+        verificationStatus: true,
+        verifiedAt: true,
+        createdAt: true,
+        tenant: { select: { name: true } },
+      },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     return rows

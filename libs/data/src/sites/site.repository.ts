@@ -39,7 +39,9 @@ export class SiteRepository {
 
   /** The tenant's sites among `siteIds` (uuids), in no particular order. */
   findManyForTenant(tenantId: string, siteIds: readonly string[]): Promise<Site[]> {
-    return siteIds.length ? this.prisma.site.findMany({ where: { id: { in: [...siteIds] }, tenantId } }) : Promise.resolve([]);
+    return siteIds.length
+      ? this.prisma.site.findMany({ where: { id: { in: [...siteIds] }, tenantId } })
+      : Promise.resolve([]);
   }
 
   /** The tenant's sites in id order, after `afterId`, at most `limit`. */
@@ -53,22 +55,36 @@ export class SiteRepository {
 
   /** Sites with a scheduled full rebuild, and its cron expression. */
   async withRebuildSchedule(): Promise<{ id: string; rebuildCron: string }[]> {
-    const rows = await this.prisma.site.findMany({ where: { rebuildCron: { not: null } }, select: { id: true, rebuildCron: true } });
+    const rows = await this.prisma.site.findMany({
+      where: { rebuildCron: { not: null } },
+      select: { id: true, rebuildCron: true },
+    });
     return rows.flatMap((row) => (row.rebuildCron ? [{ id: row.id, rebuildCron: row.rebuildCron }] : []));
   }
 
   /** Creates a site if the tenant's site quota has room (QUOTA_SITES) and the hostname is free (HOSTNAME_TAKEN). */
-  async create(tenantId: string, settings: SiteSettings & { hostname: string }, ownership: OwnershipColumns = {}): Promise<Site> {
+  async create(
+    tenantId: string,
+    settings: SiteSettings & { hostname: string },
+    ownership: OwnershipColumns = {},
+  ): Promise<Site> {
     return this.prisma
       .$transaction(async (tx) => {
         await this.quota.reserveSite(tx, tenantId);
-        return tx.site.create({ data: { tenantId, scheme: 'https', ...definedSettings(settings), hostname: settings.hostname, ...ownership } });
+        return tx.site.create({
+          data: { tenantId, scheme: 'https', ...definedSettings(settings), hostname: settings.hostname, ...ownership },
+        });
       }, CREATE_TRANSACTION)
       .catch(hostnameTaken(settings.hostname));
   }
 
   /** Updates a site's settings (HOSTNAME_TAKEN if its new hostname belongs to another site). */
-  update(siteId: string, settings: SiteSettings, currentHostname: string, ownership: OwnershipColumns = {}): Promise<Site> {
+  update(
+    siteId: string,
+    settings: SiteSettings,
+    currentHostname: string,
+    ownership: OwnershipColumns = {},
+  ): Promise<Site> {
     return this.prisma.site
       .update({ where: { id: siteId }, data: { ...definedSettings(settings), ...ownership } })
       .catch(hostnameTaken(settings.hostname ?? currentHostname));

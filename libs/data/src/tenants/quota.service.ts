@@ -62,9 +62,9 @@ export class QuotaService {
       SELECT max_sites FROM tenants WHERE id = ${tenantId}::uuid AND max_sites IS NOT NULL FOR NO KEY UPDATE`;
     if (!tenant) return;
     // A statement after the lock: it sees every site a transaction that held the lock created.
-    const [{ n }] = (await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM sites WHERE tenant_id = ${tenantId}::uuid`) as [
-      { n: number },
-    ];
+    const [{ n }] = (await tx.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM sites WHERE tenant_id = ${tenantId}::uuid`) as [{ n: number }];
     assertSiteQuota(tenant.max_sites, n);
   }
 

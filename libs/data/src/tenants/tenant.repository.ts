@@ -93,14 +93,16 @@ export class TenantRepository {
   async suspend(id: string, reason: string | null, actor: AuditActor, now: Date): Promise<TenantRecord | null> {
     return this.change(id, actor, 'tenant.suspend', (tx) =>
       // Suspending again keeps the first moment; the reason is the latest one given.
-      tx.tenant.update({ where: { id }, data: { suspendedReason: reason } }).then(() =>
-        tx.tenant.updateMany({ where: { id, suspendedAt: null }, data: { suspendedAt: now } }),
-      ),
+      tx.tenant
+        .update({ where: { id }, data: { suspendedReason: reason } })
+        .then(() => tx.tenant.updateMany({ where: { id, suspendedAt: null }, data: { suspendedAt: now } })),
     );
   }
 
   async resume(id: string, actor: AuditActor): Promise<TenantRecord | null> {
-    return this.change(id, actor, 'tenant.resume', (tx) => tx.tenant.update({ where: { id }, data: { suspendedAt: null, suspendedReason: null } }));
+    return this.change(id, actor, 'tenant.resume', (tx) =>
+      tx.tenant.update({ where: { id }, data: { suspendedAt: null, suspendedReason: null } }),
+    );
   }
 
   /**
@@ -137,11 +139,19 @@ export class TenantRepository {
 
   /** Whether the site's tenant is suspended (a site that is gone counts as not running either). */
   async siteSuspended(siteId: string): Promise<boolean> {
-    const site = await this.prisma.site.findUnique({ where: { id: siteId }, select: { tenant: { select: { suspendedAt: true } } } });
+    const site = await this.prisma.site.findUnique({
+      where: { id: siteId },
+      select: { tenant: { select: { suspendedAt: true } } },
+    });
     return !site || site.tenant.suspendedAt !== null;
   }
 
-  private async change(id: string, actor: AuditActor, action: string, apply: (tx: Tx) => Promise<unknown>): Promise<TenantRecord | null> {
+  private async change(
+    id: string,
+    actor: AuditActor,
+    action: string,
+    apply: (tx: Tx) => Promise<unknown>,
+  ): Promise<TenantRecord | null> {
     return this.prisma.$transaction(async (tx) => {
       // Row lock: concurrent admin actions on one tenant record before/after in order.
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tenants WHERE id = ${id}::uuid FOR UPDATE`;

@@ -88,14 +88,25 @@ export class UrlRepository {
   }
 
   /** Live URLs in id order (the order they were first stored), after `afterId`, at most `limit`. */
-  async list(siteId: string, filter: UrlListFilter, page: { afterId: string | undefined; limit: number }): Promise<StoredUrlRow[]> {
+  async list(
+    siteId: string,
+    filter: UrlListFilter,
+    page: { afterId: string | undefined; limit: number },
+  ): Promise<StoredUrlRow[]> {
     const { rows } = await this.pool.query<StoredUrlRow>(
       `SELECT id, loc, section, lastmod, changefreq, priority, images, videos, news, alternates, updated_at AS "updatedAt" FROM urls
         WHERE site_id = $1 AND deleted_at IS NULL AND id > $2
           AND ($3::text IS NULL OR starts_with(loc, $3)) AND ($4::text IS NULL OR section = $4)
           AND ($5::timestamptz IS NULL OR updated_at >= $5)
         ORDER BY id LIMIT $6`,
-      [siteId, page.afterId ?? '0', filter.prefix ?? null, filter.section ?? null, filter.changedSince ?? null, page.limit],
+      [
+        siteId,
+        page.afterId ?? '0',
+        filter.prefix ?? null,
+        filter.section ?? null,
+        filter.changedSince ?? null,
+        page.limit,
+      ],
     );
     return rows;
   }

@@ -66,7 +66,11 @@ export class WebhookRepository {
   }
 
   /** Null when the tenant has no such endpoint. Enabling clears the failure count and the reason it was disabled. */
-  async updateEndpoint(tenantId: string, id: string, change: WebhookEndpointChange): Promise<WebhookEndpointRow | null> {
+  async updateEndpoint(
+    tenantId: string,
+    id: string,
+    change: WebhookEndpointChange,
+  ): Promise<WebhookEndpointRow | null> {
     const status =
       change.enabled === true
         ? { enabled: true, consecutiveFailures: 0, disabledAt: null, disabledReason: null }
@@ -75,7 +79,12 @@ export class WebhookRepository {
           : {};
     const { count } = await this.prisma.webhookEndpoint.updateMany({
       where: { id, tenantId, ...(change.enabled === false ? { enabled: true } : {}) },
-      data: { ...(change.url !== undefined ? { url: change.url } : {}), ...(change.secret !== undefined ? { secret: change.secret } : {}), ...(change.eventTypes ? { eventTypes: change.eventTypes } : {}), ...status },
+      data: {
+        ...(change.url !== undefined ? { url: change.url } : {}),
+        ...(change.secret !== undefined ? { secret: change.secret } : {}),
+        ...(change.eventTypes ? { eventTypes: change.eventTypes } : {}),
+        ...status,
+      },
     });
     // Disabling an endpoint that is already disabled keeps its reason (and when).
     if (count === 0 && change.enabled === false) {
@@ -106,10 +115,18 @@ export class WebhookRepository {
     if (endpoints.length === 0) return [];
     const endpointIds = endpoints.map((endpoint) => endpoint.id);
     await this.prisma.webhookDelivery.createMany({
-      data: endpointIds.map((endpointId) => ({ endpointId, eventId: event.id, eventType: event.type, body: event.body })),
+      data: endpointIds.map((endpointId) => ({
+        endpointId,
+        eventId: event.id,
+        eventType: event.type,
+        body: event.body,
+      })),
       skipDuplicates: true,
     });
-    const rows = await this.prisma.webhookDelivery.findMany({ where: { endpointId: { in: endpointIds }, eventId: event.id }, select: { id: true } });
+    const rows = await this.prisma.webhookDelivery.findMany({
+      where: { endpointId: { in: endpointIds }, eventId: event.id },
+      select: { id: true },
+    });
     return rows.map((row) => row.id);
   }
 
@@ -125,7 +142,10 @@ export class WebhookRepository {
   /** Newest first: by creation instant, then id, before the `before` key. */
   listDeliveries(endpointId: string, before: [Date, string] | undefined, take: number): Promise<WebhookDeliveryRow[]> {
     return this.prisma.webhookDelivery.findMany({
-      where: { endpointId, ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}) },
+      where: {
+        endpointId,
+        ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}),
+      },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take,
     });
@@ -162,7 +182,10 @@ export class WebhookRepository {
       });
       if (!outcome.counts || outcome.result === 'retry') return { disabled: false };
       if (outcome.result === 'succeeded') {
-        await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, consecutiveFailures: { gt: 0 } }, data: { consecutiveFailures: 0 } });
+        await tx.webhookEndpoint.updateMany({
+          where: { id: delivery.endpointId, consecutiveFailures: { gt: 0 } },
+          data: { consecutiveFailures: 0 },
+        });
         return { disabled: false };
       }
       const endpoint = await tx.webhookEndpoint.update({
@@ -181,6 +204,9 @@ export class WebhookRepository {
 
   /** Ends a delivery without an attempt (its endpoint was disabled or removed meanwhile). */
   async abandonDelivery(id: string, reason: string): Promise<void> {
-    await this.prisma.webhookDelivery.updateMany({ where: { id, status: 'pending' }, data: { status: 'failed', error: reason, finishedAt: new Date() } });
+    await this.prisma.webhookDelivery.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'failed', error: reason, finishedAt: new Date() },
+    });
   }
 }

@@ -9,8 +9,11 @@ const page = (path: string) => {
   return { hash, hex: hash.toString('hex'), url: { loc: own(path) } };
 };
 const cluster = (members: Record<string, string>): Links =>
-  clusterOf(Object.entries(members).map(([hreflang, href]) => ({ hreflang, href: href.startsWith('/') ? own(href) : href }))).members;
-const hrefs = (links: Links | undefined) => links?.map((link) => `${link.hreflang}=${link.href.replace('https://a.example', '')}`);
+  clusterOf(
+    Object.entries(members).map(([hreflang, href]) => ({ hreflang, href: href.startsWith('/') ? own(href) : href })),
+  ).members;
+const hrefs = (links: Links | undefined) =>
+  links?.map((link) => `${link.hreflang}=${link.href.replace('https://a.example', '')}`);
 
 describe('ClusterChanges', () => {
   const changes = () => new ClusterChanges('https://a.example/');

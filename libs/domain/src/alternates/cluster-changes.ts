@@ -136,7 +136,10 @@ export class ClusterChanges {
 }
 
 /** Same links in the same order (both canonical). */
-export function sameLinks(a: readonly AlternateLink[] | null | undefined, b: readonly AlternateLink[] | null | undefined): boolean {
+export function sameLinks(
+  a: readonly AlternateLink[] | null | undefined,
+  b: readonly AlternateLink[] | null | undefined,
+): boolean {
   if (a === b) return true;
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {

@@ -11,29 +11,50 @@ export interface HreflangCluster {
   members: AlternateLink[];
 }
 
-export type ClusterResult = { ok: true; cluster: HreflangCluster } | { ok: false; field: string; code: string; message: string };
+export type ClusterResult =
+  { ok: true; cluster: HreflangCluster } | { ok: false; field: string; code: string; message: string };
 
 /**
  * The cluster an upsert declares: the given alternates plus the URL itself. The URL's own code
  * comes from its entry among the alternates, or from the entry's `hreflang` field.
  */
-export function declareCluster(loc: string, ownHreflang: string | undefined, alternates: AlternateLink[]): ClusterResult {
+export function declareCluster(
+  loc: string,
+  ownHreflang: string | undefined,
+  alternates: AlternateLink[],
+): ClusterResult {
   let self: AlternateLink | undefined;
-  for (let i = 0; i < alternates.length && self === undefined; i++) if ((alternates[i] as AlternateLink).href === loc) self = alternates[i];
+  for (let i = 0; i < alternates.length && self === undefined; i++)
+    if ((alternates[i] as AlternateLink).href === loc) self = alternates[i];
   if (self && ownHreflang && self.hreflang !== ownHreflang) {
-    return { ok: false, field: 'hreflang', code: 'HREFLANG_CONFLICT', message: `the URL is listed among its alternates as "${self.hreflang}" but hreflang says "${ownHreflang}"` };
+    return {
+      ok: false,
+      field: 'hreflang',
+      code: 'HREFLANG_CONFLICT',
+      message: `the URL is listed among its alternates as "${self.hreflang}" but hreflang says "${ownHreflang}"`,
+    };
   }
   const members = alternates.slice();
   if (!self) {
     if (!ownHreflang) {
-      return { ok: false, field: 'hreflang', code: 'HREFLANG_SELF_MISSING', message: 'alternates need the URL\'s own language: set hreflang or list the URL among its alternates' };
+      return {
+        ok: false,
+        field: 'hreflang',
+        code: 'HREFLANG_SELF_MISSING',
+        message: "alternates need the URL's own language: set hreflang or list the URL among its alternates",
+      };
     }
     members.push({ hreflang: ownHreflang, href: loc });
   }
   const index = firstRepeatedCode(members);
   if (index !== -1) {
     const code = (members[index] as AlternateLink).hreflang;
-    return { ok: false, field: `alternates[${Math.min(index, alternates.length - 1)}].hreflang`, code: 'DUPLICATE_HREFLANG', message: `two URLs for hreflang "${code}" in one cluster` };
+    return {
+      ok: false,
+      field: `alternates[${Math.min(index, alternates.length - 1)}].hreflang`,
+      code: 'DUPLICATE_HREFLANG',
+      message: `two URLs for hreflang "${code}" in one cluster`,
+    };
   }
   return { ok: true, cluster: { members: sortByCode(members) } };
 }
@@ -66,11 +87,13 @@ function firstRepeatedCode(members: readonly AlternateLink[]): number {
 
 /** Sorts in place by code, stably: the canonical order. */
 function sortByCode(members: AlternateLink[]): AlternateLink[] {
-  if (members.length > SMALL) return members.sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0));
+  if (members.length > SMALL)
+    return members.sort((a, b) => (a.hreflang < b.hreflang ? -1 : a.hreflang > b.hreflang ? 1 : 0));
   for (let i = 1; i < members.length; i++) {
     const member = members[i] as AlternateLink;
     let j = i - 1;
-    for (; j >= 0 && (members[j] as AlternateLink).hreflang > member.hreflang; j--) members[j + 1] = members[j] as AlternateLink;
+    for (; j >= 0 && (members[j] as AlternateLink).hreflang > member.hreflang; j--)
+      members[j + 1] = members[j] as AlternateLink;
     members[j + 1] = member;
   }
   return members;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compareShardPaths, droppedBlobs, mergeManifest, newestLastmod, type ManifestFile, type RenderedFile } from './manifest-merge';
+import {
+  compareShardPaths,
+  droppedBlobs,
+  mergeManifest,
+  newestLastmod,
+  type ManifestFile,
+  type RenderedFile,
+} from './manifest-merge';
 
 const file = (sha: string, overrides: Partial<ManifestFile> = {}): ManifestFile => ({
   sha256: sha.repeat(64).slice(0, 64),
@@ -20,10 +27,13 @@ describe('mergeManifest', () => {
     ]);
     expect(merged.files).toEqual({ 'sitemaps/sitemap-1.xml.gz': file('a') });
     expect(merged.shards).toEqual({ 1: { changeSeq: '3', paths: ['sitemaps/sitemap-1.xml.gz'] } });
-    expect(merged.applied).toEqual([{ shardId: 1n, changeSeq: 3n }, { shardId: 2n, changeSeq: 1n }]);
+    expect(merged.applied).toEqual([
+      { shardId: 1n, changeSeq: 3n },
+      { shardId: 2n, changeSeq: 1n },
+    ]);
   });
 
-  it('replaces a shard\'s files, keeps the others, and drops the index and sitemap.txt', () => {
+  it("replaces a shard's files, keeps the others, and drops the index and sitemap.txt", () => {
     const current = {
       files: {
         'sitemap.xml': file('i', { kind: 'index' }),
@@ -32,23 +42,39 @@ describe('mergeManifest', () => {
         'sitemaps/sitemap-2.xml.gz': file('b'),
         'sitemaps/sitemap-2-2.xml.gz': file('c'),
       },
-      shards: { 1: { changeSeq: '1', paths: ['sitemaps/sitemap-1.xml.gz'] }, 2: { changeSeq: '4', paths: ['sitemaps/sitemap-2.xml.gz', 'sitemaps/sitemap-2-2.xml.gz'] } },
+      shards: {
+        1: { changeSeq: '1', paths: ['sitemaps/sitemap-1.xml.gz'] },
+        2: { changeSeq: '4', paths: ['sitemaps/sitemap-2.xml.gz', 'sitemaps/sitemap-2-2.xml.gz'] },
+      },
     };
-    const merged = mergeManifest(current, [{ shardId: 2n, changeSeq: 5n, files: [rendered('sitemaps/sitemap-2.xml.gz', 'd')] }]);
+    const merged = mergeManifest(current, [
+      { shardId: 2n, changeSeq: 5n, files: [rendered('sitemaps/sitemap-2.xml.gz', 'd')] },
+    ]);
     expect(merged.files).toEqual({ 'sitemaps/sitemap-1.xml.gz': file('a'), 'sitemaps/sitemap-2.xml.gz': file('d') });
-    expect(merged.shards).toEqual({ 1: current.shards[1], 2: { changeSeq: '5', paths: ['sitemaps/sitemap-2.xml.gz'] } });
+    expect(merged.shards).toEqual({
+      1: current.shards[1],
+      2: { changeSeq: '5', paths: ['sitemaps/sitemap-2.xml.gz'] },
+    });
     expect(current.files['sitemap.xml']).toBeDefined(); // the input is not changed
   });
 
   it('never replaces a newer render with an older one (concurrent builds)', () => {
-    const current = { files: { 'sitemaps/sitemap-1.xml.gz': file('n') }, shards: { 1: { changeSeq: '7', paths: ['sitemaps/sitemap-1.xml.gz'] } } };
-    const merged = mergeManifest(current, [{ shardId: 1n, changeSeq: 6n, files: [rendered('sitemaps/sitemap-1.xml.gz', 'o')] }]);
+    const current = {
+      files: { 'sitemaps/sitemap-1.xml.gz': file('n') },
+      shards: { 1: { changeSeq: '7', paths: ['sitemaps/sitemap-1.xml.gz'] } },
+    };
+    const merged = mergeManifest(current, [
+      { shardId: 1n, changeSeq: 6n, files: [rendered('sitemaps/sitemap-1.xml.gz', 'o')] },
+    ]);
     expect(merged.files).toEqual(current.files);
     expect(merged.applied).toEqual([]);
   });
 
   it('takes a shard out when it rendered empty', () => {
-    const current = { files: { 'sitemaps/sitemap-1.xml.gz': file('a') }, shards: { 1: { changeSeq: '1', paths: ['sitemaps/sitemap-1.xml.gz'] } } };
+    const current = {
+      files: { 'sitemaps/sitemap-1.xml.gz': file('a') },
+      shards: { 1: { changeSeq: '1', paths: ['sitemaps/sitemap-1.xml.gz'] } },
+    };
     const merged = mergeManifest(current, [{ shardId: 1n, changeSeq: 2n, files: [] }]);
     expect(merged).toEqual({ files: {}, shards: {}, applied: [{ shardId: 1n, changeSeq: 2n }] });
   });
@@ -56,8 +82,18 @@ describe('mergeManifest', () => {
 
 describe('manifest helpers', () => {
   it('orders shard paths by section file prefix, then ordinal as a number', () => {
-    const paths = ['sitemaps/sitemap-10.xml.gz', 'sitemaps/news-1.xml.gz', 'sitemaps/sitemap-2.xml.gz', 'sitemaps/blog-3.xml.gz'];
-    expect([...paths].sort(compareShardPaths)).toEqual(['sitemaps/blog-3.xml.gz', 'sitemaps/news-1.xml.gz', 'sitemaps/sitemap-2.xml.gz', 'sitemaps/sitemap-10.xml.gz']);
+    const paths = [
+      'sitemaps/sitemap-10.xml.gz',
+      'sitemaps/news-1.xml.gz',
+      'sitemaps/sitemap-2.xml.gz',
+      'sitemaps/blog-3.xml.gz',
+    ];
+    expect([...paths].sort(compareShardPaths)).toEqual([
+      'sitemaps/blog-3.xml.gz',
+      'sitemaps/news-1.xml.gz',
+      'sitemaps/sitemap-2.xml.gz',
+      'sitemaps/sitemap-10.xml.gz',
+    ]);
   });
 
   it('lists the blobs a switch drops, once each', () => {
@@ -65,7 +101,13 @@ describe('manifest helpers', () => {
   });
 
   it('finds the newest lastmod by instant', () => {
-    expect(newestLastmod([file('a', { lastmod: '2026-01-02' }), file('b', { lastmod: '2026-01-01T23:00:00-05:00' }), file('c')])).toBe('2026-01-01T23:00:00-05:00');
+    expect(
+      newestLastmod([
+        file('a', { lastmod: '2026-01-02' }),
+        file('b', { lastmod: '2026-01-01T23:00:00-05:00' }),
+        file('c'),
+      ]),
+    ).toBe('2026-01-01T23:00:00-05:00');
     expect(newestLastmod([file('a')])).toBeNull();
   });
 });

@@ -47,7 +47,10 @@ export interface MergedManifest {
  * The current manifest (null: the site never published) with `renders` merged in. The index and
  * sitemap.txt are dropped: they are made again from the merged shard files.
  */
-export function mergeManifest(current: { files: ManifestFiles; shards: ShardVersions } | null, renders: readonly ShardRenderOutput[]): MergedManifest {
+export function mergeManifest(
+  current: { files: ManifestFiles; shards: ShardVersions } | null,
+  renders: readonly ShardRenderOutput[],
+): MergedManifest {
   const files: ManifestFiles = { ...current?.files };
   delete files[INDEX_PATH];
   delete files[TEXT_SITEMAP_PATH];
@@ -59,7 +62,8 @@ export function mergeManifest(current: { files: ManifestFiles; shards: ShardVers
     if (known && BigInt(known.changeSeq) > render.changeSeq) continue; // a newer render is already live
     for (const path of known?.paths ?? []) delete files[path];
     for (const { path, ...file } of render.files) files[path] = file;
-    if (render.files.length > 0) shards[key] = { changeSeq: String(render.changeSeq), paths: render.files.map((file) => file.path) };
+    if (render.files.length > 0)
+      shards[key] = { changeSeq: String(render.changeSeq), paths: render.files.map((file) => file.path) };
     else delete shards[key];
     applied.push({ shardId: render.shardId, changeSeq: render.changeSeq });
   }
@@ -69,7 +73,13 @@ export function mergeManifest(current: { files: ManifestFiles; shards: ShardVers
 /** The blobs a manifest switch drops: listed before, not after (each once). */
 export function droppedBlobs(before: ManifestFiles, after: ManifestFiles): string[] {
   const live = new Set(Object.values(after).map((file) => file.sha256));
-  return [...new Set(Object.values(before).map((file) => file.sha256).filter((sha) => !live.has(sha)))];
+  return [
+    ...new Set(
+      Object.values(before)
+        .map((file) => file.sha256)
+        .filter((sha) => !live.has(sha)),
+    ),
+  ];
 }
 
 /** Index order: by section file prefix, then ordinal and part numerically. */

@@ -6,7 +6,11 @@ const limits = { maxUrls: 3, maxBytes: 100 };
 describe('planNewUrls', () => {
   it('fills the last shard of a section, then opens the next ordinal', () => {
     const last: ShardFill[] = [{ id: 7n, section: '', ordinal: 2, urlCount: 2, byteSize: 20 }];
-    const plan = planNewUrls(last, [10, 10, 10, 10].map((size) => ({ section: '', size })), limits);
+    const plan = planNewUrls(
+      last,
+      [10, 10, 10, 10].map((size) => ({ section: '', size })),
+      limits,
+    );
     expect(plan.assignments).toEqual([0, 1, 1, 1]);
     expect(plan.shards.map((s) => [s.id, s.ordinal, s.urlCount])).toEqual([
       [7n, 2, 3],
@@ -15,7 +19,11 @@ describe('planNewUrls', () => {
   });
 
   it('splits on bytes before count, and never leaves a URL without a shard', () => {
-    const plan = planNewUrls([], [60, 60, 30, 200].map((size) => ({ section: 'blog', size })), limits);
+    const plan = planNewUrls(
+      [],
+      [60, 60, 30, 200].map((size) => ({ section: 'blog', size })),
+      limits,
+    );
     expect(plan.assignments).toEqual([0, 1, 1, 2]);
     expect(plan.shards.map((s) => s.ordinal)).toEqual([1, 2, 3]);
     // A single fragment larger than the limit still gets a shard of its own (the writer refuses it).
@@ -23,11 +31,15 @@ describe('planNewUrls', () => {
   });
 
   it('keeps sections apart, each with its own ordinals', () => {
-    const plan = planNewUrls([{ id: 1n, section: 'a', ordinal: 4, urlCount: 0, byteSize: 0 }], [
-      { section: 'a', size: 1 },
-      { section: 'b', size: 1 },
-      { section: 'a', size: 1 },
-    ], limits);
+    const plan = planNewUrls(
+      [{ id: 1n, section: 'a', ordinal: 4, urlCount: 0, byteSize: 0 }],
+      [
+        { section: 'a', size: 1 },
+        { section: 'b', size: 1 },
+        { section: 'a', size: 1 },
+      ],
+      limits,
+    );
     expect(plan.assignments).toEqual([0, 1, 0]);
     expect(plan.shards.map((s) => `${s.section}-${s.ordinal}`)).toEqual(['a-4', 'b-1']);
   });

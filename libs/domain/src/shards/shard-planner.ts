@@ -55,7 +55,11 @@ export function planNewUrls(
     let index = openShard.get(section);
     const current = index === undefined ? undefined : shards[index];
     const limits = limitsFor(section);
-    if (!current || current.urlCount + 1 > limits.maxUrls || (current.urlCount > 0 && current.byteSize + size > limits.maxBytes)) {
+    if (
+      !current ||
+      current.urlCount + 1 > limits.maxUrls ||
+      (current.urlCount > 0 && current.byteSize + size > limits.maxBytes)
+    ) {
       shards.push({ id: null, section, ordinal: (current?.ordinal ?? 0) + 1, urlCount: 0, byteSize: 0 });
       index = shards.length - 1;
       openShard.set(section, index);

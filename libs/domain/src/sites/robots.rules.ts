@@ -12,7 +12,9 @@ const NON_STANDARD = new Set(['host', 'clean-param']);
  */
 export function validateRobotsTxt(text: string, opts: { allowNonStandard?: boolean } = {}): string {
   if (Buffer.byteLength(text) > MAX_ROBOTS_TXT_BYTES) {
-    throw invalid('INVALID_ROBOTS_TXT', 'robots.txt is larger than 500 KiB, which crawlers truncate', [{ field: 'robotsTxt', message: 'too large' }]);
+    throw invalid('INVALID_ROBOTS_TXT', 'robots.txt is larger than 500 KiB, which crawlers truncate', [
+      { field: 'robotsTxt', message: 'too large' },
+    ]);
   }
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
   const details: ErrorDetail[] = [];
@@ -22,9 +24,14 @@ export function validateRobotsTxt(text: string, opts: { allowNonStandard?: boole
     const match = /^([A-Za-z-]+)\s*:(.*)$/.exec(content);
     const field = match?.[1]?.toLowerCase();
     if (!field || !(STANDARD.has(field) || (opts.allowNonStandard && NON_STANDARD.has(field)))) {
-      details.push({ field: 'robotsTxt', line: index + 1, message: `line ${index + 1} is not a robots.txt directive (${[...STANDARD].join(', ')})` });
+      details.push({
+        field: 'robotsTxt',
+        line: index + 1,
+        message: `line ${index + 1} is not a robots.txt directive (${[...STANDARD].join(', ')})`,
+      });
     }
   });
-  if (details.length > 0) throw invalid('INVALID_ROBOTS_TXT', 'robots.txt has lines crawlers would not understand', details);
+  if (details.length > 0)
+    throw invalid('INVALID_ROBOTS_TXT', 'robots.txt has lines crawlers would not understand', details);
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,8 @@ export const CHALLENGE_LABEL = '_sitemaps-challenge';
 export const VERIFICATION_FILE_PATH = '/.well-known/sitemaps-verification.txt';
 
 export const challengeRecordName = (hostname: string) => `${CHALLENGE_LABEL}.${hostname}`;
-export const verificationFileUrl = (scheme: string, hostname: string) => `${scheme}://${hostname}${VERIFICATION_FILE_PATH}`;
+export const verificationFileUrl = (scheme: string, hostname: string) =>
+  `${scheme}://${hostname}${VERIFICATION_FILE_PATH}`;
 
 export interface VerificationTiming {
   /** First re-check after a failed one; doubles with each failure in a row, up to `recheckMs`. */
@@ -50,7 +51,12 @@ export function retryDelay(failures: number, timing: VerificationTiming): number
  * The state after a check. A `taken` site is judged as pending: whoever asks for a check on it
  * has already found the hostname free again (see SiteVerifier).
  */
-export function afterCheck(state: VerificationState, outcome: CheckOutcome, now: Date, timing: VerificationTiming): VerificationTransition {
+export function afterCheck(
+  state: VerificationState,
+  outcome: CheckOutcome,
+  now: Date,
+  timing: VerificationTiming,
+): VerificationTransition {
   const later = (ms: number) => new Date(now.getTime() + ms);
   if (outcome.proven) {
     const already = state.status === 'verified';
@@ -83,7 +89,16 @@ export function afterCheck(state: VerificationState, outcome: CheckOutcome, now:
       };
     }
     // Still verified within the grace period; checked again sooner than daily.
-    return { ...state, failures, failingSince, checkedAt: now, dueAt: later(retryDelay(failures, timing)), errorCode: outcome.code, error: outcome.message, event: null };
+    return {
+      ...state,
+      failures,
+      failingSince,
+      checkedAt: now,
+      dueAt: later(retryDelay(failures, timing)),
+      errorCode: outcome.code,
+      error: outcome.message,
+      event: null,
+    };
   }
   return {
     status: 'pending',
@@ -101,7 +116,8 @@ export function afterCheck(state: VerificationState, outcome: CheckOutcome, now:
 /** The status and message of a claim that lost the hostname to another tenant's verified site. */
 export const HOSTNAME_VERIFIED_ELSEWHERE = {
   code: 'HOSTNAME_VERIFIED_ELSEWHERE',
-  message: 'another account has verified this hostname; if it is yours, publish the proof and ask for a check once their claim is gone',
+  message:
+    'another account has verified this hostname; if it is yours, publish the proof and ask for a check once their claim is gone',
 } as const;
 
 /**

@@ -13,20 +13,46 @@ describe('normalizeHostname', () => {
     expect(normalizeHostname(' shop.example.com. ')).toBe('shop.example.com');
   });
 
-  it.each(['https://a.com', 'a.com/path', 'a.com:8080', 'a.com:80', 'a.com:', 'user@a.com', 'nodot', '-a.com', 'a..com', '.', '', '[::1]'])(
-    'refuses %j as INVALID_HOSTNAME',
-    (input) => {
-      expect(() => normalizeHostname(input, { allowPrivate: true })).toThrow(expect.objectContaining({ code: 'INVALID_HOSTNAME' }));
-    },
-  );
+  it.each([
+    'https://a.com',
+    'a.com/path',
+    'a.com:8080',
+    'a.com:80',
+    'a.com:',
+    'user@a.com',
+    'nodot',
+    '-a.com',
+    'a..com',
+    '.',
+    '',
+    '[::1]',
+  ])('refuses %j as INVALID_HOSTNAME', (input) => {
+    expect(() => normalizeHostname(input, { allowPrivate: true })).toThrow(
+      expect.objectContaining({ code: 'INVALID_HOSTNAME' }),
+    );
+  });
 
-  it.each(['localhost', 'demo.localhost', 'shop.test', 'printer.local', 'db.internal', 'x.invalid', 'a.example', 'router.home.arpa', '10.0.0.1', '127.0.0.1', 'LOCALHOST.'])(
-    'refuses %j as HOSTNAME_NOT_PUBLIC outside development, accepts it in development',
-    (input) => {
-      expect(() => normalizeHostname(input)).toThrow(expect.objectContaining({ code: 'HOSTNAME_NOT_PUBLIC', details: [expect.objectContaining({ field: 'hostname' })] }));
-      expect(normalizeHostname(input, { allowPrivate: true })).toBe(input.toLowerCase().replace(/\.$/, ''));
-    },
-  );
+  it.each([
+    'localhost',
+    'demo.localhost',
+    'shop.test',
+    'printer.local',
+    'db.internal',
+    'x.invalid',
+    'a.example',
+    'router.home.arpa',
+    '10.0.0.1',
+    '127.0.0.1',
+    'LOCALHOST.',
+  ])('refuses %j as HOSTNAME_NOT_PUBLIC outside development, accepts it in development', (input) => {
+    expect(() => normalizeHostname(input)).toThrow(
+      expect.objectContaining({
+        code: 'HOSTNAME_NOT_PUBLIC',
+        details: [expect.objectContaining({ field: 'hostname' })],
+      }),
+    );
+    expect(normalizeHostname(input, { allowPrivate: true })).toBe(input.toLowerCase().replace(/\.$/, ''));
+  });
 
   it('throws DomainErrors only', () => {
     expect(() => normalizeHostname('bad host')).toThrow(DomainError);
@@ -45,11 +71,15 @@ describe('validateRebuildCron', () => {
 
 describe('validateRobotsTxt', () => {
   it('accepts standard groups and comments, and normalises line endings', () => {
-    expect(validateRobotsTxt('User-agent: *\r\nDisallow: /admin\n# note\n\nUser-agent: Googlebot\nAllow: /')).toBe('User-agent: *\nDisallow: /admin\n# note\n\nUser-agent: Googlebot\nAllow: /\n');
+    expect(validateRobotsTxt('User-agent: *\r\nDisallow: /admin\n# note\n\nUser-agent: Googlebot\nAllow: /')).toBe(
+      'User-agent: *\nDisallow: /admin\n# note\n\nUser-agent: Googlebot\nAllow: /\n',
+    );
   });
 
   it('names the line at fault', () => {
-    expect(() => validateRobotsTxt('User-agent: *\nDisalow /x')).toThrow(expect.objectContaining({ code: 'INVALID_ROBOTS_TXT', details: [expect.objectContaining({ line: 2 })] }));
+    expect(() => validateRobotsTxt('User-agent: *\nDisalow /x')).toThrow(
+      expect.objectContaining({ code: 'INVALID_ROBOTS_TXT', details: [expect.objectContaining({ line: 2 })] }),
+    );
   });
 
   it('refuses Host: unless asked for, and over-long files', () => {
@@ -62,6 +92,15 @@ describe('validateRobotsTxt', () => {
 describe('isAnnounceableHost', () => {
   it('announces public names only', () => {
     expect(isAnnounceableHost('shop.example.com')).toBe(true);
-    for (const host of ['localhost', 'demo.localhost', 'a.test', 'x.invalid', 'printer.local', 'db.internal', '10.0.0.1']) expect(isAnnounceableHost(host), host).toBe(false);
+    for (const host of [
+      'localhost',
+      'demo.localhost',
+      'a.test',
+      'x.invalid',
+      'printer.local',
+      'db.internal',
+      '10.0.0.1',
+    ])
+      expect(isAnnounceableHost(host), host).toBe(false);
   });
 });

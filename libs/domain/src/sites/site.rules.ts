@@ -21,12 +21,15 @@ export function normalizeHostname(input: string, options: HostnameOptions = { al
   let host: string;
   try {
     const url = new URL(`http://${raw}`);
-    if (url.port || url.username || url.password || url.pathname !== '/' || url.search || url.hash) throw new Error('extra parts');
+    if (url.port || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
+      throw new Error('extra parts');
     // A port the URL parser drops because it is the default (`a.com:80`) is a port all the same.
     if (/:\d*$/.test(raw)) throw new Error('port');
     host = url.hostname;
   } catch {
-    throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a bare host name`, [{ field: 'hostname', message: 'expected a host name such as shop.example.com, without scheme, port or path' }]);
+    throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a bare host name`, [
+      { field: 'hostname', message: 'expected a host name such as shop.example.com, without scheme, port or path' },
+    ]);
   }
   // `example.com.` is the same name as `example.com`; IDNs compare in their ASCII form.
   host = domainToASCII(host.replace(/\.$/, ''));
@@ -35,7 +38,9 @@ export function normalizeHostname(input: string, options: HostnameOptions = { al
   const validLabels = labels.every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label));
   const dotted = labels.length >= 2 || host === 'localhost';
   if (!host || !validLabels || !dotted || host.length > 253) {
-    throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a valid DNS name`, [{ field: 'hostname', message: 'expected a DNS name such as shop.example.com' }]);
+    throw invalid('INVALID_HOSTNAME', `hostname "${raw}" is not a valid DNS name`, [
+      { field: 'hostname', message: 'expected a DNS name such as shop.example.com' },
+    ]);
   }
   if (!options.allowPrivate && (ipv4 || !isAnnounceableHost(host))) {
     throw notPublic(raw, ipv4 ? 'an IP address' : 'a name that never resolves on the public internet');
@@ -45,7 +50,11 @@ export function normalizeHostname(input: string, options: HostnameOptions = { al
 
 function notPublic(raw: string, what: string) {
   return invalid('HOSTNAME_NOT_PUBLIC', `hostname "${raw}" is ${what}: its ownership cannot be proven`, [
-    { field: 'hostname', message: 'expected a public DNS name; localhost, *.localhost, *.test, *.local, *.internal and IP addresses are for development only' },
+    {
+      field: 'hostname',
+      message:
+        'expected a public DNS name; localhost, *.localhost, *.test, *.local, *.internal and IP addresses are for development only',
+    },
   ]);
 }
 

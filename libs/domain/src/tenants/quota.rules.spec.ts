@@ -35,7 +35,10 @@ describe('urlQuotaExceeded', () => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'quota', code: 'QUOTA_URLS' });
     expect(error.message).toContain('5 URLs');
-    expect(error.details).toEqual([{ index: 5, ...URL_QUOTA_ISSUE }, { index: 7, ...URL_QUOTA_ISSUE }]);
+    expect(error.details).toEqual([
+      { index: 5, ...URL_QUOTA_ISSUE },
+      { index: 7, ...URL_QUOTA_ISSUE },
+    ]);
   });
 });
 

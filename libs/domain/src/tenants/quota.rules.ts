@@ -16,7 +16,11 @@ export interface UrlQuotaState {
 export type QuotaMode = 'refuse' | 'reject';
 
 /** The issue an entry past the URL quota gets, in the error details and in an import's rejections. */
-export const URL_QUOTA_ISSUE = { code: 'QUOTA_URLS', field: 'loc', message: 'exceeds the tenant URL quota; this URL was not added' } as const;
+export const URL_QUOTA_ISSUE = {
+  code: 'QUOTA_URLS',
+  field: 'loc',
+  message: 'exceeds the tenant URL quota; this URL was not added',
+} as const;
 
 export interface QuotaAdmission<T> {
   accepted: T[];
@@ -30,7 +34,11 @@ export interface QuotaAdmission<T> {
  * Admits entries in order while there is room: an entry that adds a URL takes one place, the
  * others (updates of live URLs) none. `quota` null: no limit.
  */
-export function admitWithinUrlQuota<T>(entries: readonly T[], adds: (entry: T) => boolean, quota: UrlQuotaState | null): QuotaAdmission<T> {
+export function admitWithinUrlQuota<T>(
+  entries: readonly T[],
+  adds: (entry: T) => boolean,
+  quota: UrlQuotaState | null,
+): QuotaAdmission<T> {
   let room = quota === null ? Number.POSITIVE_INFINITY : quota.max - quota.stored;
   const accepted: T[] = [];
   const over: T[] = [];

@@ -49,7 +49,17 @@ export interface UrlContent {
 }
 
 /** UrlContent's keys in canonicalJson's order. */
-const CONTENT_KEYS = ['alternates', 'changefreq', 'images', 'lastmod', 'loc', 'news', 'priority', 'section', 'videos'] as const;
+const CONTENT_KEYS = [
+  'alternates',
+  'changefreq',
+  'images',
+  'lastmod',
+  'loc',
+  'news',
+  'priority',
+  'section',
+  'videos',
+] as const;
 
 /**
  * canonicalJson(content), byte for byte (stored hashes depend on it), without its generic
@@ -112,7 +122,12 @@ export function linksJson(links: readonly { hreflang: string; href: string }[]):
  * that object or sorting its keys: this runs for every URL of a bulk import. `links` is
  * `linksJson` of the URL's links, or undefined when it has none.
  */
-export function urlContentHash(url: UrlFields, section: string, lastmod: string | undefined, links: string | undefined): Buffer {
+export function urlContentHash(
+  url: UrlFields,
+  section: string,
+  lastmod: string | undefined,
+  links: string | undefined,
+): Buffer {
   // Keys in canonicalJson's order; `loc` and `section` are always there.
   let out = links === undefined ? '{' : `{"alternates":${links},`;
   if (url.changefreq !== undefined) out += `"changefreq":${JSON.stringify(url.changefreq)},`;

@@ -4,7 +4,13 @@
 // this schema, so what a delivery log shows is what was signed and sent.
 import { z } from 'zod';
 
-export const WEBHOOK_EVENT_TYPES = ['build.published', 'build.failed', 'import.finished', 'site.verified', 'site.verification_lost'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'build.published',
+  'build.failed',
+  'import.finished',
+  'site.verified',
+  'site.verification_lost',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by "send test event": endpoints do not subscribe to it. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -57,7 +63,11 @@ export const webhookEvent = z.discriminatedUnion('type', [
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 /** An event as code emits it: the timestamp defaults to now. */
-export type NewWebhookEvent = WebhookEvent extends infer E ? (E extends WebhookEvent ? Omit<E, 'timestamp'> & { timestamp?: string } : never) : never;
+export type NewWebhookEvent = WebhookEvent extends infer E
+  ? E extends WebhookEvent
+    ? Omit<E, 'timestamp'> & { timestamp?: string }
+    : never
+  : never;
 
 const compact = (value: string) => value.replace(/[^A-Za-z0-9_-]/g, '-');
 
@@ -73,19 +83,40 @@ export function parseWebhookEvent(value: unknown): WebhookEvent {
 
 // The events the platform emits, built in one place so every emitter says the same thing.
 
-export function buildFinishedEvent(build: { siteId: string; buildId: string; status: 'published' | 'failed'; error?: string | null }): NewWebhookEvent {
+export function buildFinishedEvent(build: {
+  siteId: string;
+  buildId: string;
+  status: 'published' | 'failed';
+  error?: string | null;
+}): NewWebhookEvent {
   const type = build.status === 'published' ? 'build.published' : 'build.failed';
-  return { id: webhookEventId(type, build.buildId), type, data: { siteId: build.siteId, buildId: build.buildId, status: build.status, error: build.error ?? null } };
+  return {
+    id: webhookEventId(type, build.buildId),
+    type,
+    data: { siteId: build.siteId, buildId: build.buildId, status: build.status, error: build.error ?? null },
+  };
 }
 
 export function importFinishedEvent(
   siteId: string,
   source: 'upload' | 'sitemaps',
-  result: { id: string; status: string; stored: number; rejected: number; changed: number; deleted: number; error: string | null },
+  result: {
+    id: string;
+    status: string;
+    stored: number;
+    rejected: number;
+    changed: number;
+    deleted: number;
+    error: string | null;
+  },
 ): NewWebhookEvent | undefined {
   if (result.status !== 'completed' && result.status !== 'failed') return undefined;
   const { id: importId, status, stored, rejected, changed, deleted, error } = result;
-  return { id: webhookEventId('import.finished', importId), type: 'import.finished', data: { siteId, importId, source, status, stored, rejected, changed, deleted, error } };
+  return {
+    id: webhookEventId('import.finished', importId),
+    type: 'import.finished',
+    data: { siteId, importId, source, status, stored, rejected, changed, deleted, error },
+  };
 }
 
 /** `at`: when verification was gained or lost; a site can gain and lose it many times. */
@@ -95,5 +126,10 @@ export function siteVerificationEvent(
   at: Date,
   reason: string | null = null,
 ): NewWebhookEvent {
-  return { id: webhookEventId(type, site.siteId, String(at.getTime())), type, timestamp: at.toISOString(), data: { ...site, reason } };
+  return {
+    id: webhookEventId(type, site.siteId, String(at.getTime())),
+    type,
+    timestamp: at.toISOString(),
+    data: { ...site, reason },
+  };
 }

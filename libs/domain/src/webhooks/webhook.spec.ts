@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { buildFinishedEvent, importFinishedEvent, parseWebhookEvent, siteVerificationEvent, webhookEventId } from './webhook-event';
+import {
+  buildFinishedEvent,
+  importFinishedEvent,
+  parseWebhookEvent,
+  siteVerificationEvent,
+  webhookEventId,
+} from './webhook-event';
 import { generateWebhookSecret, isValidWebhookSecret, signWebhook } from './webhook-signature';
 
 const siteId = '4b0d6c1e-8f2a-4c3b-9d5e-6f7a8b9c0d1e';
@@ -14,7 +20,9 @@ describe('webhook signature', () => {
     const at = new Date('2026-11-25T08:00:00.500Z');
     const headers = signWebhook(secret, 'evt_x', body, at);
     expect(headers['webhook-timestamp']).toBe(String(Math.floor(at.getTime() / 1000)));
-    const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`evt_x.${headers['webhook-timestamp']}.${body}`).digest('base64');
+    const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(`evt_x.${headers['webhook-timestamp']}.${body}`)
+      .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${expected}`);
   });
 
@@ -39,24 +47,56 @@ describe('webhook signature', () => {
 
 describe('webhook events', () => {
   it('builds events that parse with the one schema, with ids derived from what happened', () => {
-    const published = parseWebhookEvent({ ...buildFinishedEvent({ siteId, buildId, status: 'published' }), timestamp: new Date().toISOString() });
-    expect(published).toMatchObject({ type: 'build.published', id: webhookEventId('build.published', buildId), data: { siteId, buildId, status: 'published', error: null } });
-    expect(buildFinishedEvent({ siteId, buildId, status: 'failed', error: 'x' })).toMatchObject({ type: 'build.failed', data: { error: 'x' } });
+    const published = parseWebhookEvent({
+      ...buildFinishedEvent({ siteId, buildId, status: 'published' }),
+      timestamp: new Date().toISOString(),
+    });
+    expect(published).toMatchObject({
+      type: 'build.published',
+      id: webhookEventId('build.published', buildId),
+      data: { siteId, buildId, status: 'published', error: null },
+    });
+    expect(buildFinishedEvent({ siteId, buildId, status: 'failed', error: 'x' })).toMatchObject({
+      type: 'build.failed',
+      data: { error: 'x' },
+    });
     const result = { id: buildId, status: 'completed', stored: 2, rejected: 1, changed: 2, deleted: 0, error: null };
-    expect(importFinishedEvent(siteId, 'upload', result)).toMatchObject({ type: 'import.finished', id: webhookEventId('import.finished', buildId) });
+    expect(importFinishedEvent(siteId, 'upload', result)).toMatchObject({
+      type: 'import.finished',
+      id: webhookEventId('import.finished', buildId),
+    });
     expect(importFinishedEvent(siteId, 'upload', { ...result, status: 'running' })).toBeUndefined();
     const at = new Date('2026-11-25T08:00:00Z');
-    const lost = siteVerificationEvent('site.verification_lost', { siteId, hostname: 'a.example.com' }, at, 'TXT record gone');
+    const lost = siteVerificationEvent(
+      'site.verification_lost',
+      { siteId, hostname: 'a.example.com' },
+      at,
+      'TXT record gone',
+    );
     expect(parseWebhookEvent(lost)).toMatchObject({ timestamp: at.toISOString(), data: { reason: 'TXT record gone' } });
     // No `.` in ids: the spec signs `id.timestamp.body`.
     expect(lost.id).not.toContain('.');
-    expect(siteVerificationEvent('site.verified', { siteId, hostname: 'a.example.com' }, new Date(at.getTime() + 1)).id).not.toBe(
-      siteVerificationEvent('site.verified', { siteId, hostname: 'a.example.com' }, at).id,
-    );
+    expect(
+      siteVerificationEvent('site.verified', { siteId, hostname: 'a.example.com' }, new Date(at.getTime() + 1)).id,
+    ).not.toBe(siteVerificationEvent('site.verified', { siteId, hostname: 'a.example.com' }, at).id);
   });
 
   it('refuses an event whose data does not match its type', () => {
-    expect(() => parseWebhookEvent({ id: 'evt_a', type: 'build.published', timestamp: new Date().toISOString(), data: { siteId } })).toThrow();
-    expect(() => parseWebhookEvent({ id: 'evt.a', type: 'webhook.test', timestamp: new Date().toISOString(), data: { endpointId: siteId, message: 'x' } })).toThrow();
+    expect(() =>
+      parseWebhookEvent({
+        id: 'evt_a',
+        type: 'build.published',
+        timestamp: new Date().toISOString(),
+        data: { siteId },
+      }),
+    ).toThrow();
+    expect(() =>
+      parseWebhookEvent({
+        id: 'evt.a',
+        type: 'webhook.test',
+        timestamp: new Date().toISOString(),
+        data: { endpointId: siteId, message: 'x' },
+      }),
+    ).toThrow();
   });
 });

@@ -4,13 +4,20 @@ import type { ImportItem } from './import.types';
 
 async function read(text: string): Promise<ImportItem[]> {
   const out: ImportItem[] = [];
-  for await (const item of readCsv((async function* () { yield Buffer.from(text); })())) out.push(item);
+  for await (const item of readCsv(
+    (async function* () {
+      yield Buffer.from(text);
+    })(),
+  ))
+    out.push(item);
   return out;
 }
 
 describe('readCsv', () => {
   it('maps columns to entry fields, counting the header as line 1', async () => {
-    const items = await read('\ufeffLoc,lastmod,priority,hreflang,alternate:de,images\nhttps://a.example/en,2026-01-01,0.5,en,https://a.example/de,https://cdn/1.jpg https://cdn/2.jpg\n"https://a.example/x",,,,,\n');
+    const items = await read(
+      '\ufeffLoc,lastmod,priority,hreflang,alternate:de,images\nhttps://a.example/en,2026-01-01,0.5,en,https://a.example/de,https://cdn/1.jpg https://cdn/2.jpg\n"https://a.example/x",,,,,\n',
+    );
     expect(items).toEqual([
       { line: 1, blank: true },
       {
@@ -30,8 +37,12 @@ describe('readCsv', () => {
   });
 
   it('reports a malformed record by line and reads on', async () => {
-    const items = await read('loc,priority\nhttps://a.example/1,0.1\nhttps://a.example/2,0.2,extra\nhttps://a.example/3,high\n');
-    expect(items.map((i) => ('issue' in i ? [i.line, i.issue.code] : 'entry' in i ? [i.line, i.entry] : [i.line]))).toEqual([
+    const items = await read(
+      'loc,priority\nhttps://a.example/1,0.1\nhttps://a.example/2,0.2,extra\nhttps://a.example/3,high\n',
+    );
+    expect(
+      items.map((i) => ('issue' in i ? [i.line, i.issue.code] : 'entry' in i ? [i.line, i.entry] : [i.line])),
+    ).toEqual([
       [1],
       [2, { loc: 'https://a.example/1', priority: 0.1 }],
       [3, 'INVALID_CSV'],

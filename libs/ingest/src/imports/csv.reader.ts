@@ -30,7 +30,11 @@ export async function* readCsv(input: AsyncIterable<Buffer | string>): AsyncGene
       skip_records_with_error: true,
       max_record_size: MAX_LINE_BYTES,
       on_skip: (error: CsvError | undefined) => {
-        if (error) skipped.push({ line: Number(error.lines) || 0, issue: { code: 'INVALID_CSV', field: '', message: error.message } });
+        if (error)
+          skipped.push({
+            line: Number(error.lines) || 0,
+            issue: { code: 'INVALID_CSV', field: '', message: error.message },
+          });
       },
     }),
   );
@@ -55,9 +59,13 @@ function parseHeader(header: string[]): Column[] {
     const lower = name.toLowerCase();
     if (seen.has(lower)) throw csvHeaderError(`column "${name}" appears twice`, index);
     seen.add(lower);
-    if (lower.startsWith(ALTERNATE) && lower.length > ALTERNATE.length) return { kind: 'alternate', hreflang: name.slice(ALTERNATE.length).trim() };
+    if (lower.startsWith(ALTERNATE) && lower.length > ALTERNATE.length)
+      return { kind: 'alternate', hreflang: name.slice(ALTERNATE.length).trim() };
     if (FIELDS.has(lower)) return { kind: 'field', name: lower };
-    throw csvHeaderError(`unknown column "${name}": use loc, lastmod, changefreq, priority, section, hreflang, images or alternate:<hreflang>`, index);
+    throw csvHeaderError(
+      `unknown column "${name}": use loc, lastmod, changefreq, priority, section, hreflang, images or alternate:<hreflang>`,
+      index,
+    );
   });
   if (!seen.has('loc')) throw csvHeaderError('the header row has no loc column', 0);
   return columns;

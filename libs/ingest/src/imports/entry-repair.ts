@@ -19,7 +19,10 @@ const URL_SCALARS = new Set(['lastmod', 'changefreq', 'priority']);
 const VIDEO_REQUIRED = new Set(['thumbnailLoc', 'title', 'description']);
 
 /** The entry with every violation repaired, or undefined when one cannot be (the loc, the entry itself). */
-export function repairEntry(entry: Record<string, unknown>, violations: Violation[]): { entry: Record<string, unknown>; warnings: ImportIssue[] } | undefined {
+export function repairEntry(
+  entry: Record<string, unknown>,
+  violations: Violation[],
+): { entry: Record<string, unknown>; warnings: ImportIssue[] } | undefined {
   const repaired: Record<string, unknown> = structuredClone(entry);
   const warnings: ImportIssue[] = [];
   const drop = { alternates: new Set<number>(), images: new Set<number>(), videos: new Set<number>() };
@@ -70,7 +73,11 @@ export function repairEntry(entry: Record<string, unknown>, violations: Violatio
       outcome = 'the news block is dropped';
     }
     if (outcome === undefined) return undefined;
-    warnings.push({ code: violation.code, field: violation.field, message: `${violation.message}: ${outcome}, the page kept` });
+    warnings.push({
+      code: violation.code,
+      field: violation.field,
+      message: `${violation.message}: ${outcome}, the page kept`,
+    });
   }
   for (const [index, tags] of tagsDropped) {
     const video = (repaired.videos as Record<string, unknown>[])[index] as Record<string, unknown>;

@@ -7,7 +7,10 @@ import type { ImportItem } from './import.types';
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
-export async function* readNdjson(input: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<ImportItem> {
+export async function* readNdjson(
+  input: AsyncIterable<Buffer | string>,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<ImportItem> {
   let line = 0;
   let parts: Buffer[] = [];
   let partBytes = 0;
@@ -25,10 +28,14 @@ export async function* readNdjson(input: AsyncIterable<Buffer | string>, maxLine
       if (oversized) yield tooLong(line, maxLineBytes);
       else if (parts.length === 0) {
         const checked = region !== undefined && start >= region.from;
-        yield checked ? parseLine(line, chunk.toString(region.encoding, start, withoutCr(chunk, start, end))) : parseNdjsonLine(line, chunk.subarray(start, end));
+        yield checked
+          ? parseLine(line, chunk.toString(region.encoding, start, withoutCr(chunk, start, end)))
+          : parseNdjsonLine(line, chunk.subarray(start, end));
       } else {
         parts.push(chunk.subarray(start, end));
-        yield partBytes + end - start > maxLineBytes ? tooLong(line, maxLineBytes) : parseNdjsonLine(line, Buffer.concat(parts));
+        yield partBytes + end - start > maxLineBytes
+          ? tooLong(line, maxLineBytes)
+          : parseNdjsonLine(line, Buffer.concat(parts));
       }
       parts = [];
       partBytes = 0;
@@ -63,7 +70,8 @@ function withoutCr(chunk: Buffer, start: number, end: number): number {
 
 function parseNdjsonLine(line: number, bytes: Buffer): ImportItem {
   const body = bytes.subarray(0, withoutCr(bytes, 0, bytes.length));
-  if (!isUtf8(body)) return { line, issue: { code: 'INVALID_UTF8', field: '', message: 'the line is not valid UTF-8' } };
+  if (!isUtf8(body))
+    return { line, issue: { code: 'INVALID_UTF8', field: '', message: 'the line is not valid UTF-8' } };
   return parseLine(line, body.toString('utf8'));
 }
 
@@ -72,7 +80,10 @@ function parseLine(line: number, text: string): ImportItem {
   try {
     return { line, entry: JSON.parse(text) as unknown };
   } catch (error) {
-    return { line, issue: { code: 'INVALID_JSON', field: '', message: `not a JSON object: ${(error as Error).message}` } };
+    return {
+      line,
+      issue: { code: 'INVALID_JSON', field: '', message: `not a JSON object: ${(error as Error).message}` },
+    };
   }
 }
 

@@ -18,7 +18,11 @@ export type UploadLimits = DecompressionLimits;
  * The body as sent, undone (see decompressBounded), with the refusals in the upload's codes:
  * the limits are IMPORT_MAX_TOTAL_BYTES and IMPORT_MAX_COMPRESSION_RATIO.
  */
-export function decodeBody(body: Readable, contentEncoding: string | undefined, limits: UploadLimits): AsyncIterable<Buffer> {
+export function decodeBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  limits: UploadLimits,
+): AsyncIterable<Buffer> {
   let decoded: AsyncIterable<Buffer>;
   try {
     decoded = decompressBounded(body, contentEncoding, limits);
@@ -38,11 +42,23 @@ function uploadError(error: unknown): unknown {
   if (!(error instanceof DecompressionError)) return error;
   switch (error.reason) {
     case 'unsupported':
-      return new DomainError('invalid', 'UNSUPPORTED_CONTENT_ENCODING', `${error.message}: send gzip, deflate, br or none`);
+      return new DomainError(
+        'invalid',
+        'UNSUPPORTED_CONTENT_ENCODING',
+        `${error.message}: send gzip, deflate, br or none`,
+      );
     case 'too_large':
-      return new DomainError('too_large', 'UPLOAD_TOO_LARGE', `the upload is ${error.message} (IMPORT_MAX_TOTAL_BYTES)`);
+      return new DomainError(
+        'too_large',
+        'UPLOAD_TOO_LARGE',
+        `the upload is ${error.message} (IMPORT_MAX_TOTAL_BYTES)`,
+      );
     case 'ratio':
-      return new DomainError('too_large', 'COMPRESSION_RATIO_TOO_HIGH', `the upload ${error.message} (IMPORT_MAX_COMPRESSION_RATIO)`);
+      return new DomainError(
+        'too_large',
+        'COMPRESSION_RATIO_TOO_HIGH',
+        `the upload ${error.message} (IMPORT_MAX_COMPRESSION_RATIO)`,
+      );
     case 'corrupt':
       return new DomainError('invalid', 'INVALID_COMPRESSION', `the body ${error.message}`);
   }
@@ -70,7 +86,13 @@ export async function drainInto(session: ImportSession, items: AsyncIterable<Imp
     return await session.complete();
   } catch (error) {
     const gone = clientGone(error);
-    const reason = gone ? new DomainError('invalid', 'UPLOAD_ABORTED', 'the upload stopped before its end; what was read before is stored') : error;
+    const reason = gone
+      ? new DomainError(
+          'invalid',
+          'UPLOAD_ABORTED',
+          'the upload stopped before its end; what was read before is stored',
+        )
+      : error;
     // A client that went away (or went quiet past the idle timeout) keeps every line it sent.
     await session.fail(reason, { keepPending: gone });
     throw reason;

@@ -19,7 +19,11 @@ describe('UrlImportService (real Postgres)', () => {
   }
   const importRow = async (id: string) => (await pool.query('SELECT * FROM imports WHERE id = $1', [id])).rows[0];
   const live = async () =>
-    (await pool.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL ORDER BY loc', [site.id])).rows.map((row) => row.loc);
+    (
+      await pool.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL ORDER BY loc', [
+        site.id,
+      ])
+    ).rows.map((row) => row.loc);
 
   const fixture = useTestPool();
   beforeAll(() => {
@@ -34,7 +38,11 @@ describe('UrlImportService (real Postgres)', () => {
     changes = [];
     ingest = new UrlIngestService(pool, async () => undefined);
     // Tiny batches: every test crosses several of them.
-    imports = new UrlImportService(pool, ingest.writer, async (siteId) => void changes.push(siteId), { batchSize: 3, flushEveryMs: 60_000, maxStoredRejections: 4 });
+    imports = new UrlImportService(pool, ingest.writer, async (siteId) => void changes.push(siteId), {
+      batchSize: 3,
+      flushEveryMs: 60_000,
+      maxStoredRejections: 4,
+    });
   });
 
   it('stores the valid lines batch by batch and records each rejection with its line', async () => {
@@ -54,15 +62,27 @@ describe('UrlImportService (real Postgres)', () => {
     );
     expect(result).toMatchObject({ status: 'completed', linesRead: 8, stored: 4, rejected: 3 });
     expect(await live()).toEqual([loc('/a'), loc('/c'), loc('/c-de')]);
-    const rejections = await pool.query('SELECT line, code, field FROM import_rejections WHERE import_id = $1 ORDER BY id', [session.id]);
+    const rejections = await pool.query(
+      'SELECT line, code, field FROM import_rejections WHERE import_id = $1 ORDER BY id',
+      [session.id],
+    );
     expect(rejections.rows).toEqual([
       { line: 2, code: 'INVALID_JSON', field: '' },
       { line: 4, code: 'URL_HOST_MISMATCH', field: 'loc' },
       { line: 5, code: 'INVALID_LASTMOD', field: 'lastmod' },
     ]);
-    expect(await importRow(session.id)).toMatchObject({ status: 'completed', lines_read: 8, stored: 4, rejected: 3, error: null });
+    expect(await importRow(session.id)).toMatchObject({
+      status: 'completed',
+      lines_read: 8,
+      stored: 4,
+      rejected: 3,
+      error: null,
+    });
     // The later line wins; both members of the cluster list each other.
-    const fragments = await pool.query<{ loc: string; fragment: string }>('SELECT loc, fragment FROM urls WHERE site_id = $1', [site.id]);
+    const fragments = await pool.query<{ loc: string; fragment: string }>(
+      'SELECT loc, fragment FROM urls WHERE site_id = $1',
+      [site.id],
+    );
     const byLoc = Object.fromEntries(fragments.rows.map((row) => [row.loc, row.fragment]));
     expect(byLoc[loc('/a')]).toContain('<priority>0.4</priority>');
     expect(byLoc[loc('/c')]).toContain(`hreflang="de" href="${loc('/c-de')}"`);
@@ -74,18 +94,31 @@ describe('UrlImportService (real Postgres)', () => {
     const session = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' });
     const bad = Array.from({ length: 7 }, (_, i) => line(i + 1, { loc: `https://elsewhere.example.org/${i}` }));
     expect(await drainInto(session, items(bad))).toMatchObject({ rejected: 7, stored: 0 });
-    expect((await pool.query('SELECT count(*)::int AS n FROM import_rejections WHERE import_id = $1', [session.id])).rows[0].n).toBe(4);
+    expect(
+      (await pool.query('SELECT count(*)::int AS n FROM import_rejections WHERE import_id = $1', [session.id])).rows[0]
+        .n,
+    ).toBe(4);
   });
 
   it('replace deletes what the import did not list only when it completes, and keeps rejected lines', async () => {
-    await ingest.upsert(site, ['/keep', '/bad-date', '/gone-1', '/gone-2'].map((p) => ({ loc: loc(p) })));
+    await ingest.upsert(
+      site,
+      ['/keep', '/bad-date', '/gone-1', '/gone-2'].map((p) => ({ loc: loc(p) })),
+    );
     const session = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'replace' });
-    for (const item of [line(1, { loc: loc('/keep') }), line(2, { loc: loc('/bad-date'), lastmod: 'yesterday' }), line(3, { loc: loc('/new-1') }), line(4, { loc: loc('/new-2') })]) {
+    for (const item of [
+      line(1, { loc: loc('/keep') }),
+      line(2, { loc: loc('/bad-date'), lastmod: 'yesterday' }),
+      line(3, { loc: loc('/new-1') }),
+      line(4, { loc: loc('/new-2') }),
+    ]) {
       await session.push(item);
     }
     // Batches commit as they go: new URLs appear, nothing is deleted yet.
     await expect.poll(live).toContain(loc('/new-1'));
-    expect(await live()).toEqual([loc('/bad-date'), loc('/gone-1'), loc('/gone-2'), loc('/keep'), loc('/new-1')].sort());
+    expect(await live()).toEqual(
+      [loc('/bad-date'), loc('/gone-1'), loc('/gone-2'), loc('/keep'), loc('/new-1')].sort(),
+    );
     const result = await session.complete();
     expect(result).toMatchObject({ status: 'completed', stored: 3, rejected: 1, deleted: 2 });
     expect(await live()).toEqual([loc('/bad-date'), loc('/keep'), loc('/new-1'), loc('/new-2')]);
@@ -114,7 +147,9 @@ describe('UrlImportService (real Postgres)', () => {
 
   it('fails an import whose session died, and then lets the site import again', async () => {
     const session = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'replace' });
-    await expect(imports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' })).rejects.toMatchObject({ code: 'IMPORT_RUNNING' });
+    await expect(imports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' })).rejects.toMatchObject({
+      code: 'IMPORT_RUNNING',
+    });
     expect(await imports.sweep(site.id)).toBe(0);
 
     await pool.query(
@@ -123,13 +158,19 @@ describe('UrlImportService (real Postgres)', () => {
       [`import:${session.id}`],
     );
     await expect.poll(() => imports.sweep(site.id), { timeout: 10_000 }).toBe(1);
-    expect(await importRow(session.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/interrupted/) });
+    expect(await importRow(session.id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/interrupted/),
+    });
     await expect(session.complete()).rejects.toThrow();
     await session.fail(new Error('connection lost'));
     expect((await importRow(session.id)).error).toMatch(/interrupted/);
 
     const next: ImportSession = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' });
-    expect(await drainInto(next, items([line(1, { loc: loc('/x') })]))).toMatchObject({ status: 'completed', stored: 1 });
+    expect(await drainInto(next, items([line(1, { loc: loc('/x') })]))).toMatchObject({
+      status: 'completed',
+      stored: 1,
+    });
   });
 
   it('gives up on a session that made no progress for long, and that session then changes nothing', async () => {
@@ -138,7 +179,10 @@ describe('UrlImportService (real Postgres)', () => {
     await session.push(line(1, { loc: loc('/new') }));
     await pool.query(`UPDATE imports SET heartbeat_at = now() - interval '2 hours' WHERE id = $1`, [session.id]);
     expect(await imports.sweep(site.id)).toBe(1);
-    expect(await importRow(session.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/no progress/) });
+    expect(await importRow(session.id)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/no progress/),
+    });
     await expect(session.complete()).rejects.toThrow(/no longer running/);
     await session.fail(new Error('abandoned'));
     expect(await live()).toEqual([loc('/old')]);
@@ -150,10 +194,18 @@ describe('UrlImportService (real Postgres)', () => {
     site = await insertSite(pool, { tenantId: tenant.id });
     await ingest.upsert(site, [{ loc: loc('/1') }]);
     const session = await imports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' });
-    const result = await drainInto(session, items(['/1', '/2', '/3', '/4', '/5'].map((p, i) => line(i + 1, { loc: loc(p) }))));
+    const result = await drainInto(
+      session,
+      items(['/1', '/2', '/3', '/4', '/5'].map((p, i) => line(i + 1, { loc: loc(p) }))),
+    );
     expect(result).toMatchObject({ stored: 3, rejected: 2 });
     expect(await live()).toEqual([loc('/1'), loc('/2'), loc('/3')]);
-    const rejections = await pool.query('SELECT line, code FROM import_rejections WHERE import_id = $1 ORDER BY line', [session.id]);
-    expect(rejections.rows).toEqual([{ line: 4, code: 'QUOTA_URLS' }, { line: 5, code: 'QUOTA_URLS' }]);
+    const rejections = await pool.query('SELECT line, code FROM import_rejections WHERE import_id = $1 ORDER BY line', [
+      session.id,
+    ]);
+    expect(rejections.rows).toEqual([
+      { line: 4, code: 'QUOTA_URLS' },
+      { line: 5, code: 'QUOTA_URLS' },
+    ]);
   });
 });

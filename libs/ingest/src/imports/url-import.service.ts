@@ -13,7 +13,13 @@ import { lockSiteUrls } from '@sitemaps/data';
 import { DomainError, URL_QUOTA_ISSUE } from '@sitemaps/domain';
 import { copyRows, FieldArena } from '../pg-copy';
 import type { UrlBatchWriter } from '../url-batch.writer';
-import { prepareEntry, siteOrigin, type IngestSite, type PreparedEntry, type PrepareResult } from '../url-entry.preparer';
+import {
+  prepareEntry,
+  siteOrigin,
+  type IngestSite,
+  type PreparedEntry,
+  type PrepareResult,
+} from '../url-entry.preparer';
 import type { ImportFormat, ImportIssue, ImportItem, ImportMode, ImportProgress, ImportSource } from './import.types';
 
 export interface ImportLimits {
@@ -25,7 +31,11 @@ export interface ImportLimits {
   maxStoredRejections: number;
 }
 
-export const DEFAULT_IMPORT_LIMITS: ImportLimits = { batchSize: 2_000, flushEveryMs: 1_000, maxStoredRejections: 100_000 };
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  batchSize: 2_000,
+  flushEveryMs: 1_000,
+  maxStoredRejections: 100_000,
+};
 
 export interface ImportStart {
   source: ImportSource;
@@ -34,10 +44,18 @@ export interface ImportStart {
   sourceUrl?: string;
 }
 
-const REJECTION_COLUMNS = { import_id: 'uuid', line: 'int4', code: 'text', field: 'text', reason: 'text', source: 'text' } as const;
+const REJECTION_COLUMNS = {
+  import_id: 'uuid',
+  line: 'int4',
+  code: 'text',
+  field: 'text',
+  reason: 'text',
+  source: 'text',
+} as const;
 /** Sitemaps imports repair what they can (entry-repair.ts); uploads are refused line by line, as PUT is. */
 const repairs = (format: ImportFormat) => format === 'sitemap';
-const INTERRUPTED = 'interrupted: the process running this import stopped before it completed (a replace deleted nothing)';
+const INTERRUPTED =
+  'interrupted: the process running this import stopped before it completed (a replace deleted nothing)';
 /** A session that holds its lock but has made no progress this long is given up on. */
 const STALE_AFTER = '30 minutes';
 const STALE = `no progress for ${STALE_AFTER}: given up (a replace deleted nothing)`;
@@ -80,7 +98,10 @@ export class UrlImportService {
    * so running them again changes nothing that is already there). Null when it is completed,
    * gone, or running in a live process.
    */
-  async resume(site: IngestSite, importId: string): Promise<{ session: ImportSession; sourceUrl: string | null } | null> {
+  async resume(
+    site: IngestSite,
+    importId: string,
+  ): Promise<{ session: ImportSession; sourceUrl: string | null } | null> {
     let sourceUrl: string | null = null;
     let claimable = false;
     // Only sitemaps imports are queued and resumed.
@@ -119,11 +140,20 @@ export class UrlImportService {
     }
   }
 
-  private async open(site: IngestSite, id: string, mode: ImportMode, repair: boolean, register: (db: PoolClient) => Promise<void>): Promise<ImportSession | null> {
+  private async open(
+    site: IngestSite,
+    id: string,
+    mode: ImportMode,
+    repair: boolean,
+    register: (db: PoolClient) => Promise<void>,
+  ): Promise<ImportSession | null> {
     const db = await this.pool.connect();
     let locked = false;
     try {
-      const { rows } = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [lockKey(id)]);
+      const { rows } = await db.query<{ locked: boolean }>(
+        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
+        [lockKey(id)],
+      );
       locked = rows[0]?.locked === true;
       if (!locked) {
         db.release();
@@ -133,9 +163,16 @@ export class UrlImportService {
       // One import per site at a time: a replace racing another import has no clear meaning.
       await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`site-imports:${site.id}`]);
       await sweepOn(db, site.id, id);
-      const running = await db.query<{ id: string }>(`SELECT id FROM imports WHERE site_id = $1 AND status = 'running' AND id <> $2 LIMIT 1`, [site.id, id]);
+      const running = await db.query<{ id: string }>(
+        `SELECT id FROM imports WHERE site_id = $1 AND status = 'running' AND id <> $2 LIMIT 1`,
+        [site.id, id],
+      );
       if (running.rows[0]) {
-        throw new DomainError('conflict', 'IMPORT_RUNNING', `import ${running.rows[0].id} is still running for this site; wait for it to finish`);
+        throw new DomainError(
+          'conflict',
+          'IMPORT_RUNNING',
+          `import ${running.rows[0].id} is still running for this site; wait for it to finish`,
+        );
       }
       await register(db);
       await db.query('COMMIT');
@@ -146,7 +183,8 @@ export class UrlImportService {
       return new ImportSession(id, db, site, mode, this.writer, this.limits, this.onChange, this.pool, repair);
     } catch (error) {
       await db.query('ROLLBACK').catch(() => undefined);
-      if (locked) await db.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(id)]).catch(() => undefined);
+      if (locked)
+        await db.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(id)]).catch(() => undefined);
       db.release();
       throw error;
     }
@@ -165,10 +203,17 @@ async function sweepOn(db: PoolClient, siteId?: string, exceptId?: string): Prom
     [siteId ?? null, exceptId ?? null, STALE_AFTER],
   );
   const failImport = async (id: string, reason: string) =>
-    (await db.query(`UPDATE imports SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running'`, [id, reason])).rowCount ?? 0;
+    (
+      await db.query(
+        `UPDATE imports SET status = 'failed', error = $2, finished_at = now() WHERE id = $1 AND status = 'running'`,
+        [id, reason],
+      )
+    ).rowCount ?? 0;
   let failed = 0;
   for (const { id, stale } of rows) {
-    const got = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [lockKey(id)]);
+    const got = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [
+      lockKey(id),
+    ]);
     if (!got.rows[0]?.locked) {
       if (stale) failed += await failImport(id, STALE);
       continue;
@@ -271,7 +316,12 @@ export class ImportSession {
     return this.take(item.line, undefined, undefined);
   }
 
-  private take(line: number, outcome: PrepareResult | ImportIssue | undefined, source: string | undefined, read?: ImportIssue[]): Promise<void> | undefined {
+  private take(
+    line: number,
+    outcome: PrepareResult | ImportIssue | undefined,
+    source: string | undefined,
+    read?: ImportIssue[],
+  ): Promise<void> | undefined {
     if (this.failure !== undefined) throw this.failure;
     this.counters.linesRead += 1;
     this.batchLines += 1;
@@ -287,7 +337,8 @@ export class ImportSession {
       this.reject(line, outcome.errors, source);
       if (this.mode === 'replace' && outcome.locHash) this.seen.push(outcome.locHash);
     }
-    if (this.batchLines >= this.limits.batchSize || Date.now() - this.lastFlush >= this.limits.flushEveryMs) return this.flush();
+    if (this.batchLines >= this.limits.batchSize || Date.now() - this.lastFlush >= this.limits.flushEveryMs)
+      return this.flush();
     return undefined;
   }
 
@@ -303,14 +354,28 @@ export class ImportSession {
       if (this.mode === 'replace') {
         await db.query('ANALYZE import_seen');
         await db.query(`SET LOCAL work_mem = '256MB'`);
-        const removed = await this.writer.softDelete(db, this.site, 'NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.loc_hash = urls.loc_hash)', [], new Date());
+        const removed = await this.writer.softDelete(
+          db,
+          this.site,
+          'NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.loc_hash = urls.loc_hash)',
+          [],
+          new Date(),
+        );
         this.counters.deleted = removed.count;
         this.counters.changed += removed.changed;
       }
       const done = await db.query(
         `UPDATE imports SET status = 'completed', finished_at = now(), heartbeat_at = now(),
                 lines_read = $2, stored = $3, rejected = $4, changed = $5, deleted = $6, warnings = $7 WHERE id = $1 AND status = 'running'`,
-        [this.id, this.counters.linesRead, this.counters.stored, this.counters.rejected, this.counters.changed, this.counters.deleted, this.counters.warnings],
+        [
+          this.id,
+          this.counters.linesRead,
+          this.counters.stored,
+          this.counters.rejected,
+          this.counters.changed,
+          this.counters.deleted,
+          this.counters.warnings,
+        ],
       );
       if (done.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');
@@ -330,8 +395,18 @@ export class ImportSession {
    */
   async fail(error: unknown, opts: { keepPending?: boolean } = {}): Promise<ImportProgress> {
     const message = error instanceof Error ? error.message : String(error);
-    if (this.closed) return { id: this.id, status: 'failed', mode: this.mode, ...this.committed, changed: this.counters.changed, deleted: 0, error: message };
-    if (opts.keepPending && this.failure === undefined && this.batchLines > 0) await this.flush().catch(() => undefined);
+    if (this.closed)
+      return {
+        id: this.id,
+        status: 'failed',
+        mode: this.mode,
+        ...this.committed,
+        changed: this.counters.changed,
+        deleted: 0,
+        error: message,
+      };
+    if (opts.keepPending && this.failure === undefined && this.batchLines > 0)
+      await this.flush().catch(() => undefined);
     await this.inflight;
     // The counters stay those of the last committed batch: what is stored, not what was read.
     const update = `UPDATE imports SET status = 'failed', error = $2, finished_at = now(), heartbeat_at = now() WHERE id = $1 AND status = 'running'`;
@@ -346,7 +421,15 @@ export class ImportSession {
     }
     await this.close(broken);
     if (this.counters.changed > 0) await this.onChange(this.site.id);
-    return { id: this.id, status: 'failed', mode: this.mode, ...this.committed, changed: this.counters.changed, deleted: 0, error: message };
+    return {
+      id: this.id,
+      status: 'failed',
+      mode: this.mode,
+      ...this.committed,
+      changed: this.counters.changed,
+      deleted: 0,
+      error: message,
+    };
   }
 
   /** Releases the lock and the connection; a broken connection is discarded. */
@@ -376,7 +459,8 @@ export class ImportSession {
 
   private warn(line: number, issues: ImportIssue[], source: string | undefined): void {
     this.counters.warnings += issues.length;
-    for (const { code, field, message } of issues) this.warnings.push({ line, issue: { code, field, message }, source: source ?? null });
+    for (const { code, field, message } of issues)
+      this.warnings.push({ line, issue: { code, field, message }, source: source ?? null });
   }
 
   /** Hands the filled batch to Postgres after the previous one has committed. */
@@ -430,13 +514,25 @@ export class ImportSession {
       const stored = batch.rejections.slice(0, room);
       if (stored.length > 0) {
         await copyRows(db, 'import_rejections', REJECTION_COLUMNS, stored, (r) => [
-          this.id, r.line, r.issue.code, r.issue.field, r.issue.message, r.source,
+          this.id,
+          r.line,
+          r.issue.code,
+          r.issue.field,
+          r.issue.message,
+          r.source,
         ]);
         this.storedRejections += stored.length;
       }
       const warnings = batch.warnings.slice(0, Math.max(0, this.limits.maxStoredRejections - this.storedWarnings));
       if (warnings.length > 0) {
-        await copyRows(db, 'import_warnings', REJECTION_COLUMNS, warnings, (r) => [this.id, r.line, r.issue.code, r.issue.field, r.issue.message, r.source]);
+        await copyRows(db, 'import_warnings', REJECTION_COLUMNS, warnings, (r) => [
+          this.id,
+          r.line,
+          r.issue.code,
+          r.issue.field,
+          r.issue.message,
+          r.source,
+        ]);
         this.storedWarnings += warnings.length;
       }
       if (this.mode === 'replace') {
@@ -445,7 +541,14 @@ export class ImportSession {
       }
       const progress = await db.query(
         `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, warnings = $6, heartbeat_at = now() WHERE id = $1 AND status = 'running'`,
-        [this.id, batch.totals.linesRead, batch.totals.stored, batch.totals.rejected, this.counters.changed, batch.totals.warnings],
+        [
+          this.id,
+          batch.totals.linesRead,
+          batch.totals.stored,
+          batch.totals.rejected,
+          this.counters.changed,
+          batch.totals.warnings,
+        ],
       );
       if (progress.rowCount !== 1) throw new ImportAbandonedError(this.id);
       await db.query('COMMIT');

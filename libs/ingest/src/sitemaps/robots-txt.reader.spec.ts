@@ -20,11 +20,15 @@ describe('sitemapLinesOfRobotsTxt', () => {
 
   it('splits at the first colon, and at whitespace when a line of two words has none, as Google does', () => {
     // The key of the first is "Sitemap https": it still starts with "sitemap".
-    expect(values('Sitemap https://a.example/7.xml\nSitemap /relative.xml\nSitemap /a.xml /b.xml\n')).toEqual(['//a.example/7.xml', '/relative.xml']);
+    expect(values('Sitemap https://a.example/7.xml\nSitemap /relative.xml\nSitemap /a.xml /b.xml\n')).toEqual([
+      '//a.example/7.xml',
+      '/relative.xml',
+    ]);
   });
 
   it('skips a BOM, comments, empty values and keys that are not the sitemap key', () => {
-    const robots = '\uFEFFSitemap: https://a.example/bom.xml\r# Sitemap: https://a.example/commented.xml\nSitemap:\n' +
+    const robots =
+      '\uFEFFSitemap: https://a.example/bom.xml\r# Sitemap: https://a.example/commented.xml\nSitemap:\n' +
       'Site map: https://a.example/two-words.xml\nMy-sitemap: https://a.example/no.xml\n';
     expect(sitemapLinesOfRobotsTxt(robots)).toEqual([{ line: 1, value: 'https://a.example/bom.xml' }]);
   });

@@ -20,7 +20,8 @@ export function sitemapLinesOfRobotsTxt(text: string): RobotsSitemapLine[] {
     const pair = keyAndValue(lines[index] as string);
     if (!pair) continue;
     const key = pair.key.toLowerCase();
-    if (SITEMAP_KEYS.some((sitemap) => key.startsWith(sitemap)) && pair.value !== '') found.push({ line: index + 1, value: pair.value });
+    if (SITEMAP_KEYS.some((sitemap) => key.startsWith(sitemap)) && pair.value !== '')
+      found.push({ line: index + 1, value: pair.value });
   }
   return found;
 }

@@ -67,8 +67,12 @@ export class ByteBudget {
       transform(chunk: Buffer, _encoding, callback: TransformCallback) {
         file += chunk.length;
         budget.remaining -= chunk.length;
-        if (file > budget.perFile) return callback(new FetchRefusedError('TOO_LARGE', `${label} is larger than ${budget.perFile} bytes`));
-        if (budget.remaining < 0) return callback(new FetchRefusedError('TOO_LARGE', `the import read more than its total byte budget at ${label}`));
+        if (file > budget.perFile)
+          return callback(new FetchRefusedError('TOO_LARGE', `${label} is larger than ${budget.perFile} bytes`));
+        if (budget.remaining < 0)
+          return callback(
+            new FetchRefusedError('TOO_LARGE', `the import read more than its total byte budget at ${label}`),
+          );
         callback(null, chunk);
       },
     });
@@ -78,18 +82,23 @@ export class ByteBudget {
 export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: AbortSignal): Promise<FetchedBody> {
   let url = new URL(rawUrl);
   for (let hop = 0; ; hop++) {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefusedError('UNSUPPORTED_SCHEME', `${url.href}: only http and https are fetched`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchRefusedError('UNSUPPORTED_SCHEME', `${url.href}: only http and https are fetched`);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     // An IP literal never reaches the resolver hook.
     if (net.isIP(literal) && !policy.allowPrivateAddresses && !isPublicAddress(literal)) {
-      throw new FetchRefusedError('ADDRESS_REFUSED', `${url.href}: ${literal} is a private, loopback or link-local address`);
+      throw new FetchRefusedError(
+        'ADDRESS_REFUSED',
+        `${url.href}: ${literal} is a private, loopback or link-local address`,
+      );
     }
     const response = await request(url, policy, signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (REDIRECTS.has(status) && location) {
       response.resume();
-      if (hop >= policy.maxRedirects) throw new FetchRefusedError('TOO_MANY_REDIRECTS', `${rawUrl}: more than ${policy.maxRedirects} redirects`);
+      if (hop >= policy.maxRedirects)
+        throw new FetchRefusedError('TOO_MANY_REDIRECTS', `${rawUrl}: more than ${policy.maxRedirects} redirects`);
       url = new URL(location, url);
       continue;
     }
@@ -98,7 +107,12 @@ export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: Abor
       throw new FetchRefusedError('HTTP_STATUS', `${url.href} answered ${status}`);
     }
     const encoding = response.headers['content-encoding'];
-    return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), contentEncoding: encoding === undefined ? undefined : String(encoding), body: response };
+    return {
+      url: url.href,
+      contentType: String(response.headers['content-type'] ?? ''),
+      contentEncoding: encoding === undefined ? undefined : String(encoding),
+      body: response,
+    };
   }
 }
 
@@ -110,9 +124,15 @@ function request(url: URL, policy: FetchPolicy, signal: AbortSignal): Promise<In
       signal,
       lookup: guardedLookup(policy),
       timeout: policy.requestTimeoutMs,
-      headers: { 'user-agent': policy.userAgent ?? USER_AGENT, 'accept-encoding': 'gzip, deflate, br', accept: 'application/xml, text/xml, text/plain, */*' },
+      headers: {
+        'user-agent': policy.userAgent ?? USER_AGENT,
+        'accept-encoding': 'gzip, deflate, br',
+        accept: 'application/xml, text/xml, text/plain, */*',
+      },
     });
-    req.on('timeout', () => req.destroy(new FetchRefusedError('TIMEOUT', `${url.href}: no answer within ${policy.requestTimeoutMs} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new FetchRefusedError('TIMEOUT', `${url.href}: no answer within ${policy.requestTimeoutMs} ms`)),
+    );
     req.on('response', (response) => {
       // The idle timeout keeps guarding the body: a server that stops sending fails the read.
       response.on('error', () => undefined);
@@ -129,13 +149,21 @@ export function guardedLookup(policy: Pick<FetchPolicy, 'allowPrivateAddresses' 
     const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
     const lookup = policy.resolve
       ? (done: (error: Error | null, addresses: dns.LookupAddress[]) => void) =>
-          policy.resolve!(hostname).then((all) => done(null, family ? all.filter((a) => a.family === family) : all), (error: Error) => done(error, []))
-      : (done: (error: Error | null, addresses: dns.LookupAddress[]) => void) => dns.lookup(hostname, { all: true, family }, done);
+          policy.resolve!(hostname).then(
+            (all) => done(null, family ? all.filter((a) => a.family === family) : all),
+            (error: Error) => done(error, []),
+          )
+      : (done: (error: Error | null, addresses: dns.LookupAddress[]) => void) =>
+          dns.lookup(hostname, { all: true, family }, done);
     lookup((error, addresses) => {
       if (error) return callback(error, '', 0);
-      const refused = policy.allowPrivateAddresses ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
+      const refused = policy.allowPrivateAddresses
+        ? undefined
+        : addresses.find((entry) => !isPublicAddress(entry.address));
       if (refused || addresses.length === 0) {
-        const reason = refused ? `${hostname} resolves to ${refused.address}, a private, loopback or link-local address` : `${hostname} has no address`;
+        const reason = refused
+          ? `${hostname} resolves to ${refused.address}, a private, loopback or link-local address`
+          : `${hostname} has no address`;
         return callback(new FetchRefusedError('ADDRESS_REFUSED', reason), '', 0);
       }
       if (options.all) (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);

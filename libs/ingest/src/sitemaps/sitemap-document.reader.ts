@@ -38,7 +38,8 @@ export async function openSitemapDocument(body: AsyncIterable<Buffer>): Promise<
     return { kind: 'urlset', items: read.items, error: read.error };
   }
   // The protocol's text format: one URL a line, nothing else.
-  if (/^\s*https?:\/\/\S+\s*$/i.test(text.trimStart().split('\n')[0] ?? '') && !text.trimStart().startsWith('<')) return { kind: 'text', lines: lines(rest) };
+  if (/^\s*https?:\/\/\S+\s*$/i.test(text.trimStart().split('\n')[0] ?? '') && !text.trimStart().startsWith('<'))
+    return { kind: 'text', lines: lines(rest) };
   throw new NotASitemapError('neither a <urlset>, a <sitemapindex> nor a text sitemap');
 }
 

@@ -61,7 +61,11 @@ export function entryOfRawUrl(raw: RawSitemapUrl): MappedEntry {
 
 function videoOf(raw: RawVideo, field: string, read: ValueReader): Record<string, unknown> {
   const v = raw.fields;
-  const video: Record<string, unknown> = { thumbnailLoc: v.thumbnail_loc ?? null, title: v.title ?? null, description: v.description ?? null };
+  const video: Record<string, unknown> = {
+    thumbnailLoc: v.thumbnail_loc ?? null,
+    title: v.title ?? null,
+    description: v.description ?? null,
+  };
   if (v.content_loc !== undefined) video.contentLoc = v.content_loc;
   if (v.player_loc !== undefined) video.playerLoc = v.player_loc;
   const duration = read.integer(v.duration, `${field}.duration`, 'INVALID_DURATION');
@@ -74,11 +78,15 @@ function videoOf(raw: RawVideo, field: string, read: ValueReader): Record<string
   if (v.publication_date !== undefined) video.publicationDate = v.publication_date;
   const familyFriendly = read.yesNo(v.family_friendly, `${field}.familyFriendly`);
   if (familyFriendly !== undefined) video.familyFriendly = familyFriendly;
-  if (v.restriction !== undefined) video.restriction = { relationship: raw.restrictionRelationship ?? null, countries: words(v.restriction) };
-  if (v.platform !== undefined) video.platform = { relationship: raw.platformRelationship ?? null, platforms: words(v.platform) };
+  if (v.restriction !== undefined)
+    video.restriction = { relationship: raw.restrictionRelationship ?? null, countries: words(v.restriction) };
+  if (v.platform !== undefined)
+    video.platform = { relationship: raw.platformRelationship ?? null, platforms: words(v.platform) };
   const requiresSubscription = read.yesNo(v.requires_subscription, `${field}.requiresSubscription`);
   if (requiresSubscription !== undefined) video.requiresSubscription = requiresSubscription;
-  if (v.uploader !== undefined) video.uploader = raw.uploaderInfo === undefined ? { name: v.uploader } : { name: v.uploader, info: raw.uploaderInfo };
+  if (v.uploader !== undefined)
+    video.uploader =
+      raw.uploaderInfo === undefined ? { name: v.uploader } : { name: v.uploader, info: raw.uploaderInfo };
   const live = read.yesNo(v.live, `${field}.live`);
   if (live !== undefined) video.live = live;
   if (raw.tags.length > 0) video.tags = raw.tags;
@@ -105,7 +113,9 @@ class ValueReader {
   integer(text: string | undefined, field: string, code: string): number | undefined {
     if (text === undefined) return undefined;
     const value = text.trim();
-    return NON_NEGATIVE_INTEGER.test(value) ? Number(value) : this.unset(field, code, `"${text}" is not a whole number of 0 or more`);
+    return NON_NEGATIVE_INTEGER.test(value)
+      ? Number(value)
+      : this.unset(field, code, `"${text}" is not a whole number of 0 or more`);
   }
 
   private unset(field: string, code: string, why: string): undefined {

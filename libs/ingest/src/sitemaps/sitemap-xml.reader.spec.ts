@@ -3,9 +3,12 @@ import { entryOfRawUrl } from './sitemap-entry.mapper';
 import { readSitemapXml, type RawSitemapUrl } from './sitemap-xml.reader';
 
 async function read(chunks: (string | Buffer)[]) {
-  const { items, error } = readSitemapXml('urlset', (async function* () {
-    for (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-  })());
+  const { items, error } = readSitemapXml(
+    'urlset',
+    (async function* () {
+      for (const chunk of chunks) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    })(),
+  );
   const urls: RawSitemapUrl[] = [];
   for await (const url of items) urls.push(url);
   return { urls, error: error() };
@@ -22,19 +25,29 @@ describe('readSitemapXml', () => {
     );
     // Cut inside the é and inside the emoji: the decoder carries the partial bytes over.
     const cuts = [xml.indexOf(Buffer.from('é')) + 1, xml.indexOf(Buffer.from('😀')) + 2];
-    const { urls, error } = await read([xml.subarray(0, cuts[0]), xml.subarray(cuts[0], cuts[1]), xml.subarray(cuts[1])]);
+    const { urls, error } = await read([
+      xml.subarray(0, cuts[0]),
+      xml.subarray(cuts[0], cuts[1]),
+      xml.subarray(cuts[1]),
+    ]);
     expect(error).toBeUndefined();
     expect(urls).toEqual([
       {
         loc: 'https://a.example/é?x=1&y=2',
         links: [],
         images: [{ loc: 'https://cdn.example/1.jpg' }],
-        videos: [{ fields: { title: 'Fish & chips 😀', restriction: 'DE FR' }, tags: ['a', 'b'], restrictionRelationship: 'allow' }],
+        videos: [
+          {
+            fields: { title: 'Fish & chips 😀', restriction: 'DE FR' },
+            tags: ['a', 'b'],
+            restrictionRelationship: 'allow',
+          },
+        ],
       },
     ]);
   });
 
-  it('refuses a DTD\'s entities (no XXE, no expansion) and stops at the first error with its line and column', async () => {
+  it("refuses a DTD's entities (no XXE, no expansion) and stops at the first error with its line and column", async () => {
     const xxe = await read([
       '<?xml version="1.0"?>\n<!DOCTYPE urlset [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY a "aaaa">]>\n<urlset>',
       '<url><loc>https://a.example/1</loc></url>\n<url><loc>&xxe;</loc></url><url><loc>&a;</loc></url></urlset>',
@@ -63,8 +76,12 @@ describe('entryOfRawUrl', () => {
   };
 
   it('reads yes and no in every case tYesNo allows, and more, trimmed; never another spelling', () => {
-    expect(flags(entryOfRawUrl(raw({ family_friendly: 'YES', requires_subscription: 'Yes', live: ' yes\n' })).entry)).toEqual([true, true, true]);
-    expect(flags(entryOfRawUrl(raw({ family_friendly: 'NO', requires_subscription: 'No', live: 'nO' })).entry)).toEqual([false, false, false]);
+    expect(
+      flags(entryOfRawUrl(raw({ family_friendly: 'YES', requires_subscription: 'Yes', live: ' yes\n' })).entry),
+    ).toEqual([true, true, true]);
+    expect(flags(entryOfRawUrl(raw({ family_friendly: 'NO', requires_subscription: 'No', live: 'nO' })).entry)).toEqual(
+      [false, false, false],
+    );
     const unknown = entryOfRawUrl(raw({ family_friendly: 'true', requires_subscription: '1', live: 'y' }));
     expect(flags(unknown.entry)).toEqual([undefined, undefined, undefined]);
     expect(unknown.warnings.map((w) => [w.code, w.field])).toEqual([

@@ -54,7 +54,12 @@ type Item<K> = K extends 'urlset' ? RawSitemapUrl : string;
 
 /** Reads `<url>` entries (urlset) or `<sitemap>` locs (sitemapindex) as the bytes arrive. */
 export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
-  private readonly parser = sax.parser(true, { trim: false, normalize: false, position: true, strictEntities: true } as sax.SAXOptions);
+  private readonly parser = sax.parser(true, {
+    trim: false,
+    normalize: false,
+    position: true,
+    strictEntities: true,
+  } as sax.SAXOptions);
   private readonly decoder = new StringDecoder('utf8');
   private readonly path: string[] = [];
   private out: Item<K>[] = [];
@@ -70,10 +75,15 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
 
   constructor(readonly kind: K) {
     this.parser.onerror = (error) => {
-      this.error ??= { line: this.parser.line + 1, column: this.parser.column + 1, message: error.message.split('\n')[0] ?? error.message };
+      this.error ??= {
+        line: this.parser.line + 1,
+        column: this.parser.column + 1,
+        message: error.message.split('\n')[0] ?? error.message,
+      };
     };
     // sax goes on after an error within the chunk it was given: nothing after it counts.
-    this.parser.onopentag = (node) => void (this.error ?? this.open(localName(node.name), node.attributes as Record<string, string>));
+    this.parser.onopentag = (node) =>
+      void (this.error ?? this.open(localName(node.name), node.attributes as Record<string, string>));
     this.parser.onclosetag = (name) => void (this.error ?? this.close(localName(name)));
     this.parser.ontext = (text) => void (this.error ?? this.append(text));
     this.parser.oncdata = (text) => void (this.error ?? this.append(text));

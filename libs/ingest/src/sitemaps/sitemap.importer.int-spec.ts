@@ -16,7 +16,8 @@ interface Served {
   headers?: Record<string, string>;
 }
 
-const URLSET = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ' +
+const URLSET =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ' +
   'xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">';
 const urlset = (body: string) => Buffer.from(`${URLSET}\n${body}\n</urlset>\n`);
 
@@ -58,21 +59,37 @@ describe('SitemapImporter (real Postgres, local HTTP server)', () => {
   beforeEach(async () => {
     files.clear();
     site = await insertSite(pool);
-    imports = new UrlImportService(pool, new UrlIngestService(pool, async () => undefined).writer, async () => undefined);
+    imports = new UrlImportService(
+      pool,
+      new UrlIngestService(pool, async () => undefined).writer,
+      async () => undefined,
+    );
   });
 
   async function importFrom(path: string, limits: Partial<SitemapImportLimits> = {}) {
-    const id = await imports.enqueue(site.id, { source: 'sitemaps', format: 'sitemap', mode: 'upsert', sourceUrl: `${base}${path}` });
+    const id = await imports.enqueue(site.id, {
+      source: 'sitemaps',
+      format: 'sitemap',
+      mode: 'upsert',
+      sourceUrl: `${base}${path}`,
+    });
     const progress = await new SitemapImporter(imports, { ...LIMITS, ...limits }).run(site, id);
     const issues = async (table: string) =>
-      (await pool.query<{ line: number; code: string; field: string; reason: string; source: string | null }>(
-        `SELECT line, code, field, reason, source FROM ${table} WHERE import_id = $1 ORDER BY id`,
-        [id],
-      )).rows;
+      (
+        await pool.query<{ line: number; code: string; field: string; reason: string; source: string | null }>(
+          `SELECT line, code, field, reason, source FROM ${table} WHERE import_id = $1 ORDER BY id`,
+          [id],
+        )
+      ).rows;
     return { progress, rejections: await issues('import_rejections'), warnings: await issues('import_warnings') };
   }
   const stored = async (path: string) =>
-    (await pool.query('SELECT loc, lastmod, lastmod_given, changefreq, priority, videos, alternates FROM urls WHERE site_id = $1 AND loc = $2 AND deleted_at IS NULL', [site.id, loc(path)])).rows[0];
+    (
+      await pool.query(
+        'SELECT loc, lastmod, lastmod_given, changefreq, priority, videos, alternates FROM urls WHERE site_id = $1 AND loc = $2 AND deleted_at IS NULL',
+        [site.id, loc(path)],
+      )
+    ).rows[0];
 
   it('reads yes/no in any case with whitespace trimmed, numbers and enumerations as the schemas spell them', async () => {
     const video = (path: string, yesNo: [string, string, string]) =>
@@ -81,15 +98,17 @@ describe('SitemapImporter (real Postgres, local HTTP server)', () => {
       `<video:family_friendly>${yesNo[0]}</video:family_friendly><video:requires_subscription>${yesNo[1]}</video:requires_subscription>` +
       `<video:live>${yesNo[2]}</video:live></video:video></url>`;
     files.set('/sitemap.xml', {
-      body: urlset([
-        video('/upper', ['YES', 'YES', 'YES']),
-        video('/capital', [' Yes ', 'No', '\n no\t']),
-        video('/mixed', ['yEs', 'NO', 'nO']),
-        video('/unknown', ['maybe', 'true', '1']),
-        `<url><loc>${loc('/scalars')}</loc><lastmod> 2026-01-02 </lastmod><changefreq> Weekly </changefreq><priority> 0.8 </priority></url>`,
-        `<url><loc>${loc('/bad-scalars')}</loc><lastmod>yesterday</lastmod><changefreq>sometimes</changefreq><priority>0.5abc</priority></url>`,
-        `<url><loc>${loc('/out-of-range')}</loc><priority>1.5</priority></url>`,
-      ].join('\n')),
+      body: urlset(
+        [
+          video('/upper', ['YES', 'YES', 'YES']),
+          video('/capital', [' Yes ', 'No', '\n no\t']),
+          video('/mixed', ['yEs', 'NO', 'nO']),
+          video('/unknown', ['maybe', 'true', '1']),
+          `<url><loc>${loc('/scalars')}</loc><lastmod> 2026-01-02 </lastmod><changefreq> Weekly </changefreq><priority> 0.8 </priority></url>`,
+          `<url><loc>${loc('/bad-scalars')}</loc><lastmod>yesterday</lastmod><changefreq>sometimes</changefreq><priority>0.5abc</priority></url>`,
+          `<url><loc>${loc('/out-of-range')}</loc><priority>1.5</priority></url>`,
+        ].join('\n'),
+      ),
     });
     const { progress, rejections, warnings } = await importFrom('/sitemap.xml');
     expect(progress).toMatchObject({ status: 'completed', stored: 7, rejected: 0 });
@@ -123,31 +142,39 @@ describe('SitemapImporter (real Postgres, local HTTP server)', () => {
   it('keeps pages with imperfect hreflang markup: unusable links dropped, the self link taken from the peers', async () => {
     const link = (attributes: string) => `<xhtml:link ${attributes}/>`;
     files.set('/sitemap.xml', {
-      body: urlset([
-        // /en lists its peers but not itself; /de lists the whole cluster, /en included.
-        `<url><loc>${loc('/en')}</loc>${link(`rel="alternate" hreflang="de" href="${loc('/de')}"`)}</url>`,
-        `<url><loc>${loc('/de')}</loc>${link(`rel="alternate" hreflang="de" href="${loc('/de')}"`)}${link(`rel="alternate" hreflang="en" href="${loc('/en')}"`)}</url>`,
-        // Links missing rel, hreflang or href, a bad code and a repeated code: dropped one by one.
-        `<url><loc>${loc('/fr')}</loc>` +
-          link(`rel="alternate" hreflang="fr" href="${loc('/fr')}"`) +
-          link(`hreflang="it" href="${loc('/it')}"`) +
-          link(`rel="alternate" href="${loc('/es')}"`) +
-          link(`rel="alternate" hreflang="pt"`) +
-          link(`rel="alternate" hreflang="xx-not-a-code" href="${loc('/xx')}"`) +
-          link(`rel="alternate" hreflang="nl" href="${loc('/nl')}"`) +
-          link(`rel="alternate" hreflang="nl" href="${loc('/nl-2')}"`) +
-          // Not hreflang links at all.
-          link(`rel="amphtml" href="${loc('/fr.amp')}"`) +
-          '</url>',
-      ].join('\n')),
+      body: urlset(
+        [
+          // /en lists its peers but not itself; /de lists the whole cluster, /en included.
+          `<url><loc>${loc('/en')}</loc>${link(`rel="alternate" hreflang="de" href="${loc('/de')}"`)}</url>`,
+          `<url><loc>${loc('/de')}</loc>${link(`rel="alternate" hreflang="de" href="${loc('/de')}"`)}${link(`rel="alternate" hreflang="en" href="${loc('/en')}"`)}</url>`,
+          // Links missing rel, hreflang or href, a bad code and a repeated code: dropped one by one.
+          `<url><loc>${loc('/fr')}</loc>` +
+            link(`rel="alternate" hreflang="fr" href="${loc('/fr')}"`) +
+            link(`hreflang="it" href="${loc('/it')}"`) +
+            link(`rel="alternate" href="${loc('/es')}"`) +
+            link(`rel="alternate" hreflang="pt"`) +
+            link(`rel="alternate" hreflang="xx-not-a-code" href="${loc('/xx')}"`) +
+            link(`rel="alternate" hreflang="nl" href="${loc('/nl')}"`) +
+            link(`rel="alternate" hreflang="nl" href="${loc('/nl-2')}"`) +
+            // Not hreflang links at all.
+            link(`rel="amphtml" href="${loc('/fr.amp')}"`) +
+            '</url>',
+        ].join('\n'),
+      ),
     });
     const { progress, rejections, warnings } = await importFrom('/sitemap.xml');
     expect(progress).toMatchObject({ status: 'completed', stored: 3, rejected: 0 });
     expect(rejections).toEqual([]);
-    const en = [{ hreflang: 'de', href: loc('/de') }, { hreflang: 'en', href: loc('/en') }];
+    const en = [
+      { hreflang: 'de', href: loc('/de') },
+      { hreflang: 'en', href: loc('/en') },
+    ];
     expect((await stored('/en')).alternates).toEqual(en);
     expect((await stored('/de')).alternates).toEqual(en);
-    expect((await stored('/fr')).alternates).toEqual([{ hreflang: 'fr', href: loc('/fr') }, { hreflang: 'nl', href: loc('/nl') }]);
+    expect((await stored('/fr')).alternates).toEqual([
+      { hreflang: 'fr', href: loc('/fr') },
+      { hreflang: 'nl', href: loc('/nl') },
+    ]);
     expect(warnings.map((w) => [w.line, w.code, w.field])).toEqual([
       [1, 'HREFLANG_SELF_MISSING', 'alternates'],
       [3, 'REQUIRED_FIELD', 'link[1].rel'],
@@ -161,19 +188,30 @@ describe('SitemapImporter (real Postgres, local HTTP server)', () => {
   it('counts IMPORT_MAX_FILE_BYTES after every decompression layer, and bounds the ratio', async () => {
     const good = urlset(`<url><loc>${loc('/good')}</loc></url>`);
     // Well-formed XML all the way: the limit, not the parser, has to stop it.
-    const bomb = gzipSync(Buffer.concat([Buffer.from(`${URLSET}<url><loc>${loc('/bomb')}</loc></url>`), Buffer.alloc(24 * 1024 * 1024, 0x20), Buffer.from('</urlset>')]));
+    const bomb = gzipSync(
+      Buffer.concat([
+        Buffer.from(`${URLSET}<url><loc>${loc('/bomb')}</loc></url>`),
+        Buffer.alloc(24 * 1024 * 1024, 0x20),
+        Buffer.from('</urlset>'),
+      ]),
+    );
     expect(bomb.length).toBeLessThan(64 * 1024);
     files.set('/index.xml', {
       body: Buffer.from(
         '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
-          ['/good.xml.gz', '/bomb.xml.gz', '/bomb-encoded.xml.gz'].map((p) => `<sitemap><loc>${base}${p}</loc></sitemap>`).join('') +
+          ['/good.xml.gz', '/bomb.xml.gz', '/bomb-encoded.xml.gz']
+            .map((p) => `<sitemap><loc>${base}${p}</loc></sitemap>`)
+            .join('') +
           '</sitemapindex>',
       ),
     });
     files.set('/good.xml.gz', { body: gzipSync(good), headers: { 'Content-Type': 'application/x-gzip' } });
     files.set('/bomb.xml.gz', { body: bomb, headers: { 'Content-Type': 'application/x-gzip' } });
     // Two layers: the .gz file, sent gzip-encoded again.
-    files.set('/bomb-encoded.xml.gz', { body: gzipSync(bomb), headers: { 'Content-Type': 'application/x-gzip', 'Content-Encoding': 'gzip' } });
+    files.set('/bomb-encoded.xml.gz', {
+      body: gzipSync(bomb),
+      headers: { 'Content-Type': 'application/x-gzip', 'Content-Encoding': 'gzip' },
+    });
 
     const sized = await importFrom('/index.xml');
     expect(sized.progress).toMatchObject({ status: 'completed', stored: 1 + 2 });
@@ -193,24 +231,46 @@ describe('SitemapImporter (real Postgres, local HTTP server)', () => {
 
   it('reports malformed XML served with 200 as INVALID_XML with line and column, keeping the entries before it', async () => {
     files.set('/sitemap.xml', {
-      body: urlset([`<url><loc>${loc('/before')}</loc></url>`, `<url><loc>${loc('/a?x=<b>')}</loc></url>`, `<url><loc>${loc('/after')}</loc></url>`].join('\n')),
+      body: urlset(
+        [
+          `<url><loc>${loc('/before')}</loc></url>`,
+          `<url><loc>${loc('/a?x=<b>')}</loc></url>`,
+          `<url><loc>${loc('/after')}</loc></url>`,
+        ].join('\n'),
+      ),
     });
     const { progress, rejections } = await importFrom('/sitemap.xml');
     expect(rejections).toEqual([
-      { line: 0, code: 'INVALID_XML', field: 'sitemap', source: `${base}/sitemap.xml`, reason: expect.stringMatching(/line 4, column \d+: Unexpected close tag/) },
+      {
+        line: 0,
+        code: 'INVALID_XML',
+        field: 'sitemap',
+        source: `${base}/sitemap.xml`,
+        reason: expect.stringMatching(/line 4, column \d+: Unexpected close tag/),
+      },
     ]);
-    expect(progress).toMatchObject({ status: 'failed', error: expect.stringMatching(/^not well-formed XML at line 4, column \d+/) });
+    expect(progress).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^not well-formed XML at line 4, column \d+/),
+    });
     expect(await stored('/before')).toBeDefined();
     expect(await stored('/after')).toBeUndefined();
   });
 
   it('follows Site-map: and the other spellings of the key Google accepts, and reads files with a BOM', async () => {
     files.set('/robots.txt', {
-      body: Buffer.from(`\uFEFFUser-agent: *\r\nSite-map: ${base}/a.xml\r\nSITEMAP:${base}/b.xml\r\nsitemap ${base}/c.txt\r\n`),
+      body: Buffer.from(
+        `\uFEFFUser-agent: *\r\nSite-map: ${base}/a.xml\r\nSITEMAP:${base}/b.xml\r\nsitemap ${base}/c.txt\r\n`,
+      ),
       headers: { 'Content-Type': 'text/plain' },
     });
-    files.set('/a.xml', { body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), urlset(`<url><loc>${loc('/a')}</loc></url>`)]) });
-    files.set('/b.xml', { body: gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), urlset(`<url><loc>${loc('/b')}</loc></url>`)])), headers: { 'Content-Encoding': 'gzip' } });
+    files.set('/a.xml', {
+      body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), urlset(`<url><loc>${loc('/a')}</loc></url>`)]),
+    });
+    files.set('/b.xml', {
+      body: gzipSync(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), urlset(`<url><loc>${loc('/b')}</loc></url>`)])),
+      headers: { 'Content-Encoding': 'gzip' },
+    });
     files.set('/c.txt', { body: Buffer.from(`\uFEFF${loc('/c')}\n`), headers: { 'Content-Type': 'text/plain' } });
     const { progress, rejections } = await importFrom('/robots.txt');
     expect(rejections).toEqual([]);

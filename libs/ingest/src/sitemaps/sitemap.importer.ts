@@ -91,11 +91,19 @@ class SitemapCrawl {
 
     for (let next = this.queue.shift(); next; next = this.queue.shift()) {
       if (this.signal.aborted) {
-        await this.skip(next.url, { code: 'TIMEOUT', field: 'sitemap', message: `not read: the import ran out of its ${this.limits.timeoutMs} ms` });
+        await this.skip(next.url, {
+          code: 'TIMEOUT',
+          field: 'sitemap',
+          message: `not read: the import ran out of its ${this.limits.timeoutMs} ms`,
+        });
         continue;
       }
       if (this.files >= this.limits.maxFiles) {
-        await this.skip(next.url, { code: 'FILE_LIMIT', field: 'sitemap', message: `not read: an import reads at most ${this.limits.maxFiles} files` });
+        await this.skip(next.url, {
+          code: 'FILE_LIMIT',
+          field: 'sitemap',
+          message: `not read: an import reads at most ${this.limits.maxFiles} files`,
+        });
         continue;
       }
       this.files += 1;
@@ -117,7 +125,11 @@ class SitemapCrawl {
     if (document.kind === 'index') {
       for await (const loc of document.entries) {
         if (depth + 1 > this.limits.maxDepth) {
-          await this.skip(loc, { code: 'DEPTH_LIMIT', field: 'sitemap', message: `not read: listed by an index ${depth} levels deep; at most ${this.limits.maxDepth} levels are followed` });
+          await this.skip(loc, {
+            code: 'DEPTH_LIMIT',
+            field: 'sitemap',
+            message: `not read: listed by an index ${depth} levels deep; at most ${this.limits.maxDepth} levels are followed`,
+          });
         } else this.enqueue(loc, depth + 1);
       }
       const error = document.error();
@@ -148,7 +160,11 @@ class SitemapCrawl {
       try {
         found.push(new URL(value, base).href);
       } catch {
-        await this.skip(value, { code: 'INVALID_URL', field: 'sitemap', message: 'robots.txt lists a Sitemap: that is not a URL' });
+        await this.skip(value, {
+          code: 'INVALID_URL',
+          field: 'sitemap',
+          message: 'robots.txt lists a Sitemap: that is not a URL',
+        });
       }
     }
     return found;
@@ -210,7 +226,8 @@ function refusalOf(error: unknown, url: string): FetchRefusedError | NotASitemap
 }
 
 function issueOf(error: unknown, url: string): ImportIssue {
-  if (error instanceof NotASitemapError || error instanceof InvalidXmlError) return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
+  if (error instanceof NotASitemapError || error instanceof InvalidXmlError)
+    return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
   const refusal = asRefusal(error, url);
   return { code: refusal.code, field: 'sitemap', message: refusal.message };
 }
@@ -224,7 +241,10 @@ function refusalOfDecompression(error: unknown, url: string, limitName: string):
     case 'too_large':
       return new FetchRefusedError('TOO_LARGE', `${url} is ${error.message} (${limitName})`);
     case 'ratio':
-      return new FetchRefusedError('COMPRESSION_RATIO_TOO_HIGH', `${url} ${error.message} (IMPORT_MAX_COMPRESSION_RATIO)`);
+      return new FetchRefusedError(
+        'COMPRESSION_RATIO_TOO_HIGH',
+        `${url} ${error.message} (IMPORT_MAX_COMPRESSION_RATIO)`,
+      );
     case 'corrupt':
       return new FetchRefusedError('INVALID_COMPRESSION', `${url} ${error.message}`);
   }

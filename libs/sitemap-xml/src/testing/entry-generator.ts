@@ -30,10 +30,48 @@ export function createRng(seed: number): Rng {
 }
 
 const TEXT_PIECES = [
-  '&', "'", '"', '<', '>', ']]>', '&amp;', '&#x26;', '&lt;b&gt;', '<![CDATA[x]]>', '<!-- c -->',
-  'é', 'ß', 'Ω', '中文', 'عربى', 'עברית', 'a\u0301', '\u200d', '😀', '👩‍👩‍👧', '\u{1F1FA}\u{1F1F8}',
-  '\u{10FFFF}', '\uFFFD', '\u007F', '\u0085', '\u00A0', '\u2028', '\t', '\n', '\r\n', '\r', ' ',
-  'plain', 'words', 'Video', 'title', '%41', '\\', '{x}', '$1', 'null',
+  '&',
+  "'",
+  '"',
+  '<',
+  '>',
+  ']]>',
+  '&amp;',
+  '&#x26;',
+  '&lt;b&gt;',
+  '<![CDATA[x]]>',
+  '<!-- c -->',
+  'é',
+  'ß',
+  'Ω',
+  '中文',
+  'عربى',
+  'עברית',
+  'a\u0301',
+  '\u200d',
+  '😀',
+  '👩‍👩‍👧',
+  '\u{1F1FA}\u{1F1F8}',
+  '\u{10FFFF}',
+  '\uFFFD',
+  '\u007F',
+  '\u0085',
+  '\u00A0',
+  '\u2028',
+  '\t',
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  'plain',
+  'words',
+  'Video',
+  'title',
+  '%41',
+  '\\',
+  '{x}',
+  '$1',
+  'null',
 ] as const;
 
 export function hostileText(rng: Rng, maxLength: number): string {
@@ -52,8 +90,42 @@ function cut(text: string, maxLength: number): string {
 }
 
 const PATH_PIECES = [
-  'shop', 'product', 'ü', 'straße', '中文', '😀', ' ', "'", '&', '"', '<', '>', '%20', '%zz', '%E2%82%AC',
-  '[', ']', '|', '^', '`', '{', '}', '~', '!', '$', '(', ')', '*', '+', ',', ';', '=', ':', '@', '-', '.',
+  'shop',
+  'product',
+  'ü',
+  'straße',
+  '中文',
+  '😀',
+  ' ',
+  "'",
+  '&',
+  '"',
+  '<',
+  '>',
+  '%20',
+  '%zz',
+  '%E2%82%AC',
+  '[',
+  ']',
+  '|',
+  '^',
+  '`',
+  '{',
+  '}',
+  '~',
+  '!',
+  '$',
+  '(',
+  ')',
+  '*',
+  '+',
+  ',',
+  ';',
+  '=',
+  ':',
+  '@',
+  '-',
+  '.',
 ] as const;
 
 export function hostilePath(rng: Rng, maxLength = 120): string {
@@ -70,13 +142,33 @@ export function hostilePath(rng: Rng, maxLength = 120): string {
 }
 
 const OTHER_HOSTS = [
-  'https://shop.example.co.uk', 'https://shop.example.de', 'https://bücher.example', 'http://例え.jp',
-  'https://EXAMPLE.fr:8443', 'https://cdn.example.com',
+  'https://shop.example.co.uk',
+  'https://shop.example.de',
+  'https://bücher.example',
+  'http://例え.jp',
+  'https://EXAMPLE.fr:8443',
+  'https://cdn.example.com',
 ] as const;
 
 const HREFLANGS = [
-  'en', 'en-GB', 'EN-us', 'de-DE', 'fr', 'fr-CA', 'zh-Hant-TW', 'zh-hans', 'pt-BR', 'es-MX', 'ja', 'sr-Latn',
-  'x-default', 'X-Default', 'nb-NO', 'ar-EG', 'he', 'ko-KR',
+  'en',
+  'en-GB',
+  'EN-us',
+  'de-DE',
+  'fr',
+  'fr-CA',
+  'zh-Hant-TW',
+  'zh-hans',
+  'pt-BR',
+  'es-MX',
+  'ja',
+  'sr-Latn',
+  'x-default',
+  'X-Default',
+  'nb-NO',
+  'ar-EG',
+  'he',
+  'ko-KR',
 ] as const;
 
 function lastmod(rng: Rng): string {
@@ -110,7 +202,8 @@ export function generateRawEntry(rng: Rng, origin: string, index: number): RawEn
   const loc = `${origin}/p${index}${hostilePath(rng)}`;
   const entry: RawEntry = { loc };
   if (rng.chance(0.7)) entry.lastmod = lastmod(rng);
-  if (rng.chance(0.4)) entry.changefreq = rng.pick(['always', 'hourly', 'Daily', 'weekly', 'monthly', 'yearly', 'never']);
+  if (rng.chance(0.4))
+    entry.changefreq = rng.pick(['always', 'hourly', 'Daily', 'weekly', 'monthly', 'yearly', 'never']);
   if (rng.chance(0.4)) entry.priority = rng.int(0, 100) / 100;
   if (rng.chance(0.6)) {
     const count = rng.int(1, 8);
@@ -120,7 +213,10 @@ export function generateRawEntry(rng: Rng, origin: string, index: number): RawEn
       const code = rng.pick(HREFLANGS);
       if (used.has(code.toLowerCase())) continue;
       used.add(code.toLowerCase());
-      alternates.push({ hreflang: code, href: `${rng.pick(OTHER_HOSTS)}/${code}/alt-${index}-${i}${hostilePath(rng, 60)}` });
+      alternates.push({
+        hreflang: code,
+        href: `${rng.pick(OTHER_HOSTS)}/${code}/alt-${index}-${i}${hostilePath(rng, 60)}`,
+      });
     }
     entry.alternates = alternates;
   }

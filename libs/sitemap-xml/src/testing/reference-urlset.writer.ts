@@ -69,7 +69,8 @@ function video(url: XMLBuilder, v: SitemapVideo): void {
     const uploader = child('uploader', v.uploader.name);
     if (v.uploader.info !== undefined) uploader.att('info', v.uploader.info);
   }
-  if (v.platform !== undefined) child('platform', v.platform.platforms.join(' ')).att('relationship', v.platform.relationship);
+  if (v.platform !== undefined)
+    child('platform', v.platform.platforms.join(' ')).att('relationship', v.platform.relationship);
   if (v.live !== undefined) child('live', yesNo(v.live));
 }
 

@@ -9,9 +9,14 @@ export async function readSitemapItems(xml: Buffer | string): Promise<SitemapIte
   const items: SitemapItem[] = [];
   const parser = new XMLToSitemapItemStream({ level: ErrorLevel.THROW, logger: false });
   await new Promise<void>((resolve, reject) => {
-    Readable.from([Buffer.from(xml)]).pipe(parser).on('data', (item: SitemapItem) => items.push(item)).on('end', resolve).on('error', reject);
+    Readable.from([Buffer.from(xml)])
+      .pipe(parser)
+      .on('data', (item: SitemapItem) => items.push(item))
+      .on('end', resolve)
+      .on('error', reject);
   });
-  if (parser.errors.length > 0) throw new Error(`the sitemap package reported: ${parser.errors.map(String).join('; ')}`);
+  if (parser.errors.length > 0)
+    throw new Error(`the sitemap package reported: ${parser.errors.map(String).join('; ')}`);
   return items;
 }
 
@@ -50,7 +55,8 @@ function fromSitemapItem(item: SitemapItem): SitemapUrl {
       }
       if (v.requires_subscription !== undefined) video.requiresSubscription = v.requires_subscription === 'yes';
       if (v.uploader !== undefined) {
-        video.uploader = v['uploader:info'] === undefined ? { name: v.uploader } : { name: v.uploader, info: v['uploader:info'] };
+        video.uploader =
+          v['uploader:info'] === undefined ? { name: v.uploader } : { name: v.uploader, info: v['uploader:info'] };
       }
       if (v.live !== undefined) video.live = v.live === 'yes';
       if (v.tag.length > 0) video.tags = v.tag;

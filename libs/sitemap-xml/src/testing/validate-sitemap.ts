@@ -8,7 +8,11 @@ export interface ValidationResult {
 }
 
 export async function validateSitemaps(documents: Record<string, string | Buffer>): Promise<ValidationResult> {
-  const reports = await Promise.all(Object.entries(documents).map(([name, content]) => validateSitemapFile(name, typeof content === 'string' ? Buffer.from(content) : content)));
+  const reports = await Promise.all(
+    Object.entries(documents).map(([name, content]) =>
+      validateSitemapFile(name, typeof content === 'string' ? Buffer.from(content) : content),
+    ),
+  );
   const problems = reports.flatMap((report) => report.problems);
   return { ok: problems.length === 0, output: problems.map(formatProblem).join('\n') };
 }

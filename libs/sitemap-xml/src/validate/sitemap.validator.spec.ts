@@ -11,7 +11,15 @@ const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.
 function shard(count: number): Buffer {
   const urls = Array.from({ length: count }, (_, i) => {
     const result = normalizeUrlEntry(
-      { loc: `${ORIGIN}/p/${i}`, lastmod: '2026-11-24', alternates: [{ hreflang: 'en', href: `${ORIGIN}/p/${i}` }, { hreflang: 'de', href: `https://shop.example.de/p/${i}` }], images: [{ loc: `${ORIGIN}/i/${i}.jpg` }] },
+      {
+        loc: `${ORIGIN}/p/${i}`,
+        lastmod: '2026-11-24',
+        alternates: [
+          { hreflang: 'en', href: `${ORIGIN}/p/${i}` },
+          { hreflang: 'de', href: `https://shop.example.de/p/${i}` },
+        ],
+        images: [{ loc: `${ORIGIN}/i/${i}.jpg` }],
+      },
       { origin: ORIGIN },
     );
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
@@ -36,10 +44,16 @@ describe('validateSitemapFile', () => {
   }, 120_000);
 
   it('names the line of a schema error and of a document that is not well-formed', async () => {
-    const invalid = await validateSitemapFile('a.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc>\n<priority>1.5</priority></url>\n</urlset>`));
+    const invalid = await validateSitemapFile(
+      'a.xml',
+      Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc>\n<priority>1.5</priority></url>\n</urlset>`),
+    );
     expect(rules(invalid)).toEqual([['xsd', 4]]);
     expect(invalid.problems[0]!.message).toContain('priority');
-    const broken = await validateSitemapFile('b.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/a&b</loc></url>\n</urlset>`));
+    const broken = await validateSitemapFile(
+      'b.xml',
+      Buffer.from(`${HEAD}<url><loc>${ORIGIN}/a&b</loc></url>\n</urlset>`),
+    );
     expect(broken.problems[0]).toMatchObject({ rule: 'xsd', line: 3 });
     expect(formatProblem(broken.problems[0]!)).toMatch(/^b\.xml:3: \[xsd\] /);
   });
@@ -65,10 +79,18 @@ describe('validateSitemapFile', () => {
   });
 
   it('checks the host it is given, and says what is not a sitemap', async () => {
-    const report = await validateSitemapFile('a.xml', Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc></url>\n</urlset>`), { host: 'www.example.com' });
+    const report = await validateSitemapFile(
+      'a.xml',
+      Buffer.from(`${HEAD}<url><loc>${ORIGIN}/</loc></url>\n</urlset>`),
+      { host: 'www.example.com' },
+    );
     expect(rules(report)).toEqual([['one-host', 3]]);
-    expect(rules(await validateSitemapFile('page.html', Buffer.from('<html><body>hi</body></html>')))).toEqual([['not-a-sitemap', undefined]]);
-    expect(rules(await validateSitemapFile('bad.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3])))).toEqual([['gzip', undefined]]);
+    expect(rules(await validateSitemapFile('page.html', Buffer.from('<html><body>hi</body></html>')))).toEqual([
+      ['not-a-sitemap', undefined],
+    ]);
+    expect(rules(await validateSitemapFile('bad.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3])))).toEqual([
+      ['gzip', undefined],
+    ]);
   });
 });
 
@@ -78,7 +100,11 @@ describe('validateSitemapSet', () => {
       [`${ORIGIN}/sitemaps/a.xml`]: shard(3),
       [`${ORIGIN}/sitemaps/nested.xml`]: Buffer.from(renderSitemapIndex([{ loc: `${ORIGIN}/sitemaps/a.xml` }])),
     };
-    const index = renderSitemapIndex([{ loc: `${ORIGIN}/sitemaps/a.xml` }, { loc: `${ORIGIN}/sitemaps/nested.xml` }, { loc: `${ORIGIN}/sitemaps/missing.xml` }]);
+    const index = renderSitemapIndex([
+      { loc: `${ORIGIN}/sitemaps/a.xml` },
+      { loc: `${ORIGIN}/sitemaps/nested.xml` },
+      { loc: `${ORIGIN}/sitemaps/missing.xml` },
+    ]);
     const reports = await validateSitemapSet(
       { name: 'index.xml', content: Buffer.from(index) },
       {
@@ -97,7 +123,12 @@ describe('validateSitemapSet', () => {
       [`${ORIGIN}/sitemaps/nested.xml`, 'sitemapindex'],
     ]);
     const problems = reports.flatMap((r) => r.problems).map((p) => [p.file, p.rule]);
-    expect(problems).toEqual(expect.arrayContaining([['index.xml', 'index-nested'], ['index.xml', 'fetch']]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        ['index.xml', 'index-nested'],
+        ['index.xml', 'fetch'],
+      ]),
+    );
     expect(problems).toHaveLength(2);
   });
 });

@@ -53,16 +53,22 @@ const MAX_XSD_ERRORS = 100;
 const SCAN_SLICE_BYTES = 1024 * 1024;
 const ROOT = /<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s>/]/;
 
-export async function validateSitemapFile(file: string, content: Uint8Array, options: ValidateOptions = {}): Promise<FileReport> {
+export async function validateSitemapFile(
+  file: string,
+  content: Uint8Array,
+  options: ValidateOptions = {},
+): Promise<FileReport> {
   const report: FileReport = { file, kind: undefined, entries: 0, bytes: content.length, problems: [], sitemaps: [] };
-  const problem = (rule: ValidationRule, message: string, line?: number) => report.problems.push({ file, ...(line === undefined ? {} : { line }), rule, message });
+  const problem = (rule: ValidationRule, message: string, line?: number) =>
+    report.problems.push({ file, ...(line === undefined ? {} : { line }), rule, message });
   let xml = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (xml[0] === 0x1f && xml[1] === 0x8b) {
     try {
       xml = gunzipSync(xml, { maxOutputLength: MAX_INFLATED_BYTES });
     } catch (error) {
       const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-      if (tooLarge) problem('max-bytes', `more than ${MAX_INFLATED_BYTES.toLocaleString('en-US')} bytes once decompressed`);
+      if (tooLarge)
+        problem('max-bytes', `more than ${MAX_INFLATED_BYTES.toLocaleString('en-US')} bytes once decompressed`);
       else problem('gzip', `not valid gzip: ${(error as Error).message}`);
       return report;
     }
@@ -77,13 +83,20 @@ export async function validateSitemapFile(file: string, content: Uint8Array, opt
   }
   const xsd = await xsdErrors(kind, xml);
   for (const error of xsd.slice(0, MAX_XSD_ERRORS)) problem('xsd', error.message, error.line);
-  if (xsd.length > MAX_XSD_ERRORS) problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
+  if (xsd.length > MAX_XSD_ERRORS)
+    problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
   scanEntries(xml, kind, options, report, problem);
   return report;
 }
 
 /** One streaming pass (sax, no tree) over the entries for the rules the XSDs cannot express. */
-function scanEntries(xml: Buffer, kind: 'urlset' | 'sitemapindex', options: ValidateOptions, report: FileReport, problem: (rule: ValidationRule, message: string, line?: number) => void): void {
+function scanEntries(
+  xml: Buffer,
+  kind: 'urlset' | 'sitemapindex',
+  options: ValidateOptions,
+  report: FileReport,
+  problem: (rule: ValidationRule, message: string, line?: number) => void,
+): void {
   const entry = kind === 'urlset' ? 'url' : 'sitemap';
   const maxEntries = kind === 'urlset' ? MAX_URLS_PER_FILE : MAX_INDEX_ENTRIES;
   let host = options.host?.toLowerCase();
@@ -116,7 +129,8 @@ function scanEntries(xml: Buffer, kind: 'urlset' | 'sitemapindex', options: Vali
   // In slices: a 50 MiB file never becomes one 50 MiB (or, with one non-Latin-1 character, 100 MB) string.
   const decoder = new StringDecoder('utf8');
   try {
-    for (let offset = 0; offset < xml.length; offset += SCAN_SLICE_BYTES) parser.write(decoder.write(xml.subarray(offset, offset + SCAN_SLICE_BYTES)));
+    for (let offset = 0; offset < xml.length; offset += SCAN_SLICE_BYTES)
+      parser.write(decoder.write(xml.subarray(offset, offset + SCAN_SLICE_BYTES)));
     parser.write(decoder.end()).close();
   } catch (error) {
     if (!(error instanceof StopScan)) throw error;
@@ -126,8 +140,14 @@ function scanEntries(xml: Buffer, kind: 'urlset' | 'sitemapindex', options: Vali
 class StopScan extends Error {}
 
 /** Checks one <loc>; returns the host the file's <loc>s must share. */
-function checkLoc(loc: string, line: number, host: string | undefined, problem: (rule: ValidationRule, message: string, line?: number) => void): string | undefined {
-  if (loc.length > MAX_URL_LENGTH) problem('loc-length', `<loc> of ${loc.length.toLocaleString('en-US')} characters`, line);
+function checkLoc(
+  loc: string,
+  line: number,
+  host: string | undefined,
+  problem: (rule: ValidationRule, message: string, line?: number) => void,
+): string | undefined {
+  if (loc.length > MAX_URL_LENGTH)
+    problem('loc-length', `<loc> of ${loc.length.toLocaleString('en-US')} characters`, line);
   let url: URL;
   try {
     url = new URL(loc);
@@ -160,7 +180,10 @@ export interface ValidateSetOptions extends ValidateOptions {
 }
 
 /** A file and, with `follow`, every sitemap its index lists, on the index's host. */
-export async function validateSitemapSet(source: SitemapSource, options: ValidateSetOptions = {}): Promise<FileReport[]> {
+export async function validateSitemapSet(
+  source: SitemapSource,
+  options: ValidateSetOptions = {},
+): Promise<FileReport[]> {
   const root = await validateSitemapFile(source.name, source.content, options);
   const reports = [root];
   if (!options.follow || root.kind !== 'sitemapindex' || !options.load) return reports;
@@ -179,7 +202,12 @@ export async function validateSitemapSet(source: SitemapSource, options: Validat
       }
       const report = await validateSitemapFile(child.name, child.content, { host });
       if (report.kind === 'sitemapindex') {
-        report.problems.push({ file: root.file, line, rule: 'index-nested', message: `${loc} is itself a sitemap index` });
+        report.problems.push({
+          file: root.file,
+          line,
+          rule: 'index-nested',
+          message: `${loc} is itself a sitemap index`,
+        });
       }
       reports.push(report);
     }

@@ -41,5 +41,8 @@ export async function xsdErrors(root: keyof typeof ROOT_SCHEMA, content: Uint8Ar
   // xmllint prints context lines (the source line, a caret) after parser errors: keep located ones.
   const located = result.errors.filter((error) => error.loc?.fileName === DOCUMENT);
   const errors = located.length > 0 ? located : result.errors;
-  return errors.map((error) => ({ line: error.loc?.lineNumber, message: error.message.replace(/^Schemas validity error : /, '') }));
+  return errors.map((error) => ({
+    line: error.loc?.lineNumber,
+    message: error.message.replace(/^Schemas validity error : /, ''),
+  }));
 }

@@ -11,12 +11,23 @@ const gzipAsync = promisify(gzip);
 export async function createSite(prisma: PrismaClient, overrides: { hostname?: string; scheme?: string } = {}) {
   const tenant = await prisma.tenant.create({ data: { name: 'test tenant' } });
   return prisma.site.create({
-    data: { tenantId: tenant.id, hostname: overrides.hostname ?? `${randomBytes(4).toString('hex')}.example.com`, scheme: overrides.scheme ?? 'https', verificationStatus: 'verified', verifiedAt: new Date() },
+    data: {
+      tenantId: tenant.id,
+      hostname: overrides.hostname ?? `${randomBytes(4).toString('hex')}.example.com`,
+      scheme: overrides.scheme ?? 'https',
+      verificationStatus: 'verified',
+      verifiedAt: new Date(),
+    },
   });
 }
 
 /** Stores `text` gzipped and describes it as the manifest would. */
-export async function storeFile(store: BlobStore, siteId: string, text: string, kind: ManifestFile['kind'] = 'shard'): Promise<ManifestFile> {
+export async function storeFile(
+  store: BlobStore,
+  siteId: string,
+  text: string,
+  kind: ManifestFile['kind'] = 'shard',
+): Promise<ManifestFile> {
   const body = Buffer.from(text);
   const packed = await gzipAsync(body);
   const sha256 = await store.put(siteId, packed, body.length);
