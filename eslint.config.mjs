@@ -5,7 +5,25 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Which tags a project may import. Data libraries and apps may use type:testing (factories, the
+// test database) in any file, since their `src/**/testing/` helpers do; test/architecture.spec.ts
+// keeps their production code from it. Utility libraries may use it in test files only.
+function depConstraints({ tests }) {
+  const testing = tests ? ['type:testing'] : [];
+  return [
+    { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+    { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', ...testing] },
+    { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
+  ];
+}
+
+const TEST_FILES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
   {
@@ -27,41 +45,25 @@ export default tseslint.config(
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-            // Test files of data libraries and apps use the factories and test database of type:testing;
-            // test/architecture.spec.ts keeps production code from importing them.
-            {
-              sourceTag: 'type:data',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'],
-            },
-            {
-              sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'],
-            },
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'],
-            },
-          ],
-        },
+        { enforceBuildableLibDependency: false, allow: [], depConstraints: depConstraints({ tests: false }) },
       ],
       // The parameter count: more than four positional parameters, pass an argument object.
-      // Constructors inject by position (Nest), so they get their own limit: past about six
-      // dependencies a class wants splitting.
+      // Constructors and Nest `useFactory` functions inject by position (the `inject` list), so
+      // they get their own limit: past seven dependencies the class wants splitting.
       'no-restricted-syntax': [
         'error',
         {
-          selector: ':function[params.length>4]:not(MethodDefinition[kind="constructor"] > FunctionExpression)',
+          selector:
+            ':function[params.length>4]:not(MethodDefinition[kind="constructor"] > FunctionExpression, Property[key.name="useFactory"] > :function)',
           message: 'more than four parameters: pass an argument object',
         },
         {
           selector: 'MethodDefinition[kind="constructor"] > FunctionExpression[params.length>7]',
           message: 'more than seven constructor dependencies: the class wants splitting',
+        },
+        {
+          selector: 'Property[key.name="useFactory"] > :function[params.length>7]',
+          message: 'more than seven injected dependencies: the class wants splitting',
         },
       ],
       '@typescript-eslint/no-unused-vars': [
@@ -71,11 +73,30 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: TEST_FILES,
     rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints: depConstraints({ tests: true }) },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      // useCursorPages(load, deps) takes its dependencies as useEffect does: checked the same way.
+      'react-hooks/exhaustive-deps': ['error', { additionalHooks: '^useCursorPages$' }],
+    },
+  },
+  // The build scripts and the CLI's launcher are CommonJS run by Node as they are.
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: globals.node },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   prettier,
 );

@@ -23,7 +23,7 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
       unwrap(
         api.GET('/v1/sites/{siteId}/builds', { params: { path: { siteId: site.id }, query: { limit: 30, cursor } } }),
       ),
-    [site.id],
+    [api, site.id],
   );
   const active = builds.page?.items.some((build) => build.status === 'queued' || build.status === 'running');
   const { reload } = builds;

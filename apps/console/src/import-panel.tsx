@@ -21,7 +21,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
       unwrap(
         api.GET('/v1/sites/{siteId}/imports', { params: { path: { siteId: site.id }, query: { limit: 10, cursor } } }),
       ),
-    [site.id],
+    [api, site.id],
   );
 
   // Live counters: the import row the API updates as it reads the upload.
@@ -168,7 +168,7 @@ function Rejections({ siteId, importId }: { siteId: string; importId: string }) 
           params: { path: { siteId, importId }, query: { limit: 50, cursor } },
         }),
       ),
-    [siteId, importId],
+    [api, siteId, importId],
   );
   return (
     <section aria-labelledby="rejections-heading">

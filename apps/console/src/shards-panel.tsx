@@ -13,7 +13,7 @@ export function ShardsPanel({ site }: { site: Schemas['Site'] }) {
       unwrap(
         api.GET('/v1/sites/{siteId}/shards', { params: { path: { siteId: site.id }, query: { limit: 50, cursor } } }),
       ),
-    [site.id],
+    [api, site.id],
   );
   return (
     <>

@@ -8,7 +8,7 @@ export function SitesPage() {
   const { api } = useSession();
   const sites = useCursorPages(
     (cursor) => unwrap(api.GET('/v1/sites', { params: { query: { limit: 25, cursor } } })),
-    [],
+    [api],
   );
   return (
     <>

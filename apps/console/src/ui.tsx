@@ -21,7 +21,9 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
   const loadRef = useRef(load);
   loadRef.current = load;
 
-  // A new query starts again at the first page.
+  // A new query starts again at the first page. `deps` is the caller's list, checked at each call
+  // site (eslint.config.mjs names useCursorPages to react-hooks/exhaustive-deps).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps, checked where they are written
   useEffect(() => setCursors([undefined]), deps);
   useEffect(() => {
     let live = true;
@@ -34,6 +36,7 @@ export function useCursorPages<T>(load: (cursor: string | undefined) => Promise<
     return () => {
       live = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps, checked where they are written
   }, [cursor, tick, ...deps]);
 
   return {

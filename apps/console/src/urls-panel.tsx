@@ -16,7 +16,7 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
           params: { path: { siteId: site.id }, query: { limit: 50, cursor, prefix } },
         }),
       ),
-    [site.id, prefix],
+    [api, site.id, prefix],
   );
 
   function search(event: FormEvent) {

@@ -18,7 +18,7 @@ export function WebhooksPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const webhooks = useCursorPages(
     (cursor) => unwrap(api.GET('/v1/webhooks', { params: { query: { limit: 25, cursor } } })),
-    [],
+    [api],
   );
 
   async function act(call: Promise<unknown>) {
@@ -199,7 +199,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
           params: { path: { webhookId }, query: { limit: 25, cursor } },
         }),
       ),
-    [webhookId],
+    [api, webhookId],
   );
   return (
     <section aria-labelledby="deliveries-heading">
