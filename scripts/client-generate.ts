@@ -1,5 +1,5 @@
 // npm run client:generate: the OpenAPI document from the API's code (no services needed), then
-// the typed client's types from it. Commit both; client.generated.spec.ts fails when they are stale.
+// the typed client's types from it. Commit both; test/client-generated.spec.ts fails when they are stale.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateOpenApiDocument } from '../apps/api/src/openapi/openapi.generate';

@@ -1,5 +1,5 @@
 // Turns the API's OpenAPI document into TypeScript types (openapi-typescript): one function, so
-// `npm run client:generate` writes exactly what client.generated.spec.ts compares against.
+// `npm run client:generate` writes exactly what test/client-generated.spec.ts compares against.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
