@@ -3,6 +3,7 @@ import { SitemapXmlError } from './sitemap-xml.errors';
 // XML 1.0 `Char`: tab, LF, CR, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. Everything
 // else (other C0 controls, lone surrogates, U+FFFE/U+FFFF) makes the file not XML at all.
 const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- the C0 controls XML 1.0 forbids are what this finds
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Index of the first character XML 1.0 forbids, or -1. */
@@ -18,6 +19,7 @@ export function describeChar(value: string, index: number): string {
 
 // One test decides the common case (nothing to do) so clean strings cost one regex scan
 // and no allocation. Surrogates are in the class so pairs are checked in the slow path.
+// eslint-disable-next-line no-control-regex -- C0 controls are escaped or refused, so they need work
 const NEEDS_WORK = /[&<>"'\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /**

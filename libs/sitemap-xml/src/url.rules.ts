@@ -13,6 +13,7 @@ const ABSOLUTE_HTTP = /^https?:\/\/[^/\\?#]/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 // Tab, CR and LF inside a URL are removed silently by WHATWG; other C0 controls are encoded.
 // Either way the URL the client meant is gone, so refuse instead of guessing.
+// eslint-disable-next-line no-control-regex -- C0 controls and DEL are what a URL is refused for
 const CONTROL = /[\u0000-\u001F\u007F]/;
 const TRIM = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 

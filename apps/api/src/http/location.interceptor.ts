@@ -6,10 +6,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { tap, type Observable } from 'rxjs';
 
 /** The path of what a route created, from its result and the request's path parameters. */
-export type LocationOf<R = any> = (result: R, params: Record<string, string>) => string;
+export type LocationOf<R = unknown> = (result: R, params: Record<string, string>) => string;
 
 export const LOCATION_OF = 'location-of';
-export const LocationOf = (locationOf: LocationOf) => SetMetadata(LOCATION_OF, locationOf);
+// The route's result type is known where the decorator is written, not where the metadata is
+// read: the interceptor calls it with whatever the handler returned.
+export const LocationOf = <R>(locationOf: LocationOf<R>) => SetMetadata(LOCATION_OF, locationOf);
 
 @Injectable()
 export class LocationInterceptor implements NestInterceptor {

@@ -92,6 +92,7 @@ function canonicalLinks(links: readonly { hreflang: string; href: string }[] | n
 }
 
 /** What JSON.stringify escapes in a string: quote, backslash, C0 controls, and (if lone) surrogates. */
+// eslint-disable-next-line no-control-regex -- C0 controls are what JSON.stringify escapes
 const JSON_ESCAPED = /["\\\u0000-\u001F\uD800-\uDFFF]/;
 
 /**

@@ -62,14 +62,14 @@ export class ByteBudget {
   /** Counts bytes through; fails the stream with TOO_LARGE past the file cap or the budget. */
   meter(label: string): Transform {
     let file = 0;
-    const budget = this;
     return new Transform({
-      transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      // An arrow function: `this` is the budget, not the stream.
+      transform: (chunk: Buffer, _encoding, callback: TransformCallback) => {
         file += chunk.length;
-        budget.remaining -= chunk.length;
-        if (file > budget.perFile)
-          return callback(new FetchRefusedError('TOO_LARGE', `${label} is larger than ${budget.perFile} bytes`));
-        if (budget.remaining < 0)
+        this.remaining -= chunk.length;
+        if (file > this.perFile)
+          return callback(new FetchRefusedError('TOO_LARGE', `${label} is larger than ${this.perFile} bytes`));
+        if (this.remaining < 0)
           return callback(
             new FetchRefusedError('TOO_LARGE', `the import read more than its total byte budget at ${label}`),
           );
