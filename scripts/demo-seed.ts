@@ -97,13 +97,13 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
     tenantApiKey = '';
   }
   if (!tenantApiKey) {
-    const tenant = await api.request<{ id: string; apiKey: string }>(
-      'POST',
-      '/v1/tenants',
-      opts.adminApiKey,
-      { name: DEMO_TENANT_NAME },
-      [201],
-    );
+    const tenant = await api.request<{ id: string; apiKey: string }>({
+      method: 'POST',
+      route: '/v1/tenants',
+      key: opts.adminApiKey,
+      body: { name: DEMO_TENANT_NAME },
+      expected: [201],
+    });
     tenantApiKey = tenant.body.apiKey;
     await writeFile(tenantKeyFile, `${tenantApiKey}\n`, { mode: 0o600 });
     log(`created tenant "${DEMO_TENANT_NAME}" (${tenant.body.id}); its key is kept in ${tenantKeyFile}`);
@@ -112,13 +112,13 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
 
   site ??= await findSite(api, tenantApiKey);
   if (!site) {
-    const created = await api.request<Site>(
-      'POST',
-      '/v1/sites',
-      tenantApiKey,
-      { hostname: DEMO_HOSTNAME, scheme: 'http' },
-      [201, 409],
-    );
+    const created = await api.request<Site>({
+      method: 'POST',
+      route: '/v1/sites',
+      key: tenantApiKey,
+      body: { hostname: DEMO_HOSTNAME, scheme: 'http' },
+      expected: [201, 409],
+    });
     if (created.status === 409) {
       return {
         status: 'unavailable',
@@ -132,28 +132,27 @@ export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
   }
 
   const urls = demoUrls();
-  const upsert = await api.request<{ upserted: number; errors: unknown[] }>(
-    'PUT',
-    `/v1/sites/${site.id}/urls`,
-    tenantApiKey,
-    urls,
-    [200],
-  );
+  const upsert = await api.request<{ upserted: number; errors: unknown[] }>({
+    method: 'PUT',
+    route: `/v1/sites/${site.id}/urls`,
+    key: tenantApiKey,
+    body: urls,
+    expected: [200],
+  });
   if (upsert.body.errors?.length) {
     throw new DemoSeedError(`the API rejected demo URLs: ${JSON.stringify(upsert.body.errors.slice(0, 3))}`);
   }
   log(`upserted ${urls.length} URLs`);
 
-  const build = await api.request<{ buildId: string }>(
-    'POST',
-    `/v1/sites/${site.id}/builds`,
-    tenantApiKey,
-    undefined,
-    [202],
-  );
+  const build = await api.request<{ buildId: string }>({
+    method: 'POST',
+    route: `/v1/sites/${site.id}/builds`,
+    key: tenantApiKey,
+    expected: [202],
+  });
   const buildId = build.body.buildId;
   log(`build ${buildId} queued; waiting until it is published`);
-  await waitForPublished(api, tenantApiKey, site.id, buildId, opts.signal);
+  await waitForPublished(api, tenantApiKey, { siteId: site.id, buildId }, opts.signal);
 
   return {
     status: 'ready',
@@ -171,13 +170,12 @@ async function findSite(api: ApiClient, tenantApiKey: string): Promise<Site | un
   let cursor: string | null | undefined;
   do {
     const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
-    const page = await api.request<{ items: Site[]; nextCursor: string | null }>(
-      'GET',
-      `/v1/sites${query}`,
-      tenantApiKey,
-      undefined,
-      [200, 401],
-    );
+    const page = await api.request<{ items: Site[]; nextCursor: string | null }>({
+      method: 'GET',
+      route: `/v1/sites${query}`,
+      key: tenantApiKey,
+      expected: [200, 401],
+    });
     if (page.status === 401) return null;
     const found = page.body.items.find((item) => item.hostname === DEMO_HOSTNAME);
     if (found) return found;
@@ -189,20 +187,18 @@ async function findSite(api: ApiClient, tenantApiKey: string): Promise<Site | un
 async function waitForPublished(
   api: ApiClient,
   key: string,
-  siteId: string,
-  buildId: string,
+  { siteId, buildId }: { siteId: string; buildId: string },
   signal?: AbortSignal,
 ): Promise<void> {
   const deadline = Date.now() + BUILD_TIMEOUT_MS;
   let delayMs = 100;
   for (;;) {
-    const build = await api.request<{ status: string; error?: unknown }>(
-      'GET',
-      `/v1/sites/${siteId}/builds/${buildId}`,
+    const build = await api.request<{ status: string; error?: unknown }>({
+      method: 'GET',
+      route: `/v1/sites/${siteId}/builds/${buildId}`,
       key,
-      undefined,
-      [200],
-    );
+      expected: [200],
+    });
     if (build.body.status === 'published') return;
     if (build.body.status === 'failed')
       throw new DemoSeedError(`demo build ${buildId} failed: ${JSON.stringify(build.body)}`);
@@ -216,19 +212,22 @@ async function waitForPublished(
   }
 }
 
+/** One request to the API: with whose key, and which statuses are answers (the rest throw). */
+interface ApiCall {
+  method: string;
+  route: string;
+  key: string;
+  body?: unknown;
+  expected: number[];
+}
+
 class ApiClient {
   constructor(
     private readonly baseUrl: string,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  async request<T>(
-    method: string,
-    route: string,
-    key: string,
-    body: unknown,
-    expected: number[],
-  ): Promise<{ status: number; body: T }> {
+  async request<T>({ method, route, key, body, expected }: ApiCall): Promise<{ status: number; body: T }> {
     const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     const response = await fetch(`${this.baseUrl}${route}`, {
       method,

@@ -48,13 +48,13 @@ function startUpload(baseUrl: string, apiKey: string, pathAndQuery: string, head
   };
 }
 
-async function upload(
-  baseUrl: string,
-  apiKey: string,
-  pathAndQuery: string,
-  headers: Record<string, string>,
-  chunks: Iterable<string | Buffer>,
-) {
+/** A body to upload: its headers (content type, encoding) and its bytes, in the chunks sent. */
+interface UploadBody {
+  headers: Record<string, string>;
+  chunks: Iterable<string | Buffer>;
+}
+
+async function upload(baseUrl: string, apiKey: string, pathAndQuery: string, { headers, chunks }: UploadBody) {
   const stream = startUpload(baseUrl, apiKey, pathAndQuery, headers);
   stream.response.catch(() => undefined);
   for (const chunk of chunks) await stream.write(chunk);
@@ -150,13 +150,10 @@ describe('bulk import (in-process platform)', () => {
         } else yield entry(`/p/${line}`, line);
       }
     }
-    const res = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'application/x-ndjson' },
-      chunked(lines()),
-    );
+    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'application/x-ndjson' },
+      chunks: chunked(lines()),
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       status: 'completed',
@@ -241,21 +238,15 @@ describe('bulk import (in-process platform)', () => {
     const body = gzipSync(
       Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ loc: `https://gzip.example.com/g/${i}` })).join('\n'),
     );
-    const res = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
-      [body],
-    );
+    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      chunks: [body],
+    });
     expect(res.body).toMatchObject({ status: 'completed', linesRead: 3_000, stored: 3_000, rejected: 0 });
-    const corrupt = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
-      [body.subarray(0, 100)],
-    );
+    const corrupt = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      chunks: [body.subarray(0, 100)],
+    });
     expect(corrupt.status).toBe(400);
     expect(corrupt.body.error.code).toBe('INVALID_COMPRESSION');
     const imports = (await api.get(`/v1/sites/${siteId}/imports`)).body.items;
@@ -273,13 +264,10 @@ describe('bulk import (in-process platform)', () => {
       { 'content-encoding': 'gzip', wrapped: 'yes' },
     ] as Record<string, string>[]) {
       const { wrapped, ...sent } = headers;
-      const res = await upload(
-        platform.apiUrl,
-        apiKey,
-        `/v1/sites/${siteId}/urls/import`,
-        { 'content-type': 'application/x-ndjson', ...sent },
-        [wrapped ? gzipSync(bomb) : bomb],
-      );
+      const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+        headers: { 'content-type': 'application/x-ndjson', ...sent },
+        chunks: [wrapped ? gzipSync(bomb) : bomb],
+      });
       expect(res.status, JSON.stringify(headers)).toBe(413);
       expect(res.body.error).toMatchObject({
         code: 'COMPRESSION_RATIO_TOO_HIGH',
@@ -290,13 +278,10 @@ describe('bulk import (in-process platform)', () => {
     const lines = Array.from({ length: 3_000 }, (_, i) =>
       JSON.stringify({ loc: `https://bomb.example.com/g/${i}` }),
     ).join('\n');
-    const twice = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
-      [gzipSync(gzipSync(lines))],
-    );
+    const twice = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      chunks: [gzipSync(gzipSync(lines))],
+    });
     expect(twice.body).toMatchObject({ status: 'completed', linesRead: 3_000, stored: 3_000, rejected: 0 });
     expect((await api.get(`/v1/sites/${siteId}/imports`)).body.items.map((i: { status: string }) => i.status)).toEqual([
       'completed',
@@ -316,13 +301,10 @@ describe('bulk import (in-process platform)', () => {
       'https://other.example.com/x,,,,,,,',
       'https://csv.example.com/en/4,,,1.5,,,,',
     ].join('\r\n');
-    const res = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'text/csv' },
-      [csv],
-    );
+    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'text/csv' },
+      chunks: [csv],
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'completed', linesRead: 6, stored: 2, rejected: 3 });
     const rejections = await allRejections(api, siteId, res.body.importId);
@@ -347,13 +329,10 @@ describe('bulk import (in-process platform)', () => {
         { hreflang: 'x-default', href: 'https://csv.example.com/' },
       ],
     });
-    const unknown = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'text/csv' },
-      ['loc,colour\nhttps://csv.example.com/x,red\n'],
-    );
+    const unknown = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'text/csv' },
+      chunks: ['loc,colour\nhttps://csv.example.com/x,red\n'],
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('INVALID_CSV_HEADER');
   });
@@ -364,13 +343,10 @@ describe('bulk import (in-process platform)', () => {
       platform.apiUrl,
       (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Other' })).body.apiKey,
     );
-    const res = await upload(
-      platform.apiUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import`,
-      { 'content-type': 'application/x-ndjson' },
-      ['{"loc":"https://private.example.com/x"}\n'],
-    );
+    const res = await upload(platform.apiUrl, apiKey, `/v1/sites/${siteId}/urls/import`, {
+      headers: { 'content-type': 'application/x-ndjson' },
+      chunks: ['{"loc":"https://private.example.com/x"}\n'],
+    });
     expect(res.status).toBe(201);
     expect((await other.get(`/v1/sites/${siteId}/imports/${res.body.importId}`)).status).toBe(404);
     expect((await other.get(`/v1/sites/${siteId}/imports`)).status).toBe(404);
@@ -493,13 +469,10 @@ describe('bulk import: the API process killed mid-replace', () => {
     expect(await live('/old/')).toBe(2_000);
 
     // The site takes a new import at once: the dead one holds nothing.
-    const again = await upload(
-      baseUrl,
-      apiKey,
-      `/v1/sites/${siteId}/urls/import?mode=replace`,
-      { 'content-type': 'application/x-ndjson' },
-      [`${JSON.stringify({ loc: site('/new/0') })}\n`],
-    );
+    const again = await upload(baseUrl, apiKey, `/v1/sites/${siteId}/urls/import?mode=replace`, {
+      headers: { 'content-type': 'application/x-ndjson' },
+      chunks: [`${JSON.stringify({ loc: site('/new/0') })}\n`],
+    });
     expect(again.body).toMatchObject({ status: 'completed', stored: 1 });
     expect(await live('/old/')).toBe(0);
     expect(await live('/new/')).toBe(1);

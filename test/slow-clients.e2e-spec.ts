@@ -15,8 +15,16 @@ interface SlowUpload {
   stall(): void;
 }
 
+/** Whose upload into which site (its host makes the lines' locs), and how slowly its lines come. */
+interface SlowUploadOptions {
+  key: string;
+  site: { id: string; host: string };
+  everyMs: number;
+}
+
 /** An NDJSON upload that sends one line every `everyMs`, as a slow client would. */
-function slowUpload(baseUrl: string, key: string, siteId: string, host: string, everyMs: number): SlowUpload {
+function slowUpload(baseUrl: string, { key, site, everyMs }: SlowUploadOptions): SlowUpload {
+  const { id: siteId, host } = site;
   const request = http.request(new URL(`/v1/sites/${siteId}/urls/import`, baseUrl), {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' },
@@ -74,7 +82,9 @@ describe('slow clients', () => {
   it("leaves another tenant's writes going while ten uploads trickle in", async () => {
     const attacker = await tenantWithSites('Trickle', 10);
     const victim = await tenantWithSites('Victim', 1);
-    const uploads = attacker.sites.map((site) => slowUpload(platform.apiUrl, attacker.key, site.id, site.host, 500));
+    const uploads = attacker.sites.map((site) =>
+      slowUpload(platform.apiUrl, { key: attacker.key, site, everyMs: 500 }),
+    );
     try {
       // Let every upload open its import (those beyond the import pool wait for a connection of it).
       await waitUntil('the uploads to be running', async (seen) => {
@@ -102,7 +112,7 @@ describe('slow clients', () => {
 
   it('cuts off a body that stops arriving, failing its import and keeping what was read', async () => {
     const { key, client, sites } = await tenantWithSites('Stalled', 1);
-    const upload = slowUpload(platform.apiUrl, key, sites[0]!.id, sites[0]!.host, 100);
+    const upload = slowUpload(platform.apiUrl, { key, site: sites[0]!, everyMs: 100 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     upload.stall();
     await expect(upload.response).rejects.toThrow(/socket hang up|ECONNRESET/);

@@ -348,7 +348,10 @@ describe('public server', () => {
 
     it('answers a bare 500 when a listed file is missing, without internals', async () => {
       const broken = await createSite(prisma, 'broken.example.com');
-      const index = await storeXml(store, broken.id, sitemapIndexXml('https://broken.example.com', []), 'index');
+      const index = await storeXml(store, broken.id, {
+        xml: sitemapIndexXml('https://broken.example.com', []),
+        kind: 'index',
+      });
       await switchManifest(prisma, broken.id, { 'sitemap.xml': { ...index.file, sha256: 'f'.repeat(64) } });
       const response = await send('/sitemap.xml', { host: broken.hostname });
       expect(response.status).toBe(500);
@@ -361,7 +364,7 @@ describe('public server', () => {
 
     it('serves /sitemap.txt as UTF-8 text when the site enables it, with the validators of any file', async () => {
       const on = await createSite(prisma, 'text.example.com', { textSitemap: true, cacheMaxAge: 120 });
-      const stored = await storeXml(store, on.id, text, 'text', 2);
+      const stored = await storeXml(store, on.id, { xml: text, kind: 'text', urlCount: 2 });
       await switchManifest(prisma, on.id, { 'sitemap.txt': stored.file });
 
       const plainText = await send('/sitemap.txt', { host: on.hostname });
@@ -396,7 +399,7 @@ describe('public server', () => {
 
     it('answers 404 for /sitemap.txt when the site has it off, even while the manifest still lists it', async () => {
       const off = await createSite(prisma, 'text-off.example.com');
-      const stored = await storeXml(store, off.id, text, 'text', 2);
+      const stored = await storeXml(store, off.id, { xml: text, kind: 'text', urlCount: 2 });
       await switchManifest(prisma, off.id, { 'sitemap.txt': stored.file });
       const response = await send('/sitemap.txt', { host: off.hostname });
       expect([response.status, response.body.toString()]).toEqual([404, 'Not Found\n']);
@@ -459,7 +462,7 @@ describe('public server', () => {
 
       const origin = `https://${host}`;
       const xml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz', 'sitemaps/sitemap-2.xml.gz']);
-      const next = await storeXml(store, site.site.id, xml, 'index');
+      const next = await storeXml(store, site.site.id, { xml, kind: 'index' });
       await switchManifest(prisma, site.site.id, {
         'sitemap.xml': next.file,
         'sitemaps/sitemap-1.xml.gz': site.shard.file,

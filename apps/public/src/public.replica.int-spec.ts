@@ -93,14 +93,12 @@ describe('public server on a read replica', () => {
     await pair.pauseReplay();
     // A new set on the primary: two new shards under new paths, the old shard dropped from the manifest.
     const origin2 = `https://${host}`;
-    const a = await storeXml(store, site.id, urlsetXml(origin2, ['/v2/a']), 'shard', 1);
-    const b = await storeXml(store, site.id, urlsetXml(origin2, ['/v2/b']), 'shard', 1);
-    const index = await storeXml(
-      store,
-      site.id,
-      sitemapIndexXml(origin2, ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz']),
-      'index',
-    );
+    const a = await storeXml(store, site.id, { xml: urlsetXml(origin2, ['/v2/a']), kind: 'shard', urlCount: 1 });
+    const b = await storeXml(store, site.id, { xml: urlsetXml(origin2, ['/v2/b']), kind: 'shard', urlCount: 1 });
+    const index = await storeXml(store, site.id, {
+      xml: sitemapIndexXml(origin2, ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz']),
+      kind: 'index',
+    });
     await switchManifest(prisma, site.id, {
       'sitemap.xml': index.file,
       'sitemaps/v2-1.xml.gz': a.file,

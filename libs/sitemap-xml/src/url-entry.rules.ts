@@ -78,6 +78,15 @@ const NEWS_KEYS = fieldsOf(newsSchema.shape);
 const PLATFORMS: ReadonlySet<string> = new Set<VideoPlatform>(['web', 'mobile', 'tv']);
 const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 
+/** How a date field is checked: the code its errors carry, and whether it must be present. */
+interface DateRule {
+  code: 'INVALID_LASTMOD' | 'INVALID_DATE';
+  required: boolean;
+}
+const LASTMOD: DateRule = { code: 'INVALID_LASTMOD', required: false };
+const OPTIONAL_DATE: DateRule = { code: 'INVALID_DATE', required: false };
+const REQUIRED_DATE: DateRule = { code: 'INVALID_DATE', required: true };
+
 /** Validates and normalizes one raw URL entry. Never throws for bad input; throws for a bad origin. */
 export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): NormalizeResult {
   const check = new EntryCheck(originFor(opts.origin));
@@ -89,7 +98,7 @@ export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): Norma
 
   const loc = check.loc(input.loc);
   const url: SitemapUrl = { loc: loc ?? '' };
-  const lastmod = check.date(input, 'lastmod', 'lastmod', 'INVALID_LASTMOD', false);
+  const lastmod = check.date(input, 'lastmod', 'lastmod', LASTMOD);
   if (lastmod !== undefined) url.lastmod = lastmod;
   const changefreq = check.changefreq(input.changefreq);
   if (changefreq !== undefined) url.changefreq = changefreq;
@@ -159,18 +168,12 @@ class EntryCheck {
   }
 
   /** A trimmed string, or undefined when absent (or invalid, with the error recorded). */
-  string(
-    obj: Record<string, unknown>,
-    key: string,
-    field: string,
-    required: boolean,
-    allowEmpty = false,
-  ): string | undefined {
+  string(obj: Record<string, unknown>, key: string, field: string, required: boolean): string | undefined {
     const value = obj[key];
     if (value === undefined || value === null) {
       return required ? this.error(field, 'REQUIRED_FIELD', `${field} is required`) : undefined;
     }
-    return this.stringValue(value, field, required, allowEmpty);
+    return this.stringValue(value, field, required);
   }
 
   stringValue(value: unknown, field: string, required: boolean, allowEmpty = false): string | undefined {
@@ -245,7 +248,8 @@ class EntryCheck {
     return raw === undefined ? undefined : this.httpUrl(raw, field, false);
   }
 
-  date(obj: Record<string, unknown>, key: string, field: string, code: string, required: boolean): string | undefined {
+  date(obj: Record<string, unknown>, key: string, field: string, rule: DateRule): string | undefined {
+    const { code, required } = rule;
     const raw = this.string(obj, key, field, required);
     if (raw === undefined) return undefined;
     const result = normalizeW3cDatetime(raw);
@@ -438,7 +442,7 @@ class EntryCheck {
         );
       }
     }
-    const expirationDate = this.date(obj, 'expirationDate', f('expirationDate'), 'INVALID_DATE', false);
+    const expirationDate = this.date(obj, 'expirationDate', f('expirationDate'), OPTIONAL_DATE);
     if (expirationDate !== undefined) video.expirationDate = expirationDate;
     const rating = this.number(obj, 'rating', f('rating'));
     if (rating !== undefined) {
@@ -450,7 +454,7 @@ class EntryCheck {
       if (Number.isSafeInteger(viewCount) && viewCount >= 0) video.viewCount = viewCount;
       else this.error(f('viewCount'), 'INVALID_VIEW_COUNT', `${f('viewCount')} must be a whole number of 0 or more`);
     }
-    const publicationDate = this.date(obj, 'publicationDate', f('publicationDate'), 'INVALID_DATE', false);
+    const publicationDate = this.date(obj, 'publicationDate', f('publicationDate'), OPTIONAL_DATE);
     if (publicationDate !== undefined) video.publicationDate = publicationDate;
     const familyFriendly = this.boolean(obj, 'familyFriendly', f('familyFriendly'));
     if (familyFriendly !== undefined) video.familyFriendly = familyFriendly;
@@ -577,7 +581,7 @@ class EntryCheck {
         );
       }
     }
-    const publicationDate = this.date(obj, 'publicationDate', 'news.publicationDate', 'INVALID_DATE', true);
+    const publicationDate = this.date(obj, 'publicationDate', 'news.publicationDate', REQUIRED_DATE);
     const title = this.string(obj, 'title', 'news.title', true);
     if (
       publicationName === undefined ||

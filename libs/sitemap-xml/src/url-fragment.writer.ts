@@ -24,6 +24,15 @@ export interface UrlFragment {
 
 const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 
+/** The range of a decimal element and the digits written after the point. */
+interface DecimalRange {
+  min: number;
+  max: number;
+  digits: number;
+}
+const PRIORITY: DecimalRange = { min: 0, max: 1, digits: 1 };
+const VIDEO_RATING: DecimalRange = { min: 0, max: MAX_VIDEO_RATING, digits: 2 };
+
 export function renderUrlFragment(url: SitemapUrl): string {
   let xml = '<url><loc>' + esc(url.loc) + '</loc>';
   if (url.lastmod !== undefined) xml += '<lastmod>' + esc(url.lastmod) + '</lastmod>';
@@ -31,7 +40,7 @@ export function renderUrlFragment(url: SitemapUrl): string {
     if (!CHANGEFREQ_SET.has(url.changefreq)) throw invalid('changefreq', url.changefreq);
     xml += '<changefreq>' + url.changefreq + '</changefreq>';
   }
-  if (url.priority !== undefined) xml += '<priority>' + decimal('priority', url.priority, 0, 1, 1) + '</priority>';
+  if (url.priority !== undefined) xml += '<priority>' + decimal('priority', url.priority, PRIORITY) + '</priority>';
   const { alternates, images, videos, news } = url;
   if (alternates !== undefined) {
     for (let i = 0; i < alternates.length; i++) {
@@ -88,7 +97,7 @@ function renderVideo(v: SitemapVideo): string {
   if (v.expirationDate !== undefined)
     xml += '<video:expiration_date>' + esc(v.expirationDate) + '</video:expiration_date>';
   if (v.rating !== undefined)
-    xml += '<video:rating>' + decimal('video rating', v.rating, 0, MAX_VIDEO_RATING, 2) + '</video:rating>';
+    xml += '<video:rating>' + decimal('video rating', v.rating, VIDEO_RATING) + '</video:rating>';
   if (v.viewCount !== undefined) {
     xml +=
       '<video:view_count>' +
@@ -158,7 +167,7 @@ function relationship(value: string): string {
 }
 
 /** Fixed-point decimal: no exponent notation, which xsd:decimal does not accept. */
-function decimal(what: string, value: number, min: number, max: number, digits: number): string {
+function decimal(what: string, value: number, { min, max, digits }: DecimalRange): string {
   if (typeof value !== 'number' || !(value >= min && value <= max)) throw invalid(what, value);
   const fixed = value.toFixed(digits);
   // 4.50 → 4.5, 3.00 → 3.0: one decimal is enough to say "decimal", more is noise.

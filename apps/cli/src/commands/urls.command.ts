@@ -22,13 +22,14 @@ export function uploadFormat(file: string): { format: 'ndjson' | 'csv'; contentT
   throw new CliError(`${file}: name it .ndjson or .csv (optionally .gz) so its format is known`, EXIT.usage, 'USAGE');
 }
 
-async function importFile(
-  ctx: CliContext,
-  api: SitemapsClient,
-  siteId: string,
-  file: string,
-  mode: 'upsert' | 'replace',
-) {
+/** One file to upload into a site's URLs. */
+interface FileImport {
+  siteId: string;
+  file: string;
+  mode: 'upsert' | 'replace';
+}
+
+async function importFile(ctx: CliContext, api: SitemapsClient, { siteId, file, mode }: FileImport) {
   const { format, contentType, gzip } = uploadFormat(file);
   const size = (
     await stat(file).catch(() => {
@@ -81,7 +82,11 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
       const ctx = context();
       const api = await ctx.client();
       const site = await resolveSite(api, ref);
-      const result = await importFile(ctx, api, site.id, file, options.replace ? 'replace' : 'upsert');
+      const result = await importFile(ctx, api, {
+        siteId: site.id,
+        file,
+        mode: options.replace ? 'replace' : 'upsert',
+      });
       const rejections =
         result.rejected > 0
           ? (

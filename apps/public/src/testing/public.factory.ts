@@ -32,13 +32,14 @@ export function sitemapIndexXml(origin: string, shardPaths: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</sitemapindex>\n`;
 }
 
-export async function storeXml(
-  store: BlobStore,
-  siteId: string,
-  xml: string,
-  kind: ManifestFile['kind'],
-  urlCount = 0,
-) {
+/** A file to store: its XML (or text), its kind in the manifest, and how many URLs it lists. */
+export interface XmlFile {
+  xml: string;
+  kind: ManifestFile['kind'];
+  urlCount?: number;
+}
+
+export async function storeXml(store: BlobStore, siteId: string, { xml, kind, urlCount = 0 }: XmlFile) {
   const body = Buffer.from(xml);
   const packed = await gzipAsync(body);
   const sha256 = await store.put(siteId, packed, body.length);
@@ -76,9 +77,9 @@ export async function publishSite(
   const site = await createSite(prisma, hostname);
   const origin = `${site.scheme}://${site.hostname}`;
   const shardXml = urlsetXml(origin, paths);
-  const shard = await storeXml(store, site.id, shardXml, 'shard', paths.length);
+  const shard = await storeXml(store, site.id, { xml: shardXml, kind: 'shard', urlCount: paths.length });
   const indexXml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz']);
-  const index = await storeXml(store, site.id, indexXml, 'index');
+  const index = await storeXml(store, site.id, { xml: indexXml, kind: 'index' });
   const version = await switchManifest(prisma, site.id, {
     'sitemap.xml': index.file,
     'sitemaps/sitemap-1.xml.gz': shard.file,

@@ -21,6 +21,14 @@ export interface AuditEntry {
   createdAt: Date;
 }
 
+/** What an entry records: the action (`tenant.update`), its target, and the target before and after. */
+export interface AuditedChange {
+  action: string;
+  targetId: string;
+  before: object | null;
+  after: object | null;
+}
+
 const snapshot = z.record(z.string(), z.unknown()).nullable();
 
 export class AuditEntryRepository {
@@ -53,10 +61,7 @@ export class AuditEntryRepository {
   static async write(
     tx: Prisma.TransactionClient,
     who: AuditActor,
-    action: string,
-    targetId: string,
-    before: object | null,
-    after: object | null,
+    { action, targetId, before, after }: AuditedChange,
   ): Promise<void> {
     await tx.auditEntry.create({
       data: {

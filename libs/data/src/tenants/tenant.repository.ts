@@ -81,7 +81,12 @@ export class TenantRepository {
     return this.prisma.$transaction(async (tx) => {
       const row = await tx.tenant.create({ data: input, select: SELECT });
       const created = record(row);
-      await AuditEntryRepository.write(tx, actor, 'tenant.create', created.id, null, created);
+      await AuditEntryRepository.write(tx, actor, {
+        action: 'tenant.create',
+        targetId: created.id,
+        before: null,
+        after: created,
+      });
       return created;
     });
   }
@@ -121,7 +126,7 @@ export class TenantRepository {
         await tx.$executeRaw`DELETE FROM urls WHERE site_id = ANY(${siteIds}::uuid[])`;
       }
       await tx.tenant.delete({ where: { id } });
-      await AuditEntryRepository.write(tx, actor, 'tenant.delete', id, before, null);
+      await AuditEntryRepository.write(tx, actor, { action: 'tenant.delete', targetId: id, before, after: null });
       return { tenant: before, siteIds };
     });
   }
@@ -159,7 +164,7 @@ export class TenantRepository {
       const before = await this.get(id, tx);
       await apply(tx);
       const after = await this.get(id, tx);
-      await AuditEntryRepository.write(tx, actor, action, id, before, after);
+      await AuditEntryRepository.write(tx, actor, { action, targetId: id, before, after });
       return after;
     });
   }

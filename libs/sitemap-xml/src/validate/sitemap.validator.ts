@@ -85,18 +85,22 @@ export async function validateSitemapFile(
   for (const error of xsd.slice(0, MAX_XSD_ERRORS)) problem('xsd', error.message, error.line);
   if (xsd.length > MAX_XSD_ERRORS)
     problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
-  scanEntries(xml, kind, options, report, problem);
+  scanEntries({ xml, kind, options, report, problem });
   return report;
 }
 
 /** One streaming pass (sax, no tree) over the entries for the rules the XSDs cannot express. */
-function scanEntries(
-  xml: Buffer,
-  kind: 'urlset' | 'sitemapindex',
-  options: ValidateOptions,
-  report: FileReport,
-  problem: (rule: ValidationRule, message: string, line?: number) => void,
-): void {
+interface EntryScan {
+  /** The uncompressed file. */
+  xml: Buffer;
+  kind: 'urlset' | 'sitemapindex';
+  options: ValidateOptions;
+  /** Counted into (entries, sitemaps) as the scan goes. */
+  report: FileReport;
+  problem: (rule: ValidationRule, message: string, line?: number) => void;
+}
+
+function scanEntries({ xml, kind, options, report, problem }: EntryScan): void {
   const entry = kind === 'urlset' ? 'url' : 'sitemap';
   const maxEntries = kind === 'urlset' ? MAX_URLS_PER_FILE : MAX_INDEX_ENTRIES;
   let host = options.host?.toLowerCase();
