@@ -27,6 +27,7 @@ import {
   type RedisConnection,
 } from '@sitemaps/jobs';
 import { announceManifestChange, createBlobStore, type BlobStore } from '@sitemaps/storage';
+import { BuildFailures } from './builds/build-failures';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler, type ReconciledQueues } from './builds/build-reconciler';
@@ -46,6 +47,8 @@ import { IndexNowDrainer } from './indexnow/indexnow-drainer';
 import { IndexNowSubmitter } from './indexnow/indexnow-submitter';
 import { IndexNowProcessors } from './indexnow/indexnow.processors';
 import {
+  AFTER_PUBLISH,
+  ANNOUNCE_MANIFEST,
   BLOB_STORE,
   BUILD_PRODUCER,
   CONFIG,
@@ -59,6 +62,8 @@ import {
   URL_INGEST,
   WEBHOOK_PRODUCER,
   WEBHOOK_REPOSITORY,
+  type AfterPublish,
+  type AnnounceManifest,
 } from './worker.tokens';
 import { WebhookProcessors } from './webhooks/webhook.processors';
 import { WebhookSender } from './webhooks/webhook-sender';
@@ -214,6 +219,25 @@ export class WorkerModule {
         },
         { provide: WebhookSender, useFactory: () => new WebhookSender(config.webhooks) },
         {
+          provide: ANNOUNCE_MANIFEST,
+          inject: [REDIS, PG_POOL],
+          useFactory:
+            (redis: RedisConnection, pool: Pool): AnnounceManifest =>
+            (siteId) =>
+              announceManifestChange(redis, pool, siteId),
+        },
+        {
+          provide: AFTER_PUBLISH,
+          inject: [IndexNowDrainer, WEBHOOK_PRODUCER],
+          useFactory:
+            (indexNow: IndexNowDrainer, webhooks: WebhookProducer): AfterPublish =>
+            async (siteId, buildId) => {
+              await indexNow.enqueue(siteId, buildId);
+              // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
+              await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
+            },
+        },
+        {
           provide: BuildPublisher,
           inject: [
             BuildRepository,
@@ -221,10 +245,8 @@ export class WorkerModule {
             ShardRepository,
             UrlRepository,
             BLOB_STORE,
-            REDIS,
-            IndexNowDrainer,
-            WEBHOOK_PRODUCER,
-            PG_POOL,
+            ANNOUNCE_MANIFEST,
+            AFTER_PUBLISH,
           ],
           useFactory: (
             builds: BuildRepository,
@@ -232,10 +254,8 @@ export class WorkerModule {
             shards: ShardRepository,
             urls: UrlRepository,
             store: BlobStore,
-            redis: RedisConnection,
-            indexNow: IndexNowDrainer,
-            webhooks: WebhookProducer,
-            pool: Pool,
+            announce: AnnounceManifest,
+            afterPublish: AfterPublish,
           ) =>
             new BuildPublisher({
               builds,
@@ -243,16 +263,13 @@ export class WorkerModule {
               shards,
               urls,
               store,
-              announce: (siteId) => announceManifestChange(redis, pool, siteId),
-              afterPublish: async (siteId, buildId) => {
-                await indexNow.enqueue(siteId, buildId);
-                // Re-emitted by a retried publish: the event id is the build's, so it is delivered once.
-                await webhooks.emit({ siteId }, buildFinishedEvent({ siteId, buildId, status: 'published' }));
-              },
+              announce,
+              afterPublish,
               published: (build) => metrics.recordPublish(build),
             }),
         },
         JobWorkers,
+        BuildFailures,
         BuildProcessors,
         BuildReconciler,
         MaintenanceProcessors,
@@ -275,21 +292,13 @@ export class WorkerModule {
         { provide: HostnameProofs, useFactory: () => new HostnameProofs(config.verification) },
         {
           provide: SiteVerifier,
-          inject: [SiteOwnershipRepository, HostnameProofs, REDIS, SITE_EVENTS, PG_POOL],
+          inject: [SiteOwnershipRepository, HostnameProofs, ANNOUNCE_MANIFEST, SITE_EVENTS],
           useFactory: (
             ownership: SiteOwnershipRepository,
             proofs: HostnameProofs,
-            redis: RedisConnection,
+            announce: AnnounceManifest,
             events: SiteEventsPort,
-            pool: Pool,
-          ) =>
-            new SiteVerifier(
-              ownership,
-              proofs,
-              config.verification,
-              (siteId) => announceManifestChange(redis, pool, siteId),
-              events,
-            ),
+          ) => new SiteVerifier(ownership, proofs, config.verification, announce, events),
         },
         VerificationProcessors,
         WorkerClients,

@@ -13,3 +13,10 @@ export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');
 export const SITE_EVENTS = Symbol('SITE_EVENTS');
 export const MAINTENANCE_QUEUE = Symbol('MAINTENANCE_QUEUE');
 export const RECONCILED_QUEUES = Symbol('RECONCILED_QUEUES');
+/** `(siteId) => Promise<void>`: tells the public servers a site's manifest changed. */
+export const ANNOUNCE_MANIFEST = Symbol('ANNOUNCE_MANIFEST');
+/** `(siteId, buildId) => Promise<void>`: what follows a publish (IndexNow, the build.published webhook). */
+export const AFTER_PUBLISH = Symbol('AFTER_PUBLISH');
+
+export type AnnounceManifest = (siteId: string) => Promise<void>;
+export type AfterPublish = (siteId: string, buildId: string) => Promise<void>;
