@@ -74,11 +74,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
       }
       // The queue board checks the admin key itself (Basic or Bearer), before its body is read.
       if (!announcesBody(request) || request.url.startsWith(`${QUEUE_BOARD_PATH}/`)) return;
-      // A body that stops arriving is cut off: Node destroys a socket idle this long. Disarmed once
-      // the body is in; Node arms its own keep-alive timeout after the answer.
-      const socket = request.raw.socket;
-      socket.setTimeout(limits.bodyIdleTimeoutMs);
-      request.raw.once('end', () => socket.setTimeout(0));
+      cutOffIdleBody(request, reply, limits.bodyIdleTimeoutMs);
       if (!this.authenticator) return;
       try {
         await this.authenticator.principalOf(request, reply);
@@ -105,6 +101,29 @@ class ApiFastifyAdapter extends FastifyAdapter {
   override setErrorHandler(): never {
     return this.getInstance() as never;
   }
+}
+
+/**
+ * A body that stops arriving is cut off once its socket has been idle `ms`. Idle is the client's
+ * fault only while the server waits for it: when the whole body is in (`complete`), or unread data
+ * sits in the request's buffer (the server is behind: a lock, a slow database), the socket is kept
+ * and the timer re-armed. Disarmed once the body is read; Node arms its keep-alive timeout after the
+ * answer. The listener on the response stops Node's default of destroying the socket.
+ */
+function cutOffIdleBody(request: FastifyRequest, reply: FastifyReply, ms: number): void {
+  const { raw } = request;
+  const socket = raw.socket;
+  const onIdle = () => {
+    if (raw.complete) socket.setTimeout(0);
+    else if (raw.readableLength > 0) socket.setTimeout(ms);
+    else socket.destroy();
+  };
+  reply.raw.on('timeout', onIdle);
+  socket.setTimeout(ms);
+  raw.once('end', () => {
+    socket.setTimeout(0);
+    reply.raw.off('timeout', onIdle);
+  });
 }
 
 function announcesBody(request: FastifyRequest): boolean {
