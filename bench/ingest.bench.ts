@@ -33,8 +33,7 @@ import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Redis } from 'ioredis';
 import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv } from '@sitemaps/config';
-import { applyMigrations } from '@sitemaps/data';
-import { copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/ingest';
+import { applyMigrations, copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -517,7 +516,7 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
     for (const rows of batches) {
       await db.query('BEGIN');
       await db.query('SET LOCAL synchronous_commit = off');
-      await copyRows(db, 'urls', columns, rows, (encoded) => ({ encoded, rest: [] }));
+      await copyRows(db, { table: 'urls', columns, rows, toRow: (encoded) => ({ encoded, rest: [] }) });
       await db.query('COMMIT');
     }
     const seconds = (performance.now() - started) / 1000;

@@ -9,4 +9,3 @@ export { readCsv } from './imports/csv.reader';
 export { SitemapImporter, type SitemapImportLimits } from './sitemaps/sitemap.importer';
 export { isPublicAddress } from './sitemaps/address.policy';
 export { fetchUrl, guardedLookup, FetchRefusedError, type FetchPolicy } from './sitemaps/safe-fetch';
-export { copyRows, FieldArena, type CopyType, type EncodedFields } from './pg-copy';

@@ -2,7 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Pool, PoolClient } from 'pg';
 import { DEFAULT_SHARD_LIMITS } from '@sitemaps/domain';
 import { insertSite, type SiteRow, useTestPool } from '@sitemaps/testing';
-import { FieldArena } from './pg-copy';
+import { FieldArena } from '@sitemaps/data';
 import { UrlBatchWriter } from './url-batch.writer';
 import { prepareEntry, type PreparedEntry } from './url-entry.preparer';
 
@@ -83,7 +83,7 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
 
   const prepare = (): PreparedEntry[] =>
     rawEntries().map((raw, index) => {
-      const result = prepareEntry(site, raw, index, now);
+      const result = prepareEntry(site, raw, index, { now });
       if (!result.ok) throw new Error(JSON.stringify(result.errors));
       return result.entry;
     });
@@ -119,7 +119,7 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
       await writer.write(
         before,
         site,
-        seed.map((raw, i) => (prepareEntry(site, raw, i, now) as { entry: PreparedEntry }).entry),
+        seed.map((raw, i) => (prepareEntry(site, raw, i, { now }) as { entry: PreparedEntry }).entry),
         now,
       );
       await before.query('COMMIT');

@@ -26,9 +26,16 @@ import {
   type ShardLimits,
   urlContentHash,
 } from '@sitemaps/domain';
-import { QuotaService } from '@sitemaps/data';
 import { namespacesOf, renderUrlFragment, type SitemapUrl } from '@sitemaps/sitemap-xml';
-import { copyRows, hashList, packHashes, type CopyType, type EncodedFields, type FieldArena } from './pg-copy';
+import {
+  copyRows,
+  hashList,
+  packHashes,
+  QuotaService,
+  type CopyType,
+  type EncodedFields,
+  type FieldArena,
+} from '@sitemaps/data';
 import { siteOrigin, type IngestSite, type PreparedEntry, type StagedRow } from './url-entry.preparer';
 
 interface ExistingRow {
@@ -562,11 +569,15 @@ export class UrlBatchWriter {
     const inserts = writes.filter((write) => write.id === null);
     const updates = writes.filter((write): write is RowWrite => write.id !== null);
     if (inserts.length > 0) {
-      await copyRows(db, 'urls', INSERT_COLUMNS, inserts, (w) =>
-        w.kind === 'staged'
-          ? { encoded: w.fields, rest: [w.shardId] }
-          : [siteId, w.hash, ...rowValues(w), now, now, w.shardId],
-      );
+      await copyRows(db, {
+        table: 'urls',
+        columns: INSERT_COLUMNS,
+        rows: inserts,
+        toRow: (w) =>
+          w.kind === 'staged'
+            ? { encoded: w.fields, rest: [w.shardId] }
+            : [siteId, w.hash, ...rowValues(w), now, now, w.shardId],
+      });
     }
     if (updates.length === 0) return inserts.length;
     await db.query(
@@ -576,7 +587,12 @@ export class UrlBatchWriter {
          content_hash bytea, fragment text, fragment_size int, ns_mask int) ON COMMIT DELETE ROWS`,
     );
     await db.query('TRUNCATE ingest_url_updates');
-    await copyRows(db, 'ingest_url_updates', UPDATE_COLUMNS, updates, (w) => [w.id, ...rowValues(w), w.shardId]);
+    await copyRows(db, {
+      table: 'ingest_url_updates',
+      columns: UPDATE_COLUMNS,
+      rows: updates,
+      toRow: (w) => [w.id, ...rowValues(w), w.shardId],
+    });
     await db.query(
       `UPDATE urls u SET loc = s.loc, section = s.section, shard_id = s.shard_id, lastmod = s.lastmod, lastmod_at = s.lastmod_at,
               lastmod_given = s.lastmod_given, changefreq = s.changefreq, priority = s.priority, images = s.images, videos = s.videos,

@@ -22,7 +22,7 @@ import {
   type SitemapUrl,
 } from '@sitemaps/sitemap-xml';
 import { repairEntry } from './imports/entry-repair';
-import type { EncodedFields } from './pg-copy';
+import type { EncodedFields } from '@sitemaps/data';
 
 export interface IngestSite {
   id: string;
@@ -86,6 +86,16 @@ export function siteOrigin(site: Pick<IngestSite, 'scheme' | 'hostname'>): strin
   return originOf(`${site.scheme}://${site.hostname}`) ?? `${site.scheme}://${site.hostname}`;
 }
 
+/** What preparing an entry needs besides the entry: the batch's instant, and how to treat it. */
+export interface EntryContext {
+  /** The batch's instant: news freshness and the platform's lastmod are judged by it. */
+  now: Date;
+  /** The site's origin (`siteOrigin`), when the caller has it already. */
+  origin?: string;
+  /** Imports of existing sitemaps repair what they can (entry-repair.ts) instead of refusing. */
+  repair?: boolean;
+}
+
 /** How many rounds of repair an entry gets: each round can only reveal what the last one uncovered. */
 const REPAIR_ROUNDS = 4;
 
@@ -94,14 +104,8 @@ const REPAIR_ROUNDS = 4;
  * warning each, instead of refusing the entry; an hreflang cluster without the page's own
  * language keeps the page out of any declaration (see the HREFLANG_SELF_MISSING warning).
  */
-export function prepareEntry(
-  site: IngestSite,
-  entry: unknown,
-  index: number,
-  now: Date,
-  origin = siteOrigin(site),
-  repair = false,
-): PrepareResult {
+export function prepareEntry(site: IngestSite, entry: unknown, index: number, context: EntryContext): PrepareResult {
+  const { now, origin = siteOrigin(site), repair = false } = context;
   const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
   const reject = (violations: { field: string; code: string; message: string }[]): PrepareResult => {
     const errors = violations.map((violation) => ({

@@ -3,9 +3,8 @@
 // shards and mark exactly the touched shards dirty, all in one transaction per batch. The bulk
 // import (UrlImportService) runs the same preparer and batch writer on its own connection.
 import type { Pool } from 'pg';
-import { UrlRepository } from '@sitemaps/data';
 import { DEFAULT_SHARD_LIMITS, locHash, type ShardLimits } from '@sitemaps/domain';
-import { hashList, packHashes } from './pg-copy';
+import { hashList, packHashes, UrlRepository } from '@sitemaps/data';
 import { UrlBatchWriter, storedUrl } from './url-batch.writer';
 import { prepareEntry, siteOrigin, type EntryError, type IngestSite, type PreparedEntry } from './url-entry.preparer';
 
@@ -43,7 +42,7 @@ export class UrlIngestService {
     const byLoc = new Map<string, PreparedEntry>();
     const origin = siteOrigin(site);
     entries.forEach((entry, index) => {
-      const prepared = prepareEntry(site, entry, index, now ?? new Date(), origin);
+      const prepared = prepareEntry(site, entry, index, { now: now ?? new Date(), origin });
       if (!prepared.ok) {
         errors.push(...prepared.errors);
         return;

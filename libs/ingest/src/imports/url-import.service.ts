@@ -9,9 +9,8 @@
 // seen that lives and dies with that session: an interrupted replace deletes nothing.
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { lockSiteUrls } from '@sitemaps/data';
 import { DomainError, URL_QUOTA_ISSUE } from '@sitemaps/domain';
-import { copyRows, FieldArena } from '../pg-copy';
+import { copyRows, FieldArena, lockSiteUrls } from '@sitemaps/data';
 import type { UrlBatchWriter } from '../url-batch.writer';
 import {
   prepareEntry,
@@ -310,7 +309,11 @@ export class ImportSession {
     if (this.batchLines === 0) this.batchNow = new Date();
     if ('issue' in item) return this.take(item.line, item.issue, item.source);
     if ('entry' in item) {
-      const outcome = prepareEntry(this.site, item.entry, item.line, this.batchNow, this.origin, this.repair);
+      const outcome = prepareEntry(this.site, item.entry, item.line, {
+        now: this.batchNow,
+        origin: this.origin,
+        repair: this.repair,
+      });
       return this.take(item.line, outcome, item.source, item.warnings);
     }
     return this.take(item.line, undefined, undefined);
@@ -513,31 +516,33 @@ export class ImportSession {
       const room = Math.max(0, this.limits.maxStoredRejections - this.storedRejections);
       const stored = batch.rejections.slice(0, room);
       if (stored.length > 0) {
-        await copyRows(db, 'import_rejections', REJECTION_COLUMNS, stored, (r) => [
-          this.id,
-          r.line,
-          r.issue.code,
-          r.issue.field,
-          r.issue.message,
-          r.source,
-        ]);
+        await copyRows(db, {
+          table: 'import_rejections',
+          columns: REJECTION_COLUMNS,
+          rows: stored,
+          toRow: (r) => [this.id, r.line, r.issue.code, r.issue.field, r.issue.message, r.source],
+        });
         this.storedRejections += stored.length;
       }
       const warnings = batch.warnings.slice(0, Math.max(0, this.limits.maxStoredRejections - this.storedWarnings));
       if (warnings.length > 0) {
-        await copyRows(db, 'import_warnings', REJECTION_COLUMNS, warnings, (r) => [
-          this.id,
-          r.line,
-          r.issue.code,
-          r.issue.field,
-          r.issue.message,
-          r.source,
-        ]);
+        await copyRows(db, {
+          table: 'import_warnings',
+          columns: REJECTION_COLUMNS,
+          rows: warnings,
+          toRow: (r) => [this.id, r.line, r.issue.code, r.issue.field, r.issue.message, r.source],
+        });
         this.storedWarnings += warnings.length;
       }
       if (this.mode === 'replace') {
         const hashes = [...batch.entries.map((entry) => entry.hash), ...batch.seen];
-        if (hashes.length > 0) await copyRows(db, 'import_seen', { loc_hash: 'bytea' }, hashes, (hash) => [hash]);
+        if (hashes.length > 0)
+          await copyRows(db, {
+            table: 'import_seen',
+            columns: { loc_hash: 'bytea' },
+            rows: hashes,
+            toRow: (hash) => [hash],
+          });
       }
       const progress = await db.query(
         `UPDATE imports SET lines_read = $2, stored = $3, rejected = $4, changed = $5, warnings = $6, heartbeat_at = now() WHERE id = $1 AND status = 'running'`,

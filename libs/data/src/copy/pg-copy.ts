@@ -244,14 +244,18 @@ function maxEncodedBytes(types: readonly CopyType[], values: readonly CopyValue[
  */
 const EAGER_BYTES = 4 * CHUNK;
 
-/** Streams `rows` into `COPY table (columns) FROM STDIN (FORMAT binary)`; `columns` maps name to type. */
-export async function copyRows<T>(
-  db: ClientBase,
-  table: string,
-  columns: Readonly<Record<string, CopyType>>,
-  rows: Iterable<T>,
-  toRow: (row: T) => CopyRow,
-): Promise<void> {
+/** What one COPY writes: `rows` into `table`, each turned into a value per column by `toRow`. */
+export interface RowCopy<T> {
+  table: string;
+  /** Column name to type, in the order `toRow` gives the values. */
+  columns: Readonly<Record<string, CopyType>>;
+  rows: Iterable<T>;
+  toRow: (row: T) => CopyRow;
+}
+
+/** Streams the rows into `COPY table (columns) FROM STDIN (FORMAT binary)`. */
+export async function copyRows<T>(db: ClientBase, copy: RowCopy<T>): Promise<void> {
+  const { table, columns, rows, toRow } = copy;
   const names = Object.keys(columns);
   const types = Object.values(columns);
   const encoder = new BinaryEncoder();

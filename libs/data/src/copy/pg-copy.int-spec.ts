@@ -47,7 +47,7 @@ describe('copyRows with fields encoded ahead (real Postgres)', () => {
     );
     const db = await pool.connect();
     try {
-      await copyRows(db, table, columns, rows, (row) => row);
+      await copyRows(db, { table, columns, rows, toRow: (row) => row });
     } finally {
       db.release();
     }
