@@ -1,18 +1,39 @@
 // Sitemaps a person can read: a site that turns on `xslStylesheet` publishes an index and shards
-// that name /sitemap.xsl; a browser shows them as a sortable table, the files stay valid against
-// the XSDs, and turning it off takes the instruction out of every file again.
+// that name the site's sitemap.xsl; a browser shows them as a sortable table, the files stay valid
+// against the XSDs, and turning it off takes the instruction out of every file again. The href is
+// relative, so it finds the stylesheet whether the site is fetched by its own host or under the
+// platform's `/s/<hostname>/` prefix.
 import { statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITEMAP_STYLESHEET } from '@sitemaps/sitemap-xml';
 import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { launchBrowser, screenshot, VIEWPORTS } from './support/browser';
-import { crawl, validateSitemaps } from './support/crawler';
+import { crawl, locsOf, validateSitemaps } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const SITE = 'xsl.example.com';
-const PI = '<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>\n';
+const PLATFORM_HOST = 'sitemaps.platform.example.net';
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const INDEX_PI = `${DECLARATION}<?xml-stylesheet type="text/xsl" href="sitemap.xsl"?>\n`;
+const SHARD_PI = `${DECLARATION}<?xml-stylesheet type="text/xsl" href="../sitemap.xsl"?>\n`;
+/** Where the site's files are, by its own host and under the platform's prefix. */
+const BASES = { host: `http://${SITE}/`, prefix: `http://${PLATFORM_HOST}/s/${SITE}/` };
+
+/** GET of an absolute URL from the public server, as a client resolving that host to it would. */
+async function get(publicUrl: string, url: URL) {
+  const response = await rawRequest(publicUrl, url.pathname, { host: url.host });
+  const body = response.body[0] === 0x1f && response.body[1] === 0x8b ? gunzipSync(response.body) : response.body;
+  return { status: response.status, text: body.toString('utf8') };
+}
+
+function stylesheetHrefOf(xml: string): string {
+  const href = /^<\?xml[^>]*\?>\n<\?xml-stylesheet type="text\/xsl" href="([^"]+)"\?>/.exec(xml)?.[1];
+  expect(href, xml.slice(0, 200)).toBeDefined();
+  return href as string;
+}
 
 describe('sitemaps with an XSL stylesheet', () => {
   let platform: Platform;
@@ -26,7 +47,7 @@ describe('sitemaps with an XSL stylesheet', () => {
   }
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await startPlatform({ PUBLIC_BASE_URL: `http://${PLATFORM_HOST}` });
     owner = apiClient(
       platform.apiUrl,
       (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'XSL' })).body.apiKey,
@@ -59,9 +80,9 @@ describe('sitemaps with an XSL stylesheet', () => {
 
   it('names the stylesheet right after the XML declaration of the index and every shard, which stay valid', async () => {
     const { index, shards } = await crawl(platform.publicUrl, SITE);
-    expect(index.xml.startsWith(PI)).toBe(true);
+    expect(index.xml.startsWith(INDEX_PI)).toBe(true);
     expect(shards.length).toBeGreaterThan(0);
-    for (const shard of shards) expect(shard.xml.startsWith(PI)).toBe(true);
+    for (const shard of shards) expect(shard.xml.startsWith(SHARD_PI)).toBe(true);
     const validation = await validateSitemaps([index, ...shards].map((file) => ({ name: file.path, data: file.body })));
     expect(validation.output).toBe('');
     expect(validation.status).toBe(0);
@@ -79,8 +100,35 @@ describe('sitemaps with an XSL stylesheet', () => {
     expect(again.status).toBe(304);
   });
 
+  it.each(Object.entries(BASES))(
+    'names a stylesheet that resolves from the index and every shard, fetched by %s',
+    async (_mode, base) => {
+      const indexUrl = new URL('sitemap.xml', base);
+      const index = await get(platform.publicUrl, indexUrl);
+      expect(index.status).toBe(200);
+      const fromIndex = new URL(stylesheetHrefOf(index.text), indexUrl);
+      expect(fromIndex.href).toBe(`${base}sitemap.xsl`);
+      expect(await get(platform.publicUrl, fromIndex)).toEqual({ status: 200, text: SITEMAP_STYLESHEET });
+
+      const locs = locsOf(index.text);
+      expect(locs.length).toBeGreaterThan(0);
+      for (const loc of locs) {
+        // As listed (the site's own host), and as the same file under this base; stored and as XML.
+        const path = new URL(loc).pathname.slice(1);
+        for (const shardUrl of [new URL(loc), new URL(path, base), new URL(path.replace(/\.gz$/, ''), base)]) {
+          const shard = await get(platform.publicUrl, shardUrl);
+          expect(shard.status).toBe(200);
+          const stylesheetUrl = new URL(stylesheetHrefOf(shard.text), shardUrl);
+          expect(stylesheetUrl.href).toBe(shardUrl.host === SITE ? `http://${SITE}/sitemap.xsl` : `${base}sitemap.xsl`);
+          expect(await get(platform.publicUrl, stylesheetUrl)).toEqual({ status: 200, text: SITEMAP_STYLESHEET });
+        }
+      }
+    },
+  );
+
   it('shows a browser the index and a shard as tables it can sort (screenshots in test-artifacts)', async () => {
-    browser = await launchBrowser({ [SITE]: new URL(platform.publicUrl).host });
+    const publicHost = new URL(platform.publicUrl).host;
+    browser = await launchBrowser({ [SITE]: publicHost, [PLATFORM_HOST]: publicHost });
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const page = await browser.newPage({ viewport });
       await page.goto(`http://${SITE}/sitemap.xml`);
@@ -110,6 +158,18 @@ describe('sitemaps with an XSL stylesheet', () => {
       expect(statSync(file).size).toBeGreaterThan(10_000);
       await page.close();
     }
+  });
+
+  it('shows a browser the index and a shard under /s/<hostname>/ as tables too', async () => {
+    const page = await (browser as Browser).newPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(`${BASES.prefix}sitemap.xml`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Sitemap index');
+    const shardUrl = (await page.locator('tbody a').first().getAttribute('href')) as string;
+    await page.goto(new URL(new URL(shardUrl).pathname.slice(1).replace(/\.gz$/, ''), BASES.prefix).href);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Sitemap');
+    expect(await page.locator('tbody tr').count()).toBe(12);
+    await screenshot(page, 'xsl-shard-under-prefix');
+    await page.close();
   });
 
   it('takes the instruction out of every file when the site turns it off', async () => {

@@ -12,7 +12,7 @@ import {
   type PublishedFile,
   type SiteSnapshot,
 } from '@sitemaps/storage';
-import { SITEMAP_STYLESHEET, XSL_STYLESHEET_PATH } from '@sitemaps/sitemap-xml';
+import { SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, isNotModified } from './http-conditions';
 import { resolveTarget, type RequestTarget } from './request-target';
 
@@ -68,7 +68,6 @@ const TEXT = 'text/plain; charset=utf-8';
 /** Served paths are short; a longer request target is a probe or a mistake (nginx allows 8 KiB for the whole line). */
 export const MAX_URL_LENGTH = 4_096;
 const TEXT_SITEMAP_PATH = 'sitemap.txt';
-const STYLESHEET_PATH = XSL_STYLESHEET_PATH.slice(1);
 
 @Injectable()
 export class PublicService {
@@ -117,7 +116,7 @@ export class PublicService {
     if (!snapshot) return { response: NOT_FOUND };
     const { settings } = snapshot.site;
     if (target.path === 'robots.txt') return { response: this.text(request, snapshot, 'robots') };
-    if (target.path === STYLESHEET_PATH) return { response: stylesheet(request) };
+    if (target.path === XSL_STYLESHEET_FILE) return { response: stylesheet(request) };
     if (target.path === `${settings.indexNowKey}.txt`) return { response: this.text(request, snapshot, 'indexNowKey') };
     // Listed until the next publish after the site turns it off; the setting decides at once.
     if (target.path === TEXT_SITEMAP_PATH && !settings.textSitemap) return { response: NOT_FOUND };

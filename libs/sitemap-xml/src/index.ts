@@ -26,8 +26,9 @@ export {
   URLSET_CLOSE,
   urlsetOpen,
   urlsetOverheadBytes,
-  XSL_STYLESHEET_PATH,
-  XSL_STYLESHEET_PI,
+  XSL_STYLESHEET_FILE,
+  xslStylesheetData,
+  xslStylesheetPi,
 } from './namespaces';
 export { renderUrlFragment, toUrlFragment, namespacesOf, type UrlFragment } from './url-fragment.writer';
 export {

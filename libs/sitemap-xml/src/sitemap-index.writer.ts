@@ -1,7 +1,7 @@
 import { create } from 'xmlbuilder2';
 import { describeChar, findForbiddenChar } from './escape';
 import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH } from './limits';
-import { SITEMAP_NS, XSL_STYLESHEET_PATH } from './namespaces';
+import { SITEMAP_NS, xslStylesheetData } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
 import { normalizeHttpUrl } from './url.rules';
 import { normalizeW3cDatetime } from './w3c-datetime.rules';
@@ -21,7 +21,11 @@ export interface SitemapIndexEntry {
   isIndex?: boolean;
 }
 
-export function renderSitemapIndex(entries: readonly SitemapIndexEntry[], opts: { stylesheet?: boolean } = {}): string {
+/** `stylesheet`: the href of the XSL stylesheet, relative to the index (none: no PI). */
+export function renderSitemapIndex(
+  entries: readonly SitemapIndexEntry[],
+  opts: { stylesheet?: string | null } = {},
+): string {
   if (entries.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a sitemap index needs at least one <sitemap>');
   if (entries.length > MAX_INDEX_ENTRIES) {
     throw new SitemapXmlError(
@@ -34,7 +38,7 @@ export function renderSitemapIndex(entries: readonly SitemapIndexEntry[], opts: 
     );
   }
   const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  if (opts.stylesheet) doc.ins('xml-stylesheet', `type="text/xsl" href="${XSL_STYLESHEET_PATH}"`);
+  if (opts.stylesheet) doc.ins('xml-stylesheet', xslStylesheetData(opts.stylesheet));
   const root = doc.ele(SITEMAP_NS, 'sitemapindex');
   entries.forEach((entry, index) => {
     if (entry.isIndex === true) {

@@ -1,5 +1,5 @@
 // The XSLT a browser applies to a sitemap or sitemap index that names it
-// (`<?xml-stylesheet type="text/xsl" href="/sitemap.xsl"?>`, see namespaces.ts): a readable,
+// (`<?xml-stylesheet type="text/xsl" href="sitemap.xsl"?>`, see namespaces.ts): a readable,
 // sortable table of URLs with lastmod, changefreq, priority, hreflang alternates and images, or of
 // an index's sitemaps. Crawlers never fetch it. XSLT 1.0, the version browsers implement; the
 // sorting is a few lines of script in the page it produces, on buttons in the column headers.

@@ -24,7 +24,7 @@ export interface UrlsetStreamMeta {
 export async function gzipUrlsetStream(
   body: AsyncIterable<Buffer>,
   meta: UrlsetStreamMeta,
-  opts: FileLimits & { level?: number; stylesheet?: boolean } = {},
+  opts: FileLimits & { level?: number; stylesheet?: string | null } = {},
 ): Promise<{ gzip: Buffer; byteSize: number }> {
   const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
@@ -35,7 +35,7 @@ export async function gzipUrlsetStream(
       maxUrls,
     });
   // The stylesheet costs one header, not a byte per URL.
-  const head = urlsetOpen(meta.mask, opts.stylesheet ?? false);
+  const head = urlsetOpen(meta.mask, opts.stylesheet);
   const byteSize = head.length + meta.bytes + URLSET_CLOSE.length;
   if (byteSize > maxBytes)
     throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {

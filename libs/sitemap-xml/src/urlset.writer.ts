@@ -39,7 +39,7 @@ export interface GzippedUrlsetFile {
  */
 export function assembleUrlset(
   fragments: readonly UrlFragment[],
-  limits: FileLimits & { stylesheet?: boolean } = {},
+  limits: FileLimits & { stylesheet?: string | null } = {},
 ): Buffer {
   const maxUrls = limits.maxUrls ?? MAX_URLS_PER_FILE;
   const maxBytes = limits.maxBytes ?? MAX_BYTES_PER_FILE;
@@ -60,7 +60,7 @@ export function assembleUrlset(
     mask |= f.mask;
     body += f.bytes;
   }
-  const head = urlsetOpen(mask, limits.stylesheet ?? false);
+  const head = urlsetOpen(mask, limits.stylesheet);
   const total = head.length + body + URLSET_CLOSE.length;
   if (total > maxBytes) {
     throw new SitemapXmlError('FILE_BYTE_LIMIT', `${total} bytes exceed the limit of ${maxBytes} per file`, {

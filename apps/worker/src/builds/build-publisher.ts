@@ -13,6 +13,7 @@ import {
   compareShardPaths,
   droppedBlobs,
   INDEX_PATH,
+  stylesheetHref,
   mergeManifest,
   newestLastmod,
   TEXT_SITEMAP_PATH,
@@ -83,7 +84,7 @@ export class BuildPublisher {
             loc: `${origin}/${path}`,
             ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}),
           })),
-          { stylesheet: site.xslStylesheet },
+          { stylesheet: site.xslStylesheet ? stylesheetHref(INDEX_PATH) : null },
         ),
       );
       const gzip = await gzipFile([xml]);

@@ -1,7 +1,7 @@
 // Renders one shard: its stored fragments in order between header and footer, gzipped, stored
 // under a content-addressed key. Idempotent: a retry finds its own result and stops.
 import type { BuildRepository, FragmentRow, ShardHead, ShardRepository, StageTimings } from '@sitemaps/data';
-import { limitsForSection, shardFilePath, type RenderedFile } from '@sitemaps/domain';
+import { limitsForSection, shardFilePath, stylesheetHref, type RenderedFile } from '@sitemaps/domain';
 import type { RenderShardPayload } from '@sitemaps/jobs';
 import {
   assembleUrlset,
@@ -10,7 +10,7 @@ import {
   MAX_BYTES_PER_FILE,
   packFragments,
   urlsetOverheadBytes,
-  XSL_STYLESHEET_PI,
+  xslStylesheetPi,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
@@ -86,13 +86,15 @@ export class ShardRenderer {
 
       const { maxUrls } = limitsForSection(head.section);
       const bytes = Number(head.bytes);
-      const stylesheet = head.xsl ? XSL_STYLESHEET_PI.length : 0;
+      // Every part of a shard sits in the same folder, so the first part's name gives the href.
+      const href = head.xsl ? stylesheetHref(shardFilePath(head.section, 1)) : null;
+      const stylesheet = href ? xslStylesheetPi(href).length : 0;
       if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE) {
         started = performance.now();
         const { gzip, byteSize } = await gzipUrlsetStream(
           snapshot.streamFragments(),
           { urls: head.urls, bytes, mask: head.mask },
-          { maxUrls, stylesheet: head.xsl },
+          { maxUrls, stylesheet: href },
         );
         timings.gzipMs += performance.now() - started;
         return { head, files: [{ gzip, byteSize, urls: head.urls, newest: head.newest }] };
@@ -111,7 +113,7 @@ export class ShardRenderer {
         started = performance.now();
         const xml = assembleUrlset(
           part.map((row): UrlFragment => ({ xml: row.fragment, bytes: row.fragment_size, mask: row.ns_mask })),
-          { maxUrls, stylesheet: head.xsl },
+          { maxUrls, stylesheet: href },
         );
         timings.renderMs += performance.now() - started;
         started = performance.now();

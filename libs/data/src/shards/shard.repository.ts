@@ -15,7 +15,7 @@ export interface ShardHead {
   bytes: string;
   mask: number;
   newest: string | null;
-  /** Its site names /sitemap.xsl in its files (sites.xsl_stylesheet). */
+  /** Its site names its sitemap.xsl in its files (sites.xsl_stylesheet). */
   xsl: boolean;
 }
 
