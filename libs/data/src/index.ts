@@ -15,3 +15,6 @@ export * from './repositories';
 export * from './sites/site-ownership.repository';
 export * from './audit/audit-entry.repository';
 export * from './keys/api-key.repository';
+export * from './imports/import.repository';
+export * from './replication/wal-position';
+export * from './replication/read-router';

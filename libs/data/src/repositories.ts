@@ -13,6 +13,7 @@ import { UrlRepository } from './urls/url.repository';
 import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { ApiKeyRepository } from './keys/api-key.repository';
+import { ImportRepository } from './imports/import.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -29,6 +30,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     webhooks: new WebhookRepository(prisma),
     idempotencyKeys: new IdempotencyKeyRepository(prisma),
     apiKeys: new ApiKeyRepository(prisma),
+    imports: new ImportRepository(prisma),
   };
 }
 
@@ -48,14 +50,16 @@ export const REPOSITORY_CLASSES = {
   webhooks: WebhookRepository,
   idempotencyKeys: IdempotencyKeyRepository,
   apiKeys: ApiKeyRepository,
+  imports: ImportRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
 
 /**
  * Dependency-injection providers (Nest's factory-provider shape) for every repository, each under
  * its class, built once from the app's Prisma client and pg pool tokens. Api and worker share it.
+ * The whole set is provided under `tokens.all` when given (the API's ReadRouter takes it).
  */
-export function repositoryProviders(tokens: { prisma: symbol; pool: symbol }) {
-  const all = Symbol('REPOSITORIES');
+export function repositoryProviders(tokens: { prisma: symbol; pool: symbol; all?: symbol }) {
+  const all = tokens.all ?? Symbol('REPOSITORIES');
   return [
     {
       provide: all,

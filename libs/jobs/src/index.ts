@@ -5,3 +5,4 @@ export * from './build.producer';
 export * from './webhook.producer';
 export * from './verification.producer';
 export * from './job-handlers';
+export * from './tenant-write-positions';

@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Cluster, Redis } from 'ioredis';
-import type { PrismaClient } from '@sitemaps/data';
+import { parseLsn, type PrismaClient } from '@sitemaps/data';
 import { manifestFilesSchema, type BlobStore, type ManifestFile } from './blob-store';
 
 export const MANIFEST_CHANNEL = 'sitemaps:manifest';
@@ -45,12 +45,6 @@ export async function announceManifestChange(
 export function replayPosition(replica: WalSource): () => Promise<string | null> {
   return async () =>
     (await replica.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]?.lsn ?? null;
-}
-
-/** `16/B374D848` as a number, to compare WAL positions. */
-export function parseLsn(lsn: string): bigint {
-  const [high = '0', low = '0'] = lsn.split('/');
-  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
 export interface SiteInfo {
