@@ -10,11 +10,13 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
+import { announceManifestChange } from '@sitemaps/storage';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createLogger, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import {
+  ANNOUNCE_SITE_CHANGE,
   API_LIMITS,
   AUTH_FAILURE_LIMITER,
   BUILD_PRODUCER,
@@ -22,6 +24,7 @@ import {
   PG_POOL,
   PRISMA,
   RATE_LIMITER,
+  READ_REPLICA,
   REDIS,
   TENANT_RATE_LIMITER,
   URL_INGEST,
@@ -29,7 +32,8 @@ import {
 } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
-import { DATA_PROVIDERS } from './data.providers';
+import { DATA_PROVIDERS, readRoutingProviders, type ReplicaClients } from './data.providers';
+import { RecordWritesInterceptor } from './http/record-writes.interceptor';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import { BuildsController } from './builds/builds.controller';
 import { BuildsResolver } from './builds/builds.resolver';
@@ -86,6 +90,7 @@ class ApiClients implements OnApplicationShutdown {
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_QUEUE) private readonly queue: Queue,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
+    @Inject(READ_REPLICA) private readonly replica: ReplicaClients | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -93,6 +98,8 @@ class ApiClients implements OnApplicationShutdown {
     await this.verification.close();
     await this.prisma.$disconnect();
     await this.pool.end();
+    await this.replica?.prisma.$disconnect();
+    await this.replica?.pool.end();
     this.redis.disconnect();
   }
 }
@@ -154,6 +161,13 @@ export class ApiModule {
         },
         { provide: REDIS, useFactory: () => createRedisConnection(config, 'producer') },
         {
+          // The primary's position: public servers reading a replica switch once it has replayed it.
+          provide: ANNOUNCE_SITE_CHANGE,
+          inject: [REDIS, PG_POOL],
+          useFactory: (redis: RedisConnection, pool: Pool) => (siteId: string) =>
+            announceManifestChange(redis, pool, siteId),
+        },
+        {
           provide: BUILD_QUEUE,
           inject: [REDIS],
           useFactory: (redis: RedisConnection) => BuildProducer.queue(redis, config.queuePrefix),
@@ -211,6 +225,7 @@ export class ApiModule {
           },
         },
         ...DATA_PROVIDERS,
+        ...readRoutingProviders(config, metrics),
         RequestAuthenticator,
         ApiKeysService,
         TenantsService,
@@ -233,6 +248,8 @@ export class ApiModule {
         ApiClients,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
+        // Outermost: a tenant's write is recorded once all of it (its idempotent replay too) is done.
+        { provide: APP_INTERCEPTOR, useClass: RecordWritesInterceptor },
         // In this order: a replay answers before the route (and its Location) runs at all.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: LocationInterceptor },

@@ -11,3 +11,10 @@ export const WEBHOOK_REPOSITORY = Symbol('WEBHOOK_REPOSITORY');
 export const WEBHOOK_PRODUCER = Symbol('WEBHOOK_PRODUCER');
 export const TENANT_RATE_LIMITER = Symbol('TENANT_RATE_LIMITER');
 export const VERIFICATION_PRODUCER = Symbol('VERIFICATION_PRODUCER');
+/** Every repository over the primary (Repositories), as one object. */
+export const REPOSITORIES = Symbol('REPOSITORIES');
+/** The read replica's Prisma client and pg pool (DATABASE_READ_URL), or null without one. */
+export const READ_REPLICA = Symbol('READ_REPLICA');
+/** Tells public servers that a site's settings changed (announceManifestChange on the primary's position). */
+export const ANNOUNCE_SITE_CHANGE = Symbol('ANNOUNCE_SITE_CHANGE');
+export type AnnounceSiteChange = (siteId: string) => Promise<void>;

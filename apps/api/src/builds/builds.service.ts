@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BuildRepository, type Build } from '@sitemaps/data';
+import { BuildRepository, ReadRouter, type Build } from '@sitemaps/data';
 import { notFound } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
 import { BUILD_PRODUCER } from '../api.tokens';
@@ -23,6 +23,7 @@ export class BuildsService {
     private readonly sites: SitesService,
     private readonly buildRepository: BuildRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
+    private readonly reads: ReadRouter,
   ) {}
 
   async create(tenantId: string, siteId: string, full: boolean): Promise<BuildView> {
@@ -36,15 +37,17 @@ export class BuildsService {
 
   /** Newest first. */
   async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<BuildView>> {
-    const site = await this.sites.get(tenantId, siteId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
     const before = decodeCursor(page.after, createdKey);
-    const rows = await this.buildRepository.listForSite(site.id, { before, limit: page.first + 1 });
+    const rows = await reader.builds.listForSite(site.id, { before, limit: page.first + 1 });
     return pageOf(rows, page.first, createdKeyOf, presentBuild);
   }
 
   async get(tenantId: string, siteId: string, buildId: string): Promise<BuildView> {
-    const site = await this.sites.get(tenantId, siteId);
-    const build = uuidKey.safeParse(buildId).success ? await this.buildRepository.findForSite(site.id, buildId) : null;
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
+    const build = uuidKey.safeParse(buildId).success ? await reader.builds.findForSite(site.id, buildId) : null;
     if (!build) throw notFound('build', buildId);
     return presentBuild(build);
   }

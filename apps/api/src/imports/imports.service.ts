@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import type { Queue } from 'bullmq';
 import type { Readable } from 'node:stream';
 import type { AppConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
+import { ReadRouter, type Import, type ImportRepository } from '@sitemaps/data';
 import { importFinishedEvent, notFound } from '@sitemaps/domain';
 import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
 import { importSitemapsPayload, JOB, jobId, type WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { CONFIG, PRISMA, WEBHOOK_PRODUCER } from '../api.tokens';
+import { CONFIG, WEBHOOK_PRODUCER } from '../api.tokens';
 import {
   bigintKey,
   createdKey,
@@ -22,7 +22,7 @@ import { SitesService } from '../sites/sites.service';
 import type { ImportView, RejectionView, WarningView } from './import.schemas';
 import { IMPORT_QUEUE, URL_IMPORTS } from './imports.tokens';
 
-type ImportRow = Awaited<ReturnType<PrismaClient['import']['findFirstOrThrow']>>;
+type ImportRow = Import;
 
 @Injectable()
 export class ImportsService implements OnApplicationBootstrap {
@@ -30,7 +30,7 @@ export class ImportsService implements OnApplicationBootstrap {
 
   constructor(
     private readonly sites: SitesService,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly reads: ReadRouter,
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(IMPORT_QUEUE) private readonly queue: Queue,
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -91,10 +91,7 @@ export class ImportsService implements OnApplicationBootstrap {
       });
     } catch (error) {
       // No job will ever claim it: say so on the import rather than leave it queued.
-      await this.prisma.import.update({
-        where: { id: importId },
-        data: { status: 'failed', error: 'could not be queued', finishedAt: new Date() },
-      });
+      await this.reads.writer.imports.markFailed(importId, 'could not be queued');
       throw error;
     }
     return { importId, status: 'queued' as const };
@@ -102,24 +99,20 @@ export class ImportsService implements OnApplicationBootstrap {
 
   /** Newest first. */
   async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<ImportView>> {
-    const site = await this.sites.get(tenantId, siteId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
     const before = decodeCursor(page.after, createdKey);
-    const rows = await this.prisma.import.findMany({
-      where: {
-        siteId: site.id,
-        ...(before ? { OR: [{ createdAt: { lt: before[0] } }, { createdAt: before[0], id: { lt: before[1] } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: page.first + 1,
-    });
+    const rows = await reader.imports.listForSite(site.id, { before, limit: page.first + 1 });
     return pageOf(rows, page.first, createdKeyOf, presentImport);
   }
 
   async get(tenantId: string, siteId: string, importId: string): Promise<ImportView> {
-    const site = await this.sites.get(tenantId, siteId);
-    let row = await this.find(site.id, importId);
-    // A running import whose process died is failed here rather than left running forever.
-    if (row.status === 'running' && (await this.imports.sweep(site.id)) > 0) row = await this.find(site.id, importId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
+    let row = await this.find(reader.imports, site.id, importId);
+    // A running import whose process died is failed here (on the primary) rather than left running forever.
+    if (row.status === 'running' && (await this.imports.sweep(site.id)) > 0)
+      row = await this.find(this.reads.writer.imports, site.id, importId);
     return presentImport(row);
   }
 
@@ -130,14 +123,11 @@ export class ImportsService implements OnApplicationBootstrap {
     importId: string,
     page: PageRequest,
   ): Promise<Page<RejectionView>> {
-    const site = await this.sites.get(tenantId, siteId);
-    await this.find(site.id, importId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
+    await this.find(reader.imports, site.id, importId);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await this.prisma.importRejection.findMany({
-      where: { importId, ...(after ? { id: { gt: BigInt(after) } } : {}) },
-      orderBy: { id: 'asc' },
-      take: page.first + 1,
-    });
+    const rows = await reader.imports.rejections(importId, { afterId: after, limit: page.first + 1 });
     return pageOf(
       rows,
       page.first,
@@ -148,14 +138,11 @@ export class ImportsService implements OnApplicationBootstrap {
 
   /** In line order, as rejections: repairs made to lines that were stored. */
   async warnings(tenantId: string, siteId: string, importId: string, page: PageRequest): Promise<Page<WarningView>> {
-    const site = await this.sites.get(tenantId, siteId);
-    await this.find(site.id, importId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
+    await this.find(reader.imports, site.id, importId);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await this.prisma.importWarning.findMany({
-      where: { importId, ...(after ? { id: { gt: BigInt(after) } } : {}) },
-      orderBy: { id: 'asc' },
-      take: page.first + 1,
-    });
+    const rows = await reader.imports.warnings(importId, { afterId: after, limit: page.first + 1 });
     return pageOf(
       rows,
       page.first,
@@ -164,10 +151,8 @@ export class ImportsService implements OnApplicationBootstrap {
     );
   }
 
-  private async find(siteId: string, importId: string): Promise<ImportRow> {
-    const row = uuidKey.safeParse(importId).success
-      ? await this.prisma.import.findFirst({ where: { id: importId, siteId } })
-      : null;
+  private async find(imports: ImportRepository, siteId: string, importId: string): Promise<ImportRow> {
+    const row = uuidKey.safeParse(importId).success ? await imports.findForSite(siteId, importId) : null;
     if (!row) throw notFound('import', importId);
     return row;
   }

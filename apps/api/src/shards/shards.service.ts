@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ShardRepository } from '@sitemaps/data';
+import { ReadRouter } from '@sitemaps/data';
 import { shardFilePath } from '@sitemaps/domain';
 import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
 import { SitesService } from '../sites/sites.service';
@@ -9,14 +9,15 @@ import type { ShardView } from './shard.schemas';
 export class ShardsService {
   constructor(
     private readonly sites: SitesService,
-    private readonly shards: ShardRepository,
+    private readonly reads: ReadRouter,
   ) {}
 
   /** In id order: the order the planner created them. */
   async list(tenantId: string, siteId: string, page: PageRequest): Promise<Page<ShardView>> {
-    const site = await this.sites.get(tenantId, siteId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await this.shards.listForSite(site.id, { afterId: after, limit: page.first + 1 });
+    const rows = await reader.shards.listForSite(site.id, { afterId: after, limit: page.first + 1 });
     return pageOf(
       rows,
       page.first,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
 import {
   pendingClaim,
+  ReadRouter,
   SiteOwnershipRepository,
   SiteRepository,
   verifiedUnproven,
@@ -18,10 +19,14 @@ import {
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
-import type { BuildProducer, RedisConnection, VerificationProducer } from '@sitemaps/jobs';
-import type { Pool } from 'pg';
-import { announceManifestChange } from '@sitemaps/storage';
-import { BUILD_PRODUCER, CONFIG, PG_POOL, REDIS, VERIFICATION_PRODUCER } from '../api.tokens';
+import type { BuildProducer, VerificationProducer } from '@sitemaps/jobs';
+import {
+  ANNOUNCE_SITE_CHANGE,
+  BUILD_PRODUCER,
+  CONFIG,
+  VERIFICATION_PRODUCER,
+  type AnnounceSiteChange,
+} from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
 
@@ -46,32 +51,34 @@ export class SitesService {
   constructor(
     private readonly sites: SiteRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(REDIS) private readonly redis: RedisConnection,
+    @Inject(ANNOUNCE_SITE_CHANGE) private readonly announce: AnnounceSiteChange,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly ownership: SiteOwnershipRepository,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
-    /** The primary: announcements carry its WAL position, for public servers reading a replica. */
-    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly reads: ReadRouter,
   ) {}
 
   /**
    * A tenant's site, or 404: another tenant's site, and an id that is not even a uuid, are
-   * indistinguishable from none. Every site-scoped operation starts here.
+   * indistinguishable from none. Every site-scoped operation starts here: a write with the
+   * primary's repository (the default), a read with the one its ReadRouter reader gives.
    */
-  async get(tenantId: string, siteId: string): Promise<SiteRow> {
-    const site = uuidKey.safeParse(siteId).success ? await this.sites.findForTenant(tenantId, siteId) : null;
+  async get(tenantId: string, siteId: string, sites: SiteRepository = this.sites): Promise<SiteRow> {
+    const site = uuidKey.safeParse(siteId).success ? await sites.findForTenant(tenantId, siteId) : null;
     if (!site) throw notFound('site', siteId);
     return site;
   }
 
   async view(tenantId: string, siteId: string): Promise<SiteView> {
-    return this.present(await this.get(tenantId, siteId));
+    const reader = await this.reads.readerFor(tenantId);
+    return this.present(await this.get(tenantId, siteId, reader.sites));
   }
 
   /** Several of a tenant's sites in one query, each a view or its 404, in the order asked. */
   async viewMany(tenantId: string, siteIds: readonly string[]): Promise<(SiteView | DomainError)[]> {
     const ids = siteIds.filter((id) => uuidKey.safeParse(id).success);
-    const rows = await this.sites.findManyForTenant(tenantId, ids);
+    const reader = await this.reads.readerFor(tenantId);
+    const rows = await reader.sites.findManyForTenant(tenantId, ids);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return siteIds.map((id) => {
       const row = byId.get(id);
@@ -81,7 +88,8 @@ export class SitesService {
 
   async list(tenantId: string, page: PageRequest): Promise<Page<SiteView>> {
     const after = decodeCursor(page.after, uuidKey);
-    const rows = await this.sites.listForTenant(tenantId, { afterId: after, limit: page.first + 1 });
+    const reader = await this.reads.readerFor(tenantId);
+    const rows = await reader.sites.listForTenant(tenantId, { afterId: after, limit: page.first + 1 });
     return pageOf(
       rows,
       page.first,
@@ -140,7 +148,7 @@ export class SitesService {
     if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
-    await announceManifestChange(this.redis, this.pool, site.id);
+    await this.announce(site.id);
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
     // The stylesheet is in every file's header: every shard renders again.
     if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
@@ -153,12 +161,12 @@ export class SitesService {
     const site = await this.get(tenantId, siteId);
     await this.builds.scheduleRebuilds(site.id, null);
     await this.sites.remove(site.id);
-    await announceManifestChange(this.redis, this.pool, site.id);
+    await this.announce(site.id);
   }
 
   /** The site's scheduled full rebuild and its next run. */
   async schedule(tenantId: string, siteId: string): Promise<{ rebuildCron: string | null; nextRunAt: Date | null }> {
-    const site = await this.get(tenantId, siteId);
+    const site = await this.get(tenantId, siteId, (await this.reads.readerFor(tenantId)).sites);
     return {
       rebuildCron: site.rebuildCron,
       nextRunAt: site.rebuildCron ? await this.builds.nextScheduledRebuild(site.id) : null,

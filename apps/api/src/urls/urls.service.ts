@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { UrlRepository } from '@sitemaps/data';
+import { ReadRouter } from '@sitemaps/data';
 import { DomainError, invalid } from '@sitemaps/domain';
 import type { UpsertResult, UrlIngestService } from '@sitemaps/ingest';
 import { PlatformMetrics } from '@sitemaps/observability';
@@ -13,7 +13,7 @@ export class UrlsService {
   constructor(
     private readonly sites: SitesService,
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
-    private readonly urls: UrlRepository,
+    private readonly reads: ReadRouter,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}
 
@@ -52,9 +52,10 @@ export class UrlsService {
 
   /** Live URLs in id order (the order they were first stored), with their hreflang clusters. */
   async list(tenantId: string, siteId: string, filter: UrlFilter, page: PageRequest): Promise<Page<UrlView>> {
-    const site = await this.sites.get(tenantId, siteId);
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await this.urls.list(site.id, filter, { afterId: after, limit: page.first + 1 });
+    const rows = await reader.urls.list(site.id, filter, { afterId: after, limit: page.first + 1 });
     return pageOf(
       rows,
       page.first,
