@@ -1,5 +1,5 @@
 import type { AppConfig } from '@sitemaps/config';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterNode, type ClusterOptions, type RedisOptions } from 'ioredis';
 
 /** A Redis connection: one server, or a Redis Cluster (REDIS_CLUSTER_NODES). Both run every command we use. */
 export type RedisConnection = Redis | Cluster;
@@ -20,7 +20,7 @@ export function createRedisConnection(
       ? { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 5_000 }
       : { maxRetriesPerRequest: null };
   if (!config.redisCluster) return new Redis(config.redisUrl, { ...options, lazyConnect: false });
-  return new Cluster(config.redisCluster.nodes, {
+  return new FailoverSafeCluster(config.redisCluster.nodes, {
     redisOptions: { ...options, password: config.redisCluster.password },
     // While a master fails over, its slots answer CLUSTERDOWN or refuse connections: retry
     // soon, and refresh the slot map often enough to find the promoted replica.
@@ -32,4 +32,45 @@ export function createRedisConnection(
     maxRedirections: role === 'producer' ? 16 : 64,
     clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
   });
+}
+
+/** The two steps ioredis's `Cluster.disconnect()` runs itself when it has never connected. */
+interface ClusterInternals {
+  setStatus(status: 'close'): void;
+  handleCloseEvent(): void;
+}
+
+/**
+ * A cluster client whose `disconnect()` always ends in `end` (or, asked to reconnect, in a new
+ * attempt). ioredis moves a cluster client to `end` when its last node connection closes. A client
+ * that lost every node during a failover and waits for its next attempt (`reconnecting`, no node
+ * connections) has none left to close: `disconnect()` cancels the attempt and leaves it in
+ * `disconnecting` for good. BullMQ disconnects a worker's blocking client and awaits `end` when its
+ * blocking wait overruns and when the worker closes: such a worker stops taking jobs from its queue
+ * and its `close()` never returns (one way to the symptoms workers showed after failovers under load). Here an idle client finishes the way
+ * ioredis finishes one that never connected. `duplicate()` (BullMQ's blocking clients) keeps the class.
+ */
+export class FailoverSafeCluster extends Cluster {
+  constructor(
+    private readonly startupNodeList: ClusterNode[],
+    options: ClusterOptions,
+  ) {
+    super(startupNodeList, options);
+  }
+
+  override disconnect(reconnect = false): void {
+    // Asked to reconnect while it waits for an attempt, ioredis keeps that attempt: nothing to finish.
+    const stranded = this.status === 'disconnecting' || (this.status === 'reconnecting' && !reconnect);
+    const idle = stranded && this.nodes().length === 0;
+    super.disconnect(reconnect);
+    if (!idle) return;
+    const internals = this as unknown as ClusterInternals;
+    internals.setStatus('close');
+    internals.handleCloseEvent();
+  }
+
+  override duplicate(overrideStartupNodes: ClusterNode[] = [], overrideOptions: ClusterOptions = {}): Cluster {
+    const startupNodes = overrideStartupNodes.length > 0 ? overrideStartupNodes : this.startupNodeList;
+    return new FailoverSafeCluster(startupNodes, { ...this.options, ...overrideOptions });
+  }
 }
