@@ -97,7 +97,6 @@ const DATABASE_ACCESS_TO_MOVE = new Set<string>([
   'libs/storage/src/fs-blob.store.ts',
   'libs/storage/src/s3-blob.store.ts',
   'libs/ingest/src/url-ingest.service.ts',
-  'libs/ingest/src/url-batch.writer.ts',
   'libs/ingest/src/imports/url-import.service.ts',
 ]);
 

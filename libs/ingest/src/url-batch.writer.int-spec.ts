@@ -93,7 +93,7 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
     const db: PoolClient = await pool.connect();
     try {
       await db.query('BEGIN');
-      await writer.write(db, site, entries, now);
+      await writer.write(db, site, entries, { now });
       const { rows } = await db.query(
         `SELECT u.loc, u.section, s.ordinal AS shard_ordinal, u.lastmod, u.lastmod_at, u.lastmod_given, u.changefreq, u.priority, u.images, u.videos,
                 u.news, u.alternates::text AS alternates, u.news_until, u.content_hash, u.fragment, u.fragment_size, u.ns_mask, u.created_at, u.updated_at, u.deleted_at
@@ -120,7 +120,7 @@ describe('UrlBatchWriter staged rows (real Postgres)', () => {
         before,
         site,
         seed.map((raw, i) => (prepareEntry(site, raw, i, { now }) as { entry: PreparedEntry }).entry),
-        now,
+        { now },
       );
       await before.query('COMMIT');
     } finally {

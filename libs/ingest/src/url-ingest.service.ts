@@ -4,7 +4,7 @@
 // import (UrlImportService) runs the same preparer and batch writer on its own connection.
 import type { Pool } from 'pg';
 import { DEFAULT_SHARD_LIMITS, locHash, type ShardLimits } from '@sitemaps/domain';
-import { hashList, packHashes, UrlRepository } from '@sitemaps/data';
+import { UrlRepository } from '@sitemaps/data';
 import { UrlBatchWriter, storedUrl } from './url-batch.writer';
 import { prepareEntry, siteOrigin, type EntryError, type IngestSite, type PreparedEntry } from './url-entry.preparer';
 
@@ -55,7 +55,7 @@ export class UrlIngestService {
     if (byLoc.size === 0) return { upserted, changed: 0, errors, warnings };
 
     const { changed } = await this.urls.transaction(site.id, (db) =>
-      this.writer.write(db, site, [...byLoc.values()], now ?? new Date()),
+      this.writer.write(db, site, [...byLoc.values()], { now: now ?? new Date() }),
     );
     if (changed > 0) await this.onChange(site.id);
     return { upserted, changed, errors, warnings };
@@ -69,13 +69,7 @@ export class UrlIngestService {
   ): Promise<{ deleted: number; notFound: string[] }> {
     const unique = [...new Set(locs)];
     const result = await this.urls.transaction(site.id, (db) =>
-      this.writer.softDelete(
-        db,
-        site,
-        `loc_hash = ANY(${hashList(3)})`,
-        [packHashes(unique.map(locHash))],
-        now ?? new Date(),
-      ),
+      this.writer.softDelete(db, site, { locHashes: unique.map(locHash) }, now ?? new Date()),
     );
     if (result.changed > 0) await this.onChange(site.id);
     const found = new Set(result.deleted);
@@ -112,7 +106,7 @@ export class UrlIngestService {
         clientLastmod: row.lastmod_given ? (row.lastmod ?? undefined) : undefined,
         cluster: { action: 'keep' },
       }));
-      return entries.length > 0 ? (await this.writer.write(db, site, entries, now)).changed : 0;
+      return entries.length > 0 ? (await this.writer.write(db, site, entries, { now })).changed : 0;
     });
     if (changed > 0) await this.onChange(site.id);
     return changed;

@@ -357,13 +357,7 @@ export class ImportSession {
       if (this.mode === 'replace') {
         await db.query('ANALYZE import_seen');
         await db.query(`SET LOCAL work_mem = '256MB'`);
-        const removed = await this.writer.softDelete(
-          db,
-          this.site,
-          'NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.loc_hash = urls.loc_hash)',
-          [],
-          new Date(),
-        );
+        const removed = await this.writer.softDelete(db, this.site, { notSeenByImport: true }, new Date());
         this.counters.deleted = removed.count;
         this.counters.changed += removed.changed;
       }
@@ -503,7 +497,7 @@ export class ImportSession {
       if (batch.entries.length > 0) {
         await lockSiteUrls(db, this.site.id);
         // Lines past the tenant's URL quota are rejected one by one; the rest of the batch is stored.
-        const written = await this.writer.write(db, this.site, batch.entries, batch.now, { quota: 'reject' });
+        const written = await this.writer.write(db, this.site, batch.entries, { now: batch.now, quota: 'reject' });
         this.counters.changed += written.changed;
         this.staging = written.inserted * 2 >= batch.entries.length;
         for (const entry of written.overQuota) {
