@@ -92,10 +92,6 @@ const DATABASE_ACCESS_TO_MOVE = new Set<string>([
   'apps/worker/src/indexnow/indexnow-submitter.ts',
   'apps/worker/src/indexnow/indexnow-drainer.ts',
   'apps/worker/src/maintenance/shard-compactor.ts',
-  'libs/storage/src/manifest.reader.ts',
-  'libs/storage/src/postgres-blob.store.ts',
-  'libs/storage/src/fs-blob.store.ts',
-  'libs/storage/src/s3-blob.store.ts',
   'libs/ingest/src/url-ingest.service.ts',
   'libs/ingest/src/imports/url-import.service.ts',
 ]);

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicat
 import { APP_FILTER } from '@nestjs/core';
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
-import { createPgPool, createPrismaClient, PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, ManifestRepository, PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, ManifestReader, replayPosition } from '@sitemaps/storage';
@@ -62,12 +62,16 @@ export class PublicModule {
           provide: ManifestReader,
           inject: [PrismaClient, MANIFEST_SUBSCRIBER, BLOB_POOL],
           useFactory: async (prisma: PrismaClient, subscriber: RedisConnection, pool: Pool) => {
-            const reader = new ManifestReader(prisma, createBlobStore(config.storage, prisma, pool), {
-              // Without a message, a cached manifest still refreshes well before GC may take its files.
-              maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
-              // On a replica, a publish is served once the replica has replayed it, never before.
-              ...(config.databaseReadUrl ? { replayedLsn: replayPosition(pool) } : {}),
-            });
+            const reader = new ManifestReader(
+              new ManifestRepository(prisma),
+              createBlobStore(config.storage, prisma, pool),
+              {
+                // Without a message, a cached manifest still refreshes well before GC may take its files.
+                maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
+                // On a replica, a publish is served once the replica has replayed it, never before.
+                ...(config.databaseReadUrl ? { replayedLsn: replayPosition(pool) } : {}),
+              },
+            );
             await reader.listen(subscriber);
             return reader;
           },

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { PrismaClient } from '@sitemaps/data';
 import { blobKey, blobPath, type BlobStore } from './blob-store';
-import { deleteCollectibleRows, GC_BATCH, upsertBlobRow, type BlobRef } from './blob.repository';
+import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**
  * Bytes under `dir/<site id>/<2 hex>/<sha256>.gz`; the `blobs` row (body null) keeps the
@@ -13,7 +12,7 @@ export class FsBlobStore implements BlobStore {
   private readonly root: string;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly rows: BlobRepository,
     dir: string,
   ) {
     this.root = path.resolve(dir);
@@ -23,7 +22,7 @@ export class FsBlobStore implements BlobStore {
     const sha256 = blobKey(gzip);
     const file = this.pathOf({ siteId, sha256 });
     // Row first: it waits for a GC that is deleting this blob, so GC cannot unlink the file after we wrote it.
-    await upsertBlobRow(this.prisma, { siteId, sha256 }, null, gzip.length, byteSize);
+    await this.rows.save({ siteId, sha256, body: null, gzipSize: gzip.length, byteSize });
     if (!(await exists(file))) await writeAtomically(file, gzip);
     return sha256;
   }
@@ -37,21 +36,11 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async collectGarbage(graceMs: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      // Unlink while the rows are still locked: a concurrent put of the same bytes waits, then rewrites the file.
-      const deleted = await this.prisma.$transaction(
-        async (tx) => {
-          const rows = await deleteCollectibleRows(tx, graceMs, GC_BATCH);
-          await Promise.all(rows.map((row) => rm(this.pathOf(row), { force: true })));
-          return rows.length;
-        },
-        { timeout: 60_000 },
-      );
-      total += deleted;
-      if (deleted < GC_BATCH) return total;
-    }
+  collectGarbage(graceMs: number): Promise<number> {
+    // Unlinked while the rows are still locked: a concurrent put of the same bytes waits, then rewrites the file.
+    return this.rows.collect(graceMs, async (refs) => {
+      await Promise.all(refs.map((ref) => rm(this.pathOf(ref), { force: true })));
+    });
   }
 
   private pathOf({ siteId, sha256 }: BlobRef): string {

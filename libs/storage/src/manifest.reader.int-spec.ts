@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, ManifestRepository, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
 import type { BlobStore } from './blob-store';
@@ -29,7 +29,7 @@ describe('ManifestReader', () => {
     store = createBlobStore({ driver: 'fs', dir, graceMs: 0 }, prisma, pool);
     publisher = new Redis(testRedisUrl());
     subscriber = new Redis(testRedisUrl());
-    reader = new ManifestReader(prisma, store);
+    reader = new ManifestReader(new ManifestRepository(prisma), store);
     await reader.listen(subscriber);
   });
   afterAll(async () => {
@@ -122,7 +122,7 @@ describe('ManifestReader', () => {
     expect(reader.peek(unknown)).toBeNull();
     reader.invalidate(site.id);
     expect([reader.peek(site.hostname), reader.peek(unknown)]).toEqual([undefined, undefined]);
-    const shortLived = new ManifestReader(prisma, store, { maxAgeMs: 0 });
+    const shortLived = new ManifestReader(new ManifestRepository(prisma), store, { maxAgeMs: 0 });
     await shortLived.load(site.hostname);
     expect(shortLived.peek(site.hostname)).toBeUndefined();
   });
@@ -145,7 +145,7 @@ describe('ManifestReader', () => {
   });
 
   it('expires cached sites after maxAgeMs, the net for announcements lost while Redis was away', async () => {
-    const shortLived = new ManifestReader(prisma, store, { maxAgeMs: 0 });
+    const shortLived = new ManifestReader(new ManifestRepository(prisma), store, { maxAgeMs: 0 });
     const site = await createSite(prisma);
     const first = await shortLived.load(site.hostname);
     expect(await shortLived.load(site.hostname)).not.toBe(first);

@@ -6,8 +6,9 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Cluster, Redis } from 'ioredis';
-import { parseLsn, type PrismaClient } from '@sitemaps/data';
-import { manifestFilesSchema, type BlobStore, type ManifestFile } from './blob-store';
+import type { Pool } from 'pg';
+import { formatLsn, parseLsn, primaryWalPosition, replayedWalPosition, type ManifestRepository } from '@sitemaps/data';
+import type { BlobStore, ManifestFile } from './blob-store';
 
 export const MANIFEST_CHANNEL = 'sitemaps:manifest';
 
@@ -23,28 +24,21 @@ export async function publishManifestChanged(
   await redis.publish(MANIFEST_CHANNEL, lsn ? `${siteId} ${lsn}` : siteId);
 }
 
-/** What runs a query on the primary: a pg Pool or client. */
-export interface WalSource {
-  query<R extends object>(sql: string): Promise<{ rows: R[] }>;
-}
-
 /**
  * Announces a change that has committed, with the primary's WAL position now (at or past that
  * commit): a public process reading a replica switches only once the replica has replayed it.
  */
 export async function announceManifestChange(
   redis: Pick<Redis | Cluster, 'publish'>,
-  primary: WalSource,
+  primary: Pool,
   siteId: string,
 ): Promise<void> {
-  const { rows } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
-  await publishManifestChanged(redis, siteId, rows[0]?.lsn);
+  await publishManifestChanged(redis, siteId, formatLsn(await primaryWalPosition(primary)));
 }
 
 /** The position a streaming replica has replayed up to (`pg_last_wal_replay_lsn()`), from its pool. */
-export function replayPosition(replica: WalSource): () => Promise<string | null> {
-  return async () =>
-    (await replica.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn')).rows[0]?.lsn ?? null;
+export function replayPosition(replica: Pool): () => Promise<bigint | null> {
+  return () => replayedWalPosition(replica);
 }
 
 export interface SiteInfo {
@@ -100,7 +94,7 @@ export interface ManifestReaderOptions {
    * replayed. An announcement then takes effect once the replica has replayed its LSN; until
    * then the site keeps its cached, complete manifest.
    */
-  replayedLsn?: () => Promise<string | null>;
+  replayedLsn?: () => Promise<bigint | null>;
   /** How often a waiting announcement checks the replica's position. */
   replayPollMs?: number;
 }
@@ -136,11 +130,11 @@ export class ManifestReader {
   /** Site id -> the highest announced LSN the replica has not replayed yet. */
   private readonly awaitingReplay = new Map<string, bigint>();
   private replayTimer: NodeJS.Timeout | undefined;
-  private readonly replayedLsn: (() => Promise<string | null>) | undefined;
+  private readonly replayedLsn: (() => Promise<bigint | null>) | undefined;
   private readonly replayPollMs: number;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly manifests: Pick<ManifestRepository, 'served'>,
     private readonly blobs: BlobStore,
     options: ManifestReaderOptions = {},
   ) {
@@ -180,7 +174,7 @@ export class ManifestReader {
     try {
       const replayed = await this.replayedLsn?.();
       // Null: not a replica (promoted, or pointed at a primary): nothing to wait for.
-      const position = replayed === null || replayed === undefined ? null : parseLsn(replayed);
+      const position = replayed ?? null;
       for (const [siteId, lsn] of this.awaitingReplay) {
         if (position === null || position >= lsn) {
           this.awaitingReplay.delete(siteId);
@@ -202,7 +196,7 @@ export class ManifestReader {
     if (cached && cached.expiresAt > Date.now()) return cached.snapshot;
 
     const epoch = this.epoch;
-    const entry: SiteEntry = { snapshot: this.query(hostname), expiresAt: Number.POSITIVE_INFINITY };
+    const entry: SiteEntry = { snapshot: this.fetchSnapshot(hostname), expiresAt: Number.POSITIVE_INFINITY };
     this.remember(hostname, entry);
     entry.snapshot.then(
       (snapshot) => {
@@ -290,21 +284,8 @@ export class ManifestReader {
     }
   }
 
-  private async query(hostname: string): Promise<SiteSnapshot | null> {
-    // Served once its hostname is verified (at most one site per hostname is), while its tenant is not suspended.
-    const site = await this.prisma.site.findFirst({
-      where: { hostname, verificationStatus: 'verified', tenant: { suspendedAt: null } },
-      select: {
-        id: true,
-        hostname: true,
-        scheme: true,
-        robotsTxt: true,
-        cacheMaxAge: true,
-        indexNowKey: true,
-        textSitemap: true,
-        manifest: { select: { version: true, publishedAt: true, files: true } },
-      },
-    });
+  private async fetchSnapshot(hostname: string): Promise<SiteSnapshot | null> {
+    const site = await this.manifests.served(hostname);
     if (!site) return null;
     const info: SiteInfo = {
       id: site.id,
@@ -317,19 +298,13 @@ export class ManifestReader {
         textSitemap: site.textSitemap,
       },
     };
-    if (!site.manifest) return { site: info, manifest: null };
-
-    const listed = manifestFilesSchema.parse(site.manifest.files);
-    const blobs = await this.prisma.blob.findMany({
-      where: { siteId: site.id, sha256: { in: [...new Set(Object.values(listed).map((file) => file.sha256))] } },
-      select: { sha256: true, createdAt: true },
-    });
-    const storedAt = new Map(blobs.map((blob) => [blob.sha256, blob.createdAt]));
+    const { manifest } = site;
+    if (!manifest) return { site: info, manifest: null };
     const files = new Map<string, PublishedFile>();
-    for (const [path, file] of Object.entries(listed)) {
-      files.set(path, { ...file, storedAt: storedAt.get(file.sha256) ?? site.manifest.publishedAt });
+    for (const [path, file] of Object.entries(manifest.files)) {
+      files.set(path, { ...file, storedAt: manifest.storedAt.get(file.sha256) ?? manifest.publishedAt });
     }
-    return { site: info, manifest: { version: site.manifest.version, publishedAt: site.manifest.publishedAt, files } };
+    return { site: info, manifest: { version: manifest.version, publishedAt: manifest.publishedAt, files } };
   }
 
   private async fetchBytes(siteId: string, file: ManifestFile, variant: FileVariant): Promise<Buffer> {

@@ -1,8 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3StorageConfig } from '@sitemaps/config';
-import type { PrismaClient } from '@sitemaps/data';
 import { blobKey, blobPath, type BlobStore } from './blob-store';
-import { deleteCollectibleRows, GC_BATCH, upsertBlobRow, type BlobRef } from './blob.repository';
+import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**
  * Bytes as objects under `<prefix><site id>/<2 hex>/<sha256>.gz` (the fs driver's layout, so a
@@ -14,7 +13,7 @@ export class S3BlobStore implements BlobStore {
   private connection: Promise<S3Connection> | undefined;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly rows: BlobRepository,
     private readonly connect: () => Promise<S3Connection>,
     private readonly config: Pick<S3StorageConfig, 'bucket' | 'prefix'>,
   ) {}
@@ -23,7 +22,7 @@ export class S3BlobStore implements BlobStore {
     const sha256 = blobKey(gzip);
     const key = this.keyOf({ siteId, sha256 });
     // Row first: it waits for a GC that is deleting this blob, so GC cannot delete the object after we wrote it.
-    await upsertBlobRow(this.prisma, { siteId, sha256 }, null, gzip.length, byteSize);
+    await this.rows.save({ siteId, sha256, body: null, gzipSize: gzip.length, byteSize });
     if (await this.exists(key)) return sha256;
     const { sdk, client } = await this.s3();
     await client.send(
@@ -51,21 +50,9 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async collectGarbage(graceMs: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      // Delete the objects while the rows are still locked: a concurrent put of the same bytes waits, then writes again.
-      const deleted = await this.prisma.$transaction(
-        async (tx) => {
-          const rows = await deleteCollectibleRows(tx, graceMs, GC_BATCH);
-          await this.deleteObjects(rows.map((row) => this.keyOf(row)));
-          return rows.length;
-        },
-        { timeout: 60_000 },
-      );
-      total += deleted;
-      if (deleted < GC_BATCH) return total;
-    }
+  collectGarbage(graceMs: number): Promise<number> {
+    // Objects deleted while the rows are still locked: a concurrent put of the same bytes waits, then writes again.
+    return this.rows.collect(graceMs, (refs) => this.deleteObjects(refs.map((ref) => this.keyOf(ref))));
   }
 
   /** The object key of a blob: also the path under a CDN that serves the bucket (`STORAGE_PUBLIC_BASE_URL`). */

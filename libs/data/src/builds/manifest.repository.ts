@@ -27,8 +27,57 @@ export interface ManifestSwitch {
   now: Date;
 }
 
+/** What the public server serves at a hostname: the site's settings and its current manifest. */
+export interface ServedSite {
+  id: string;
+  hostname: string;
+  scheme: string;
+  robotsTxt: string | null;
+  cacheMaxAge: number;
+  indexNowKey: string;
+  textSitemap: boolean;
+  /** Null until the site's first publish. */
+  manifest: {
+    version: number;
+    publishedAt: Date;
+    files: ManifestFiles;
+    /** When each listed blob was first stored, by sha256 (a blob with no row is absent). */
+    storedAt: ReadonlyMap<string, Date>;
+  } | null;
+}
+
 export class ManifestRepository {
   constructor(private readonly prisma: PrismaClient) {}
+
+  /**
+   * The site served at `hostname`: once its hostname is verified (at most one site per hostname
+   * is), while its tenant is not suspended. Null for any other hostname.
+   */
+  async served(hostname: string): Promise<ServedSite | null> {
+    const site = await this.prisma.site.findFirst({
+      where: { hostname, verificationStatus: 'verified', tenant: { suspendedAt: null } },
+      select: {
+        id: true,
+        hostname: true,
+        scheme: true,
+        robotsTxt: true,
+        cacheMaxAge: true,
+        indexNowKey: true,
+        textSitemap: true,
+        manifest: { select: { version: true, publishedAt: true, files: true } },
+      },
+    });
+    if (!site) return null;
+    const { manifest, ...settings } = site;
+    if (!manifest) return { ...settings, manifest: null };
+    const files = manifestFilesSchema.parse(manifest.files);
+    const blobs = await this.prisma.blob.findMany({
+      where: { siteId: site.id, sha256: { in: [...new Set(Object.values(files).map((file) => file.sha256))] } },
+      select: { sha256: true, createdAt: true },
+    });
+    const storedAt = new Map(blobs.map((blob) => [blob.sha256, blob.createdAt]));
+    return { ...settings, manifest: { version: manifest.version, publishedAt: manifest.publishedAt, files, storedAt } };
+  }
 
   async current(siteId: string): Promise<CurrentManifest | null> {
     const row = await this.prisma.manifest.findUnique({ where: { siteId } });

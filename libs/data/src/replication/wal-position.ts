@@ -7,6 +7,11 @@ export function parseLsn(lsn: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
+/** A WAL position in Postgres' text form (`16/B374D848`), as announcements carry it. */
+export function formatLsn(position: bigint): string {
+  return `${(position >> 32n).toString(16).toUpperCase()}/${(position & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
 /**
  * The primary's WAL insert position: at or past the end of every commit record written so far,
  * even one not yet flushed (synchronous_commit = off), so a replica that has replayed this far
