@@ -141,7 +141,11 @@ export class WorkerModule {
           useFactory: (pool: Pool, builds: BuildProducer) =>
             new UrlIngestService(pool, (siteId) => builds.afterChange(siteId)),
         },
-        { provide: ShardCompactor, inject: [PG_POOL], useFactory: (pool: Pool) => new ShardCompactor(pool) },
+        {
+          provide: ShardCompactor,
+          inject: [ShardRepository],
+          useFactory: (shards: ShardRepository) => new ShardCompactor(shards),
+        },
         {
           provide: RECONCILED_QUEUES,
           inject: [REDIS],

@@ -2,6 +2,7 @@ export * from './domain.errors';
 export * from './sites/site.rules';
 export * from './shards/shard-naming';
 export * from './shards/shard-planner';
+export * from './shards/shard-compaction';
 export * from './alternates/hreflang-cluster';
 export * from './urls/url-content';
 export * from './sites/cron.rules';

@@ -1,17 +1,21 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from 'pg';
+import { createPrismaClient, ShardRepository, type PrismaClient } from '@sitemaps/data';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { insertSite, useTestPool } from '@sitemaps/testing';
 import { ShardCompactor } from './shard-compactor';
 
 describe('ShardCompactor (real Postgres)', () => {
   let pool: Pool;
+  let prisma: PrismaClient;
   const limits = { maxUrls: 10, maxBytes: 1_000_000 };
 
   const fixture = useTestPool();
   beforeAll(() => {
     pool = fixture.pool;
+    prisma = createPrismaClient(fixture.db.url);
   });
+  afterAll(() => prisma.$disconnect());
 
   it('merges under-filled neighbours of a section and leaves the others alone', async () => {
     const site = await insertSite(pool);
@@ -28,7 +32,7 @@ describe('ShardCompactor (real Postgres)', () => {
     ]);
     await pool.query('UPDATE shards SET dirty = false WHERE site_id = $1', [site.id]);
 
-    expect(await new ShardCompactor(pool, limits).compact(site.id)).toBe(1);
+    expect(await new ShardCompactor(new ShardRepository(prisma, pool), limits).compact(site.id)).toBe(1);
     const shards = await pool.query<{ ordinal: number; url_count: number; dirty: boolean; live: number }>(
       `SELECT s.ordinal, s.url_count, s.dirty, (SELECT count(*)::int FROM urls u WHERE u.shard_id = s.id AND u.deleted_at IS NULL) AS live
          FROM shards s WHERE site_id = $1 ORDER BY ordinal`,
@@ -41,6 +45,6 @@ describe('ShardCompactor (real Postgres)', () => {
       [4, 10, 10, false],
     ]);
     // Nothing left to merge: a second pass changes nothing.
-    expect(await new ShardCompactor(pool, limits).compact(site.id)).toBe(0);
+    expect(await new ShardCompactor(new ShardRepository(prisma, pool), limits).compact(site.id)).toBe(0);
   });
 });

@@ -1,7 +1,9 @@
 // The shards aggregate: a site's sitemap files' worth of URLs, and the snapshot a render reads.
 // URL placement in shards is part of the URL write (libs/ingest's shard placement).
+import type { ShardMerge, ShardSize } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
 import type { PrismaClient, Shard } from '../generated/prisma/client';
+import { inTransaction, lockSiteUrls } from '../urls/url.repository';
 import { readShardFragments } from './copy-fragments.reader';
 
 export type { Shard } from '../generated/prisma/client';
@@ -73,6 +75,34 @@ export class ShardRepository {
       select: { siteId: true },
     });
     return rows.map((row) => row.siteId);
+  }
+
+  /**
+   * Compacts the site's shards under its URL write lock (shard placement must not append to a
+   * shard being merged away): `plan` gets the non-empty shards in (section, ordinal) order and
+   * returns the merges, applied in order. Returns how many shards were emptied into a neighbour.
+   */
+  compact(siteId: string, plan: (shards: ShardSize[]) => ShardMerge[]): Promise<number> {
+    return inTransaction(this.pool, async (db) => {
+      await lockSiteUrls(db, siteId);
+      const { rows } = await db.query<ShardSize>(
+        `SELECT id::text, section, ordinal, url_count AS "urlCount", byte_size AS "byteSize" FROM shards
+          WHERE site_id = $1 AND url_count > 0 ORDER BY section, ordinal`,
+        [siteId],
+      );
+      const merges = plan(rows);
+      for (const merge of merges) {
+        await db.query('UPDATE urls SET shard_id = $1 WHERE shard_id = $2', [merge.into, merge.from]);
+        await db.query(
+          `UPDATE shards SET url_count = CASE WHEN id = $1 THEN url_count + $3 ELSE 0 END,
+                             byte_size = CASE WHEN id = $1 THEN byte_size + $4 ELSE 0 END,
+                             dirty = true, change_seq = change_seq + 1
+            WHERE id IN ($1, $2)`,
+          [merge.into, merge.from, merge.urlCount, merge.byteSize],
+        );
+      }
+      return merges.length;
+    });
   }
 
   /** Runs `read` on one connection in a read-only REPEATABLE READ transaction. */
