@@ -89,8 +89,6 @@ const DATABASE_ACCESS_ALLOWED = new Map<string, string>([
  */
 const DATABASE_ACCESS_TO_MOVE = new Set<string>([
   'apps/worker/src/imports/sitemap-import.processors.ts',
-  'apps/worker/src/indexnow/indexnow-submitter.ts',
-  'apps/worker/src/indexnow/indexnow-drainer.ts',
   'libs/ingest/src/url-ingest.service.ts',
   'libs/ingest/src/imports/url-import.service.ts',
 ]);

@@ -8,6 +8,7 @@ import {
   BuildRepository,
   createPgPool,
   IdempotencyKeyRepository,
+  IndexNowRepository,
   createPrismaClient,
   ManifestRepository,
   ShardRepository,
@@ -209,11 +210,15 @@ export class WorkerModule {
         },
         {
           provide: IndexNowDrainer,
-          inject: [PG_POOL, REDIS],
-          useFactory: (pool: Pool, redis: RedisConnection) =>
-            new IndexNowDrainer(pool, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
+          inject: [IndexNowRepository, REDIS],
+          useFactory: (indexNow: IndexNowRepository, redis: RedisConnection) =>
+            new IndexNowDrainer(indexNow, IndexNowDrainer.queue(redis, config.queuePrefix), config.indexNow.endpoints),
         },
-        { provide: IndexNowSubmitter, inject: [PG_POOL], useFactory: (pool: Pool) => new IndexNowSubmitter(pool) },
+        {
+          provide: IndexNowSubmitter,
+          inject: [IndexNowRepository],
+          useFactory: (indexNow: IndexNowRepository) => new IndexNowSubmitter(indexNow),
+        },
         { provide: WEBHOOK_REPOSITORY, useExisting: WebhookRepository },
         {
           provide: WEBHOOK_PRODUCER,

@@ -21,3 +21,4 @@ export * from './keys/api-key.repository';
 export * from './imports/import.repository';
 export * from './replication/wal-position';
 export * from './replication/read-router';
+export * from './indexnow/indexnow.repository';

@@ -14,6 +14,7 @@ import { IdempotencyKeyRepository } from './idempotency/idempotency-key.reposito
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { ApiKeyRepository } from './keys/api-key.repository';
 import { ImportRepository } from './imports/import.repository';
+import { IndexNowRepository } from './indexnow/indexnow.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -31,6 +32,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     idempotencyKeys: new IdempotencyKeyRepository(prisma),
     apiKeys: new ApiKeyRepository(prisma),
     imports: new ImportRepository(prisma),
+    indexNow: new IndexNowRepository(pool),
   };
 }
 
@@ -51,6 +53,7 @@ export const REPOSITORY_CLASSES = {
   idempotencyKeys: IdempotencyKeyRepository,
   apiKeys: ApiKeyRepository,
   imports: ImportRepository,
+  indexNow: IndexNowRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
 
 /**

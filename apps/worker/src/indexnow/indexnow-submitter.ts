@@ -2,57 +2,36 @@
 // endpoint. Every attempt's outcome is appended to the build; the answer decides whether BullMQ
 // retries (429, 5xx, network) or gives up (400, 403, 422: resending the same body cannot help).
 import { UnrecoverableError } from 'bullmq';
-import type { Pool } from 'pg';
+import type { IndexNowRepository, IndexNowResult } from '@sitemaps/data';
 import type { SubmitIndexNowPayload } from '@sitemaps/jobs';
-import { INDEXNOW_MAX_URLS, IndexNowRetryableError, parseRetryAfter, URL_HOST_SQL } from './indexnow.policy';
+import { INDEXNOW_MAX_URLS, IndexNowRetryableError, parseRetryAfter } from './indexnow.policy';
 
-/** What `builds.indexnow` holds: one entry per request made. */
-export interface IndexNowResult {
-  at: string;
-  endpoint: string;
-  host: string;
-  batch: number;
-  urlCount: number;
-  attempt: number;
-  /** HTTP status, or null when no response came (network error, timeout). */
-  status: number | null;
-  error?: string;
-}
+export type { IndexNowResult } from '@sitemaps/data';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export class IndexNowSubmitter {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly indexNow: IndexNowRepository) {}
 
   async submit(payload: SubmitIndexNowPayload, attempt: number): Promise<IndexNowResult | null> {
-    const site = await this.pool.query<{ scheme: string; key: string }>(
-      'SELECT scheme, indexnow_key AS key FROM sites WHERE id = $1',
-      [payload.siteId],
-    );
-    const key = site.rows[0];
+    const key = await this.indexNow.siteKey(payload.siteId);
     if (!key) return null; // deleted with its site
-    const { rows } = await this.pool.query<{ loc: string }>(
-      `SELECT loc FROM urls
-        WHERE site_id = $1 AND id BETWEEN $2 AND $3 AND ($4::timestamptz IS NULL OR updated_at > $4) AND updated_at <= $5
-          AND ${URL_HOST_SQL} = $6
-        ORDER BY id LIMIT ${INDEXNOW_MAX_URLS}`,
-      [payload.siteId, payload.firstId, payload.lastId, payload.from, payload.until, payload.host],
-    );
+    const locs = await this.indexNow.changedLocs({ ...payload, limit: INDEXNOW_MAX_URLS });
     // Changed again since the drain: those URLs belong to the next publish's window.
-    if (rows.length === 0) return null;
+    if (locs.length === 0) return null;
 
     const body = {
       host: payload.host,
       key: key.key,
       keyLocation: `${key.scheme}://${payload.host}/${key.key}.txt`,
-      urlList: rows.map((row) => row.loc),
+      urlList: locs,
     };
     const result: IndexNowResult = {
       at: new Date().toISOString(),
       endpoint: redact(payload.endpoint),
       host: payload.host,
       batch: payload.batch,
-      urlCount: rows.length,
+      urlCount: locs.length,
       attempt,
       status: null,
     };
@@ -66,13 +45,13 @@ export class IndexNowSubmitter {
       });
     } catch (error) {
       result.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      await this.record(payload.buildId, result);
+      await this.indexNow.recordResult(payload.buildId, result);
       throw new IndexNowRetryableError(`IndexNow ${result.endpoint}: ${result.error}`, null);
     }
     result.status = response.status;
     const text = await response.text().catch(() => '');
     if (!response.ok) result.error = text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`;
-    await this.record(payload.buildId, result);
+    await this.indexNow.recordResult(payload.buildId, result);
 
     if (response.ok) return result;
     const message = `IndexNow ${result.endpoint} answered ${response.status}`;
@@ -82,14 +61,6 @@ export class IndexNowSubmitter {
     // 400 bad request, 403 key not valid, 422 URLs or key do not match the host, and any other
     // answer the protocol does not define: the same body would get the same answer.
     throw new UnrecoverableError(message);
-  }
-
-  /** jsonb concatenation in one statement: concurrent batches append without losing each other. */
-  private async record(buildId: string, result: IndexNowResult): Promise<void> {
-    await this.pool.query(
-      `UPDATE builds SET indexnow = coalesce(indexnow, '[]'::jsonb) || jsonb_build_array($2::jsonb) WHERE id = $1`,
-      [buildId, JSON.stringify(result)],
-    );
   }
 }
 

@@ -4,9 +4,6 @@ import { createHash } from 'node:crypto';
 /** URLs per request, the protocol's limit. */
 export const INDEXNOW_MAX_URLS = 10_000;
 
-/** The lowercase hostname of `urls.loc` (no userinfo, no port): IndexNow's `host`. */
-export const URL_HOST_SQL = `lower(substring(loc from '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/?#:]+)'))`;
-
 /** How long a publish waits before its drain, so URL writes stamped before it have committed. */
 export const INDEXNOW_SETTLE_MS = 1_000;
 
