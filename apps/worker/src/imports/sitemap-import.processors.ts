@@ -1,13 +1,13 @@
 // Runs sitemaps imports (queue `import`): the API created the import row and the job; the
 // importer claims the row, so a doubled or retried job never runs one import twice at once.
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { PrismaClient } from '@sitemaps/data';
+import { SiteRepository } from '@sitemaps/data';
 import type { SitemapImporter, UrlImportService } from '@sitemaps/ingest';
 import { importFinishedEvent } from '@sitemaps/domain';
 import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload, type WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
-import { PRISMA, WEBHOOK_PRODUCER } from '../worker.tokens';
+import { WEBHOOK_PRODUCER } from '../worker.tokens';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
 
 @Injectable()
@@ -16,7 +16,7 @@ export class SitemapImportProcessors implements OnModuleInit {
 
   constructor(
     private readonly workers: JobWorkers,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    private readonly sites: SiteRepository,
     @Inject(URL_IMPORTS) private readonly imports: UrlImportService,
     @Inject(SITEMAP_IMPORTER) private readonly importer: SitemapImporter,
     @Inject(WEBHOOK_PRODUCER) private readonly webhooks: WebhookProducer,
@@ -31,7 +31,7 @@ export class SitemapImportProcessors implements OnModuleInit {
   }
 
   async importSitemaps({ siteId, importId }: ImportSitemapsPayload) {
-    const site = await this.prisma.site.findUnique({ where: { id: siteId } });
+    const site = await this.sites.findById(siteId);
     if (!site) return { skipped: 'site deleted' };
     const result = await this.importer.run(site, importId);
     if (!result) return { skipped: 'completed, or running elsewhere' };

@@ -32,6 +32,11 @@ export class SiteRepository {
     private readonly quota: QuotaService,
   ) {}
 
+  /** The site with this id (a uuid), or null: for jobs, which carry a site id their API call checked. */
+  findById(siteId: string): Promise<Site | null> {
+    return this.prisma.site.findUnique({ where: { id: siteId } });
+  }
+
   /** The tenant's site with this id, or null (another tenant's site is none). `siteId` must be a uuid. */
   findForTenant(tenantId: string, siteId: string): Promise<Site | null> {
     return this.prisma.site.findFirst({ where: { id: siteId, tenantId } });
