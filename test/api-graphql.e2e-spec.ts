@@ -1,6 +1,15 @@
 // GraphQL at /graphql against real servers: the same answers as REST for the same questions
 // (both go through the same services), the same error codes, and depth and cost limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  alternateSchema,
+  CHANGEFREQS,
+  imageSchema,
+  newsSchema,
+  RETIRED_IMAGE_FIELDS,
+  RETIRED_VIDEO_FIELDS,
+  videoSchema,
+} from '@sitemaps/sitemap-xml';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
@@ -31,7 +40,9 @@ function graphqlClient(baseUrl: string, key?: string) {
 
 const SITE_FIELDS =
   'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
-const URL_FIELDS = 'loc section lastmod changefreq priority alternates { hreflang href } images videos news updatedAt';
+const VIDEO_FIELDS =
+  'thumbnailLoc title description contentLoc playerLoc duration expirationDate rating viewCount publicationDate familyFriendly restriction { relationship countries } platform { relationship platforms } requiresSubscription uploader { name info } live tags';
+const URL_FIELDS = `loc section lastmod changefreq priority alternates { hreflang href } images { loc } videos { ${VIDEO_FIELDS} } news { publicationName publicationLanguage publicationDate title } updatedAt`;
 const BUILD_FIELDS =
   'id siteId status full trigger shardsRendered shardsSkipped urlCount byteSize timings indexNow error createdAt startedAt finishedAt';
 const SHARD_FIELDS = 'id section ordinal path urlCount byteSize dirty createdAt';
@@ -75,12 +86,26 @@ describe('GraphQL API', () => {
     let after: string | null = null;
     for (;;) {
       const res: GqlResponse<any> = await gql(
-        `query($first: Int, $after: String) { page: ${field}(${args}${args ? ', ' : ''}first: $first, after: $after) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`,
+        `query($first: Int, $after: String) { page: ${field}(${args}${args ? ', ' : ''}first: $first, after: $after) { nodes { ${selection} } edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
         { first, after },
       );
       expect(res.body.errors, field).toBeUndefined();
-      const page: { nodes: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } =
-        res.body.data.page;
+      const page: {
+        nodes: unknown[];
+        edges: { cursor: string }[];
+        pageInfo: {
+          hasNextPage: boolean;
+          hasPreviousPage: boolean;
+          startCursor: string | null;
+          endCursor: string | null;
+        };
+      } = res.body.data.page;
+      // Relay's PageInfo: the first and last edges' cursors, and a previous page once past the first.
+      expect(page.pageInfo).toMatchObject({
+        hasPreviousPage: after !== null,
+        startCursor: page.edges[0]?.cursor ?? null,
+        endCursor: page.edges.at(-1)?.cursor ?? null,
+      });
       items.push(...page.nodes);
       after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
       cursors.push(after);
@@ -217,7 +242,6 @@ describe('GraphQL API', () => {
     const bad = [
       { loc: `https://${HOST}/ok-a`, lastmod: '2026-02-03' },
       { loc: 'https://elsewhere.example.com/x' },
-      { loc: `https://${HOST}/bad-cf`, changefreq: 'sometimes' },
       { loc: `https://${HOST}/bad-prio`, priority: 1.5 },
       { loc: `https://${HOST}/bad-date`, lastmod: '2026-13-45' },
       { loc: `https://${HOST}/${'x'.repeat(2_100)}` },
@@ -234,7 +258,7 @@ describe('GraphQL API', () => {
         },
       );
       expect(viaRest.body.upserted).toBe(2);
-      expect(viaRest.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 3, 4, 5]);
+      expect(viaRest.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 3, 4]);
       const { changed: _restChanged, ...restResult } = viaRest.body;
       const { changed, ...gqlResult } = viaGql.body.data.upsertUrls;
       expect(changed).toBe(0); // REST stored them already
@@ -258,7 +282,7 @@ describe('GraphQL API', () => {
 
     it("createSite, updateSite and deleteSite with REST's validation", async () => {
       const created = await gql(
-        `mutation { createSite(input: { hostname: "News.Example.com", scheme: "http" }) { id hostname scheme } }`,
+        `mutation { createSite(input: { hostname: "News.Example.com", scheme: http }) { id hostname scheme } }`,
       );
       const id = created.body.data.createSite.id;
       expect(created.body.data.createSite).toEqual({ id, hostname: 'news.example.com', scheme: 'http' });
@@ -275,19 +299,73 @@ describe('GraphQL API', () => {
       expect(updated.body.data.updateSite).toMatchObject({ defaultPriority: 0.3, textSitemap: true });
 
       const invalidGql = await gql(
-        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 2, scheme: "ftp" }) { id } }`,
+        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 2, cacheMaxAge: -1 }) { id } }`,
         { id },
       );
-      const invalidRest = await rest.patch(`/v1/sites/${id}`, { defaultPriority: 2, scheme: 'ftp' });
+      const invalidRest = await rest.patch(`/v1/sites/${id}`, { defaultPriority: 2, cacheMaxAge: -1 });
       expect(invalidRest.status).toBe(400);
       expect(invalidGql.body.errors?.[0]?.extensions.code).toBe(invalidRest.body.error.code);
       expect(invalidGql.body.errors?.[0]?.extensions.details.map((d) => d.field).sort()).toEqual([
+        'cacheMaxAge',
         'defaultPriority',
-        'scheme',
       ]);
 
       expect((await gql(`mutation { deleteSite(siteId: "${id}") }`)).body.data).toEqual({ deleteSite: true });
       expect((await rest.get(`/v1/sites/${id}`)).status).toBe(404);
+    });
+
+    it("types a URL's extensions as the validator's zod schemas do, and enumerates changefreq", async () => {
+      // Google's retired fields, which REST accepts with a warning, have no GraphQL type.
+      const schemas = {
+        Alternate: [alternateSchema, []],
+        Image: [imageSchema, RETIRED_IMAGE_FIELDS],
+        Video: [videoSchema, RETIRED_VIDEO_FIELDS],
+        News: [newsSchema, []],
+      } as const;
+      for (const [name, [schema, retired]] of Object.entries(schemas)) {
+        const expected = Object.keys(schema.shape)
+          .filter((field) => !(retired as readonly string[]).includes(field))
+          .sort();
+        const res = await gql(
+          `{ output: __type(name: "${name}") { fields { name } } input: __type(name: "${name}Input") { inputFields { name } } }`,
+        );
+        const { output, input } = res.body.data;
+        expect(output.fields.map((f: { name: string }) => f.name).sort(), name).toEqual(expected);
+        expect(input.inputFields.map((f: { name: string }) => f.name).sort(), name).toEqual(expected);
+      }
+      const changefreq = await gql('{ __type(name: "Changefreq") { kind enumValues { name } } }');
+      const { kind, enumValues } = changefreq.body.data.__type as { kind: string; enumValues: { name: string }[] };
+      expect([kind, enumValues.map((value) => value.name).sort()]).toEqual(['ENUM', [...CHANGEFREQS].sort()]);
+    });
+
+    it('refuses a value outside an enum before running, naming the field and the enum', async () => {
+      const viaVariables = await gql(
+        'mutation($siteId: ID!, $input: UpdateSiteInput!) { updateSite(siteId: $siteId, input: $input) { id } }',
+        { siteId, input: { scheme: 'ftp' } },
+      );
+      expect(viaVariables.status).toBe(400);
+      expect(viaVariables.body.data ?? null).toBeNull();
+      expect(viaVariables.body.errors?.[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(viaVariables.body.errors?.[0]?.message).toMatch(
+        /"input\.scheme".*Value "ftp" does not exist in "Scheme" enum/,
+      );
+
+      const entries = [{ loc: `https://${HOST}/bad-cf`, changefreq: 'sometimes' }];
+      const badEntry = await gql(
+        'mutation($siteId: ID!, $entries: [UrlInput!]!) { upsertUrls(siteId: $siteId, entries: $entries) { upserted } }',
+        { siteId, entries },
+      );
+      expect(badEntry.status).toBe(400);
+      expect(badEntry.body.errors?.[0]?.message).toMatch(
+        /"entries\[0\]\.changefreq".*Value "sometimes" does not exist in "Changefreq" enum/,
+      );
+      // REST, without the enum, reports the same value by index and field.
+      const viaRest = await rest.put(`/v1/sites/${siteId}/urls`, entries);
+      expect(viaRest.body.errors).toMatchObject([{ index: 0, field: 'changefreq' }]);
+
+      const literal = await gql('mutation { createApiKey(input: { name: "k", scopes: [root] }) { id } }');
+      expect(literal.status).toBe(400);
+      expect(literal.body.errors?.[0]?.message).toMatch(/^Argument "input" has invalid value .*scopes: \[root\]/);
     });
 
     it('createBuild queues a build REST can follow', async () => {

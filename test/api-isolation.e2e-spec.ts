@@ -207,7 +207,7 @@ const GQL_OPERATIONS: GqlOperation[] = [
   { field: 'apiKeys', query: '{ apiKeys { nodes { id } } }', access: 'admin', isolation: 'list' },
   {
     field: 'createApiKey',
-    query: 'mutation { createApiKey(input: { name: "k", scopes: ["read"] }) { id } }',
+    query: 'mutation { createApiKey(input: { name: "k", scopes: [read] }) { id } }',
     access: 'admin',
     isolation: 'none',
   },
@@ -232,7 +232,7 @@ const GQL_OPERATIONS: GqlOperation[] = [
   },
   {
     field: 'updateSite',
-    query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: "http" }) { id } }',
+    query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: http }) { id } }',
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },

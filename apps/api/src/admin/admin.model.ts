@@ -2,6 +2,7 @@ import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } f
 import type { VerificationStatus } from '@sitemaps/domain';
 import { ConnectionArgs, ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
+import { VerificationStatusEnum } from '../sites/site.model';
 import type { AuditEntryView, TenantView } from './admin.schemas';
 
 @ObjectType('Tenant')
@@ -38,7 +39,7 @@ export class HostnameClaimModel {
   @Field(() => ID) tenantId!: string;
   @Field(() => String) tenantName!: string;
   @Field(() => String) hostname!: string;
-  @Field(() => String, { description: 'pending, verified or taken' }) status!: VerificationStatus;
+  @Field(() => VerificationStatusEnum) status!: VerificationStatus;
   @Field(() => GraphQLISODateTime, { nullable: true }) verifiedAt!: Date | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
 }

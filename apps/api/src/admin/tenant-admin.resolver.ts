@@ -30,7 +30,7 @@ export class TenantAdminResolver {
   @PlatformOnly()
   async tenants(@Args() args: TenantListArgs) {
     const page = parseInput(connectionArgs, { first: args.first, after: args.after }, 'arguments');
-    return connectionOf(await this.admin.list({ ...page, suspended: args.suspended ?? undefined }));
+    return connectionOf(await this.admin.list({ ...page, suspended: args.suspended ?? undefined }), args);
   }
 
   @Query(() => TenantModel, { nullable: true, description: 'platform key only' })
@@ -56,7 +56,7 @@ export class TenantAdminResolver {
   @PlatformOnly()
   async auditLog(@Args() args: AuditLogArgs) {
     const page = parseInput(connectionArgs, { first: args.first, after: args.after }, 'arguments');
-    return connectionOf(await this.admin.auditLog({ ...page, targetId: args.targetId ?? undefined }));
+    return connectionOf(await this.admin.auditLog({ ...page, targetId: args.targetId ?? undefined }), args);
   }
 
   @Mutation(() => TenantModel, { nullable: true, description: 'platform key only: name and quotas' })

@@ -1,13 +1,16 @@
 import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
-import type { BuildView } from './build.schemas';
+import { graphqlEnum } from '../graphql/zod-graphql';
+import { buildView, type BuildView } from './build.schemas';
+
+export const BuildStatusEnum = graphqlEnum('BuildStatus', buildView.shape.status.options);
 
 @ObjectType('Build')
 export class BuildModel implements BuildView {
   @Field(() => ID) id!: string;
   @Field(() => ID) siteId!: string;
-  @Field(() => String, { description: 'queued | running | published | failed' }) status!: BuildView['status'];
+  @Field(() => BuildStatusEnum) status!: BuildView['status'];
   @Field(() => Boolean) full!: boolean;
   @Field(() => String, { description: 'api | schedule | change' }) trigger!: string;
   @Field(() => Int) shardsRendered!: number;

@@ -22,7 +22,10 @@ export class BuildsResolver {
     @Args('siteId', { type: () => ID }) siteId: string,
     @Args() args: ConnectionArgs,
   ) {
-    return connectionOf(await this.buildsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(
+      await this.buildsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')),
+      args,
+    );
   }
 
   @Query(() => BuildModel, { nullable: true })

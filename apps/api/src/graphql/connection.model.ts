@@ -2,9 +2,16 @@ import type { Type } from '@nestjs/common';
 import { ArgsType, Field, Int, ObjectType } from '@nestjs/graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '../common/pagination';
 
+/** Relay's PageInfo. Lists page forward only (`first`, `after`), by keyset. */
 @ObjectType('PageInfo')
 export class PageInfoModel {
   @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => Boolean, {
+    description: 'true when the page was asked for `after` a cursor: items the client has seen come before it',
+  })
+  hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: 'cursor of the first edge; null for an empty page' })
+  startCursor!: string | null;
   @Field(() => String, { nullable: true, description: 'pass as `after` for the next page' }) endCursor!: string | null;
 }
 
@@ -37,11 +44,17 @@ export function ConnectionType<T>(node: Type<T>, name: string): Type<Connection<
   return ConnectionBase as Type<Connection<T>>;
 }
 
-export function connectionOf<T>(page: Page<T>): Connection<T> {
+/** `args`: the connection's arguments as the client sent them (`after` decides hasPreviousPage). */
+export function connectionOf<T>(page: Page<T>, args: { after?: string | null }): Connection<T> {
   return {
     edges: page.edges,
     nodes: page.edges.map((edge) => edge.node),
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.edges.at(-1)?.cursor ?? null },
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: typeof args.after === 'string' && args.after !== '',
+      startCursor: page.edges[0]?.cursor ?? null,
+      endCursor: page.edges.at(-1)?.cursor ?? null,
+    },
   };
 }
 

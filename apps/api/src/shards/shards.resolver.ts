@@ -16,6 +16,9 @@ export class ShardsResolver {
     @Args('siteId', { type: () => ID }) siteId: string,
     @Args() args: ConnectionArgs,
   ) {
-    return connectionOf(await this.shardsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(
+      await this.shardsService.list(tenantId, siteId, parseInput(connectionArgs, args, 'arguments')),
+      args,
+    );
   }
 }

@@ -1,7 +1,16 @@
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, PartialType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
-import type { VerificationStatus } from '@sitemaps/domain';
+import { VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
+import { graphqlEnum } from '../graphql/zod-graphql';
+import { ChangefreqEnum } from '../urls/url-entry.model';
 import type { SiteVerificationView, SiteView } from './site.schemas';
+
+export const VerificationStatusEnum = graphqlEnum(
+  'VerificationStatus',
+  VERIFICATION_STATUSES,
+  'pending: not served until the hostname is proven; verified: served; taken: another account verified the hostname first',
+);
+export const SchemeEnum = graphqlEnum('Scheme', ['http', 'https'] as const);
 
 @ObjectType('DnsRecord')
 export class DnsRecordModel {
@@ -18,7 +27,7 @@ export class VerificationErrorModel {
 
 @ObjectType('SiteVerification')
 export class SiteVerificationModel implements SiteVerificationView {
-  @Field(() => String, { description: 'pending, verified or taken' }) status!: VerificationStatus;
+  @Field(() => VerificationStatusEnum) status!: VerificationStatus;
   @Field(() => String) token!: string;
   @Field(() => DnsRecordModel) dnsRecord!: DnsRecordModel;
   @Field(() => String) fileUrl!: string;
@@ -32,8 +41,8 @@ export class SiteVerificationModel implements SiteVerificationView {
 export class SiteModel implements SiteView {
   @Field(() => ID) id!: string;
   @Field(() => String) hostname!: string;
-  @Field(() => String) scheme!: string;
-  @Field(() => String, { nullable: true }) defaultChangefreq!: string | null;
+  @Field(() => SchemeEnum) scheme!: SiteView['scheme'];
+  @Field(() => ChangefreqEnum, { nullable: true }) defaultChangefreq!: SiteView['defaultChangefreq'];
   @Field(() => Float, { nullable: true }) defaultPriority!: number | null;
   @Field(() => String, { nullable: true, description: '5-field cron (UTC) for a scheduled full rebuild' })
   rebuildCron!: string | null;
@@ -57,8 +66,8 @@ export class SiteConnection extends ConnectionType(SiteModel, 'Site') {}
 @InputType()
 export class CreateSiteInput {
   @Field(() => String) hostname!: string;
-  @Field(() => String, { nullable: true, description: 'http or https' }) scheme?: 'http' | 'https';
-  @Field(() => String, { nullable: true }) defaultChangefreq?: string | null;
+  @Field(() => SchemeEnum, { nullable: true }) scheme?: 'http' | 'https';
+  @Field(() => ChangefreqEnum, { nullable: true }) defaultChangefreq?: string | null;
   @Field(() => Float, { nullable: true }) defaultPriority?: number | null;
   @Field(() => String, { nullable: true }) rebuildCron?: string | null;
   @Field(() => String, { nullable: true }) robotsTxt?: string | null;

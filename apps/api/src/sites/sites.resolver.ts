@@ -37,7 +37,7 @@ export class SitesResolver {
 
   @Query(() => SiteConnection, { nullable: true, complexity: connectionComplexity })
   async sites(@TenantId() tenantId: string, @Args() args: ConnectionArgs) {
-    return connectionOf(await this.sitesService.list(tenantId, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(await this.sitesService.list(tenantId, parseInput(connectionArgs, args, 'arguments')), args);
   }
 
   @Query(() => SiteModel, { nullable: true })
@@ -87,13 +87,14 @@ export class SitesResolver {
   @ResolveField(() => UrlConnection, { complexity: connectionComplexity })
   async urls(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: UrlFilterArgs) {
     const { filter, page } = urlFilterOf(args);
-    return connectionOf(await this.urlsService.list(tenantId, site.id, filter, page));
+    return connectionOf(await this.urlsService.list(tenantId, site.id, filter, page), args);
   }
 
   @ResolveField(() => BuildConnection, { complexity: connectionComplexity, description: 'newest first' })
   async builds(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
     return connectionOf(
       await this.buildsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')),
+      args,
     );
   }
 
@@ -101,6 +102,7 @@ export class SitesResolver {
   async shards(@TenantId() tenantId: string, @Parent() site: SiteModel, @Args() args: ConnectionArgs) {
     return connectionOf(
       await this.shardsService.list(tenantId, site.id, parseInput(connectionArgs, args, 'arguments')),
+      args,
     );
   }
 

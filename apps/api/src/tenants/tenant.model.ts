@@ -1,14 +1,17 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import type { Scope } from '../auth/principal';
+import { SCOPES, type Scope } from '../auth/principal';
 import { ConnectionType } from '../graphql/connection.model';
+import { graphqlEnum } from '../graphql/zod-graphql';
 import type { ApiKeyView } from './tenant.schemas';
+
+export const ScopeEnum = graphqlEnum('Scope', SCOPES, 'what an API key may do');
 
 @ObjectType('ApiKey')
 export class ApiKeyModel implements ApiKeyView {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'first characters of the key, to recognise it' }) prefix!: string;
-  @Field(() => [String], { description: 'read, write, admin' }) scopes!: Scope[];
+  @Field(() => [ScopeEnum]) scopes!: Scope[];
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) revokedAt!: Date | null;
 }
@@ -38,5 +41,5 @@ export class CreateTenantInput {
 @InputType()
 export class CreateApiKeyInput {
   @Field(() => String) name!: string;
-  @Field(() => [String], { nullable: true, description: 'read, write, admin (default: read, write)' }) scopes?: Scope[];
+  @Field(() => [ScopeEnum], { nullable: true, description: 'default: read, write' }) scopes?: Scope[];
 }

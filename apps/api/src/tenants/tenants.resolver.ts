@@ -36,7 +36,7 @@ export class TenantsResolver {
   @Query(() => ApiKeyConnection, { nullable: true, complexity: connectionComplexity })
   @RequireScope('admin')
   async apiKeys(@TenantId() tenantId: string, @Args() args: ConnectionArgs) {
-    return connectionOf(await this.keys.list(tenantId, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(await this.keys.list(tenantId, parseInput(connectionArgs, args, 'arguments')), args);
   }
 
   @Mutation(() => CreatedApiKeyModel, { nullable: true })

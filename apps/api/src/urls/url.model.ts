@@ -1,28 +1,20 @@
 import { ArgsType, Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionArgs, ConnectionType } from '../graphql/connection.model';
-import { JsonScalar } from '../graphql/json.scalar';
+import { AlternateTypes, ChangefreqEnum, ImageTypes, NewsTypes, VideoTypes } from './url-entry.model';
 import type { UrlView } from './url.schemas';
-
-@ObjectType('Alternate')
-export class AlternateModel {
-  @Field(() => String) hreflang!: string;
-  @Field(() => String) href!: string;
-}
 
 @ObjectType('Url')
 export class UrlModel implements UrlView {
   @Field(() => String) loc!: string;
   @Field(() => String, { nullable: true }) section!: string | null;
   @Field(() => String, { nullable: true }) lastmod!: string | null;
-  @Field(() => String, { nullable: true }) changefreq!: string | null;
+  @Field(() => ChangefreqEnum, { nullable: true }) changefreq!: UrlView['changefreq'];
   @Field(() => Float, { nullable: true }) priority!: number | null;
-  @Field(() => [AlternateModel], { description: 'the hreflang cluster, this URL included' }) alternates!: {
-    hreflang: string;
-    href: string;
-  }[];
-  @Field(() => JsonScalar) images!: UrlView['images'];
-  @Field(() => JsonScalar) videos!: UrlView['videos'];
-  @Field(() => JsonScalar, { nullable: true }) news!: UrlView['news'];
+  @Field(() => [AlternateTypes.output], { description: 'the hreflang cluster, this URL included' })
+  alternates!: UrlView['alternates'];
+  @Field(() => [ImageTypes.output]) images!: UrlView['images'];
+  @Field(() => [VideoTypes.output]) videos!: UrlView['videos'];
+  @Field(() => NewsTypes.output, { nullable: true }) news!: UrlView['news'];
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }
 
@@ -38,26 +30,24 @@ export class UrlFilterArgs extends ConnectionArgs {
   changedSince?: Date | null;
 }
 
-@InputType()
-export class AlternateInput {
-  @Field(() => String) hreflang!: string;
-  @Field(() => String) href!: string;
-}
-
-/** An entry as REST takes it; the ingest validates each one and reports failures by index. */
+/**
+ * An entry as REST takes it, with the extensions typed from the same zod schemas (Google's retired
+ * extension fields, which REST accepts with a warning, have no GraphQL field); the ingest validates
+ * each entry and reports failures by index.
+ */
 @InputType()
 export class UrlInput {
   @Field(() => String) loc!: string;
   @Field(() => String, { nullable: true }) lastmod?: string;
-  @Field(() => String, { nullable: true }) changefreq?: string;
+  @Field(() => ChangefreqEnum, { nullable: true }) changefreq?: string;
   @Field(() => Float, { nullable: true }) priority?: number;
   @Field(() => String, { nullable: true }) section?: string;
   @Field(() => String, { nullable: true, description: "this URL's own language in its cluster" }) hreflang?: string;
-  @Field(() => [AlternateInput], { nullable: true, description: 'the hreflang cluster; [] leaves it' })
-  alternates?: AlternateInput[];
-  @Field(() => [JsonScalar], { nullable: true }) images?: unknown[];
-  @Field(() => [JsonScalar], { nullable: true }) videos?: unknown[];
-  @Field(() => JsonScalar, { nullable: true }) news?: unknown;
+  @Field(() => [AlternateTypes.input], { nullable: true, description: 'the hreflang cluster; [] leaves it' })
+  alternates?: unknown[];
+  @Field(() => [ImageTypes.input], { nullable: true }) images?: unknown[];
+  @Field(() => [VideoTypes.input], { nullable: true }) videos?: unknown[];
+  @Field(() => NewsTypes.input, { nullable: true }) news?: unknown;
 }
 
 @ObjectType('EntryError')

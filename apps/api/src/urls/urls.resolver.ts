@@ -34,7 +34,7 @@ export class UrlsResolver {
     @Args() args: UrlFilterArgs,
   ) {
     const { filter, page } = urlFilterOf(args);
-    return connectionOf(await this.urlsService.list(tenantId, siteId, filter, page));
+    return connectionOf(await this.urlsService.list(tenantId, siteId, filter, page), args);
   }
 
   @Mutation(() => UpsertUrlsResultModel, {

@@ -1,7 +1,15 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
-import type { DeliveryView, WebhookView } from './webhook.schemas';
+import { graphqlEnum } from '../graphql/zod-graphql';
+import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './webhook.schemas';
+
+export const DeliveryStatusEnum = graphqlEnum('WebhookDeliveryStatus', deliveryView.shape.status.options);
+export const DisabledReasonEnum = graphqlEnum(
+  'WebhookDisabledReason',
+  webhookView.shape.disabledReason.unwrap().options,
+  webhookView.shape.disabledReason.description,
+);
 
 @ObjectType('Webhook')
 export class WebhookModel implements WebhookView {
@@ -11,7 +19,7 @@ export class WebhookModel implements WebhookView {
   @Field(() => Boolean) enabled!: boolean;
   @Field(() => Int, { description: 'deliveries that failed for good in a row' }) consecutiveFailures!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) disabledAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'owner | failures | gone' })
+  @Field(() => DisabledReasonEnum, { nullable: true })
   disabledReason!: WebhookView['disabledReason'];
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
@@ -31,7 +39,7 @@ export class WebhookDeliveryModel implements DeliveryView {
   @Field(() => ID) webhookId!: string;
   @Field(() => String, { description: 'the webhook-id header' }) eventId!: string;
   @Field(() => String) eventType!: string;
-  @Field(() => String, { description: 'pending | succeeded | failed' }) status!: DeliveryView['status'];
+  @Field(() => DeliveryStatusEnum) status!: DeliveryView['status'];
   @Field(() => Int) attempts!: number;
   @Field(() => Int, { nullable: true }) responseStatus!: number | null;
   @Field(() => Int, { nullable: true }) latencyMs!: number | null;

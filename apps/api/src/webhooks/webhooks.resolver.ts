@@ -26,7 +26,7 @@ export class WebhooksResolver {
 
   @Query(() => WebhookConnection, { nullable: true, complexity: connectionComplexity })
   async webhooks(@TenantId() tenantId: string, @Args() args: ConnectionArgs) {
-    return connectionOf(await this.webhooksService.list(tenantId, parseInput(connectionArgs, args, 'arguments')));
+    return connectionOf(await this.webhooksService.list(tenantId, parseInput(connectionArgs, args, 'arguments')), args);
   }
 
   @Query(() => WebhookModel, { nullable: true })
@@ -79,6 +79,7 @@ export class WebhooksResolver {
   async deliveries(@TenantId() tenantId: string, @Parent() webhook: WebhookModel, @Args() args: ConnectionArgs) {
     return connectionOf(
       await this.webhooksService.deliveries(tenantId, webhook.id, parseInput(connectionArgs, args, 'arguments')),
+      args,
     );
   }
 }
