@@ -24,7 +24,7 @@ export class UrlIngestService {
   private readonly urls: UrlRepository;
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     private readonly onChange: (siteId: string) => Promise<void>,
     limits: ShardLimits = DEFAULT_SHARD_LIMITS,
   ) {
@@ -82,21 +82,7 @@ export class UrlIngestService {
    */
   async expireNews(site: IngestSite, now = new Date()): Promise<number> {
     const changed = await this.urls.transaction(site.id, async (db) => {
-      const { rows } = await db.query<{
-        loc_hash: Buffer;
-        loc: string;
-        lastmod: string | null;
-        lastmod_given: boolean;
-        changefreq: string | null;
-        priority: number | null;
-        images: never;
-        videos: never;
-        news: never;
-      }>(
-        `SELECT loc_hash, loc, lastmod, lastmod_given, changefreq, priority, images, videos, news FROM urls
-          WHERE site_id = $1 AND news_until <= $2 AND deleted_at IS NULL`,
-        [site.id, now],
-      );
+      const rows = await this.urls.expiredNews(db, site.id, now);
       const entries: PreparedEntry[] = rows.map((row, index) => ({
         index,
         hash: row.loc_hash,
@@ -113,24 +99,7 @@ export class UrlIngestService {
   }
 
   /** Sites with articles past their news window, for the scheduled `expireNews`. */
-  async sitesWithExpiredNews(now = new Date()): Promise<IngestSite[]> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      scheme: string;
-      hostname: string;
-      default_changefreq: string | null;
-      default_priority: number | null;
-    }>(
-      `SELECT id, scheme, hostname, default_changefreq, default_priority FROM sites s
-        WHERE s.id IN (SELECT u.site_id FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL)`,
-      [now],
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      scheme: row.scheme,
-      hostname: row.hostname,
-      defaultChangefreq: row.default_changefreq,
-      defaultPriority: row.default_priority,
-    }));
+  sitesWithExpiredNews(now = new Date()): Promise<IngestSite[]> {
+    return this.urls.sitesWithExpiredNews(now);
   }
 }

@@ -64,8 +64,62 @@ export interface StoredUrlRow {
   updatedAt: Date;
 }
 
+/** A live URL whose news article aged out of the news window, as stored. */
+export interface ExpiredNewsRow {
+  loc_hash: Buffer;
+  loc: string;
+  lastmod: string | null;
+  lastmod_given: boolean;
+  changefreq: string | null;
+  priority: number | null;
+  images: never;
+  videos: never;
+  news: never;
+}
+
+/** A site as ingest sees it. */
+export interface SiteForIngest {
+  id: string;
+  scheme: string;
+  hostname: string;
+  defaultChangefreq: string | null;
+  defaultPriority: number | null;
+}
+
 export class UrlRepository {
   constructor(private readonly pool: Pool) {}
+
+  /** The site's live URLs past their news window (`news_until`) at `now`, in the caller's transaction. */
+  async expiredNews(db: Queryable, siteId: string, now: Date): Promise<ExpiredNewsRow[]> {
+    const { rows } = await db.query<ExpiredNewsRow>(
+      `SELECT loc_hash, loc, lastmod, lastmod_given, changefreq, priority, images, videos, news FROM urls
+        WHERE site_id = $1 AND news_until <= $2 AND deleted_at IS NULL`,
+      [siteId, now],
+    );
+    return rows;
+  }
+
+  /** Sites with live URLs past their news window at `now`. */
+  async sitesWithExpiredNews(now: Date): Promise<SiteForIngest[]> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      scheme: string;
+      hostname: string;
+      default_changefreq: string | null;
+      default_priority: number | null;
+    }>(
+      `SELECT id, scheme, hostname, default_changefreq, default_priority FROM sites s
+        WHERE s.id IN (SELECT u.site_id FROM urls u WHERE u.news_until <= $1 AND u.deleted_at IS NULL)`,
+      [now],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      scheme: row.scheme,
+      hostname: row.hostname,
+      defaultChangefreq: row.default_changefreq,
+      defaultPriority: row.default_priority,
+    }));
+  }
 
   /** A transaction that holds the site's URL write lock from its start. */
   transaction<T>(siteId: string, work: (db: PoolClient) => Promise<T>): Promise<T> {
