@@ -19,6 +19,7 @@ export * from './sites/site-ownership.repository';
 export * from './audit/audit-entry.repository';
 export * from './keys/api-key.repository';
 export * from './imports/import.repository';
+export * from './imports/import-run.repository';
 export * from './replication/wal-position';
 export * from './replication/read-router';
 export * from './indexnow/indexnow.repository';

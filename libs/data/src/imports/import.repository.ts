@@ -1,5 +1,6 @@
 // Reads of imports as the API shows them (an import, its rejections and warnings), and the one
-// status change the API makes itself. The import's run (staging, COPY, sweep) is libs/ingest's.
+// status change the API makes itself. An import's run (its connection, lock, batches, sweep) is
+// import-run.repository.ts's.
 import type { Import, ImportRejection, ImportWarning, PrismaClient } from '../generated/prisma/client';
 
 export type { Import, ImportRejection, ImportWarning } from '../generated/prisma/client';

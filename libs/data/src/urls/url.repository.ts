@@ -1,6 +1,7 @@
 // The urls aggregate (a site's URLs, with `pending_alternates`): the site's write lock and the
-// transactions that hold it, and the reads of stored URLs. The bulk write path (COPY, staged rows,
-// shard placement) is the ingest lib's UrlBatchWriter, which runs inside `transaction`.
+// transactions that hold it, and the reads of stored URLs. The bulk write path's queries (COPY,
+// staged rows) are url-write.repository.ts and pending-alternate.repository.ts, called by the
+// ingest lib's UrlBatchWriter inside `transaction`.
 import type { Pool, PoolClient } from 'pg';
 
 /** What runs queries: a pool, or a client checked out of it (a transaction). */
