@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MANIFEST_CHANNEL } from '@sitemaps/storage';
+import { manifestChannel } from '@sitemaps/storage';
 import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -31,7 +31,7 @@ describe('public server with several processes', () => {
     siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
     await publish([`https://${HOST}/a`, `https://${HOST}/b`]);
     subscriber = new Redis(platform.config.redisUrl);
-    await subscriber.subscribe(MANIFEST_CHANNEL);
+    await subscriber.subscribe(manifestChannel(platform.config.queuePrefix));
     server = await spawnPublic({ ...platform.env, PUBLIC_WORKERS: String(WORKERS) });
   });
   afterAll(async () => {
@@ -101,7 +101,7 @@ describe('public server with several processes', () => {
       subscriber.on(
         'message',
         (channel: string, message: string) =>
-          channel === MANIFEST_CHANNEL && message.split(' ')[0] === siteId && resolve(),
+          channel === manifestChannel(platform.config.queuePrefix) && message.split(' ')[0] === siteId && resolve(),
       );
     });
     await publish([`https://${HOST}/c`]);

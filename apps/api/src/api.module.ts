@@ -10,7 +10,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
-import { announceManifestChange } from '@sitemaps/storage';
+import { announceManifestChange, manifestChannel } from '@sitemaps/storage';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createLogger, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
@@ -165,7 +165,7 @@ export class ApiModule {
           provide: ANNOUNCE_SITE_CHANGE,
           inject: [REDIS, PG_POOL],
           useFactory: (redis: RedisConnection, pool: Pool) => (siteId: string) =>
-            announceManifestChange(redis, pool, siteId),
+            announceManifestChange({ redis, channel: manifestChannel(config.queuePrefix) }, pool, siteId),
         },
         {
           provide: BUILD_QUEUE,

@@ -9,8 +9,22 @@ import { parseConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
 import { formatProblem, validateSitemapFile } from '@sitemaps/sitemap-xml';
-import { createBlobStore, ManifestReader, publishManifestChanged, type BlobStore } from '@sitemaps/storage';
-import { createTestDatabase, rawRequest, testRedisUrl, type RawResponse, type TestDatabase } from '@sitemaps/testing';
+import {
+  createBlobStore,
+  ManifestReader,
+  manifestChannel,
+  publishManifestChanged,
+  type BlobStore,
+  type ManifestAnnouncements,
+} from '@sitemaps/storage';
+import {
+  createTestDatabase,
+  rawRequest,
+  testRedisUrl,
+  uniqueQueuePrefix,
+  type RawResponse,
+  type TestDatabase,
+} from '@sitemaps/testing';
 import { createPublicApp } from './public.app';
 import { createSite, publishSite, sitemapIndexXml, storeXml, switchManifest } from './testing/public.factory';
 
@@ -22,6 +36,7 @@ describe('public server', () => {
   let pool: Pool;
   let store: BlobStore;
   let redis: Redis;
+  let announcements: ManifestAnnouncements;
   let app: NestFastifyApplication;
   let base: string;
   let port: number;
@@ -33,6 +48,8 @@ describe('public server', () => {
     const config = parseConfig({
       DATABASE_URL: db.url,
       REDIS_URL: testRedisUrl(),
+      // Announcements on a channel of this test's own.
+      QUEUE_PREFIX: uniqueQueuePrefix('public'),
       LOG_LEVEL: 'silent',
       PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
     });
@@ -40,6 +57,7 @@ describe('public server', () => {
     pool = createPgPool(config.databaseUrl);
     store = createBlobStore(config.storage, prisma, pool);
     redis = new Redis(config.redisUrl);
+    announcements = { redis, channel: manifestChannel(config.queuePrefix) };
     site = await publishSite(prisma, store, host);
     app = await createPublicApp(config);
     await app.listen(0, '127.0.0.1');
@@ -472,7 +490,7 @@ describe('public server', () => {
       // Unannounced, the change is invisible: the app answers from memory, not from Postgres.
       expect((await fetch(target, { headers: { 'if-none-match': oldTag } })).status).toBe(304);
 
-      await publishManifestChanged(redis, site.site.id);
+      await publishManifestChanged(announcements, site.site.id);
       const after = await fetch(target, { headers: { 'if-none-match': oldTag } });
       expect(after.status).toBe(200);
       expect(after.headers.get('etag')).toBe(`"${next.file.sha256}"`);

@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import { createPgPool, createPrismaClient, ManifestRepository, PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
-import { createBlobStore, ManifestReader, replayPosition } from '@sitemaps/storage';
+import { createBlobStore, ManifestReader, manifestChannel, replayPosition } from '@sitemaps/storage';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
@@ -72,7 +72,7 @@ export class PublicModule {
                 ...(config.databaseReadUrl ? { replayedLsn: replayPosition(pool) } : {}),
               },
             );
-            await reader.listen(subscriber);
+            await reader.listen(subscriber, manifestChannel(config.queuePrefix));
             return reader;
           },
         },

@@ -12,11 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { validateSitemapFile } from '@sitemaps/sitemap-xml';
-import { announceManifestChange, createBlobStore, ManifestReader, type BlobStore } from '@sitemaps/storage';
+import {
+  announceManifestChange,
+  createBlobStore,
+  ManifestReader,
+  manifestChannel,
+  type BlobStore,
+  type ManifestAnnouncements,
+} from '@sitemaps/storage';
 import {
   rawRequest,
   startPostgresReplicaPair,
   testRedisUrl,
+  uniqueQueuePrefix,
   waitUntil,
   type PostgresReplicaPair,
 } from '@sitemaps/testing';
@@ -29,6 +37,7 @@ describe('public server on a read replica', () => {
   let pool: Pool;
   let store: BlobStore;
   let redis: Redis;
+  let announcements: ManifestAnnouncements;
   let app: NestFastifyApplication;
   let origin: string;
   const host = 'replica.example.com';
@@ -39,12 +48,15 @@ describe('public server on a read replica', () => {
       DATABASE_URL: pair.primaryUrl,
       DATABASE_READ_URL: pair.replicaUrl,
       REDIS_URL: testRedisUrl(),
+      // Announcements on a channel of this test's own: another test's would wait for replay here too.
+      QUEUE_PREFIX: uniqueQueuePrefix('replica'),
       LOG_LEVEL: 'silent',
     });
     prisma = createPrismaClient(pair.primaryUrl);
     pool = new Pool({ connectionString: pair.primaryUrl });
     store = createBlobStore(config.storage, prisma, pool);
     redis = new Redis(config.redisUrl);
+    announcements = { redis, channel: manifestChannel(config.queuePrefix) };
     app = await createPublicApp(config);
     await app.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
@@ -82,7 +94,7 @@ describe('public server on a read replica', () => {
 
   it('switches to a publish only once the replica has replayed it, serving the previous complete set meanwhile', async () => {
     const { site } = await publishSite(prisma, store, host, ['/v1']);
-    await announceManifestChange(redis, pool, site.id);
+    await announceManifestChange(announcements, pool, site.id);
     await pair.caughtUp();
     const before = await waitUntil('the first publish to be served', async (seen) => {
       const view = seen(await crawl().catch(() => undefined));
@@ -104,7 +116,7 @@ describe('public server on a read replica', () => {
       'sitemaps/v2-1.xml.gz': a.file,
       'sitemaps/v2-2.xml.gz': b.file,
     });
-    await announceManifestChange(redis, pool, site.id);
+    await announceManifestChange(announcements, pool, site.id);
     const reader = app.get(ManifestReader);
     await waitUntil('the announcement to wait for the replica', () => reader.sitesAwaitingReplay === 1);
 

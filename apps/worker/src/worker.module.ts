@@ -27,7 +27,7 @@ import {
   WebhookProducer,
   type RedisConnection,
 } from '@sitemaps/jobs';
-import { announceManifestChange, createBlobStore, type BlobStore } from '@sitemaps/storage';
+import { announceManifestChange, createBlobStore, manifestChannel, type BlobStore } from '@sitemaps/storage';
 import { BuildFailures } from './builds/build-failures';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
@@ -233,7 +233,7 @@ export class WorkerModule {
           useFactory:
             (redis: RedisConnection, pool: Pool): AnnounceManifest =>
             (siteId) =>
-              announceManifestChange(redis, pool, siteId),
+              announceManifestChange({ redis, channel: manifestChannel(config.queuePrefix) }, pool, siteId),
         },
         {
           provide: AFTER_PUBLISH,

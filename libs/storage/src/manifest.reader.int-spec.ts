@@ -8,7 +8,10 @@ import type { Pool } from 'pg';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
 import type { BlobStore } from './blob-store';
 import { createBlobStore } from './blob-store.factory';
-import { MANIFEST_CHANNEL, ManifestReader, publishManifestChanged } from './manifest.reader';
+import { ManifestReader, manifestChannel, publishManifestChanged } from './manifest.reader';
+
+// A channel of this test's own: other test files publish on theirs.
+const CHANNEL = manifestChannel(`reader-${process.pid}-${Date.now()}`);
 import { createSite, storeFile, switchManifest } from './testing/storage.factory';
 
 describe('ManifestReader', () => {
@@ -30,7 +33,7 @@ describe('ManifestReader', () => {
     publisher = new Redis(testRedisUrl());
     subscriber = new Redis(testRedisUrl());
     reader = new ManifestReader(new ManifestRepository(prisma), store);
-    await reader.listen(subscriber);
+    await reader.listen(subscriber, CHANNEL);
   });
   afterAll(async () => {
     subscriber?.disconnect();
@@ -45,13 +48,13 @@ describe('ManifestReader', () => {
   async function announce(siteId: string): Promise<void> {
     const handled = new Promise<void>((resolve) => {
       const onMessage = (channel: string, message: string) => {
-        if (channel !== MANIFEST_CHANNEL || message !== siteId) return;
+        if (channel !== CHANNEL || message !== siteId) return;
         subscriber.off('message', onMessage);
         resolve();
       };
       subscriber.on('message', onMessage);
     });
-    await publishManifestChanged(publisher, siteId);
+    await publishManifestChanged({ redis: publisher, channel: CHANNEL }, siteId);
     await handled;
   }
 

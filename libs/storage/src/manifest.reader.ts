@@ -1,6 +1,6 @@
 // What the public server reads on every request, kept in process memory: a site with its current
-// manifest per hostname, and file bytes per blob key. A publish announces the site id on
-// MANIFEST_CHANNEL and every process drops that site at once; blob bytes are content-addressed, so
+// manifest per hostname, and file bytes per blob key. A publish announces the site id on the
+// deployment's manifest channel and every process drops that site at once; blob bytes are content-addressed, so
 // cached bytes never go stale, only unused. Conditional requests and robots.txt need only the
 // manifest, so once cached they never reach Postgres.
 import { promisify } from 'node:util';
@@ -10,30 +10,34 @@ import type { Pool } from 'pg';
 import { formatLsn, parseLsn, primaryWalPosition, replayedWalPosition, type ManifestRepository } from '@sitemaps/data';
 import type { BlobStore, ManifestFile } from './blob-store';
 
-export const MANIFEST_CHANNEL = 'sitemaps:manifest';
+/**
+ * The channel of one deployment's announcements, named by its QUEUE_PREFIX: deployments (and
+ * parallel test runs) that share a Redis never drop, or wait on, each other's sites.
+ */
+export function manifestChannel(queuePrefix: string): string {
+  return `${queuePrefix}:manifest`;
+}
+
+/** Where announcements go: a Redis connection and the deployment's channel. */
+export interface ManifestAnnouncements {
+  redis: Pick<Redis | Cluster, 'publish'>;
+  channel: string;
+}
 
 /**
  * The worker calls this after each manifest switch has committed; the API after it changes what a
  * site serves without a publish (hostname, robots.txt rules, cache max-age, deletion).
  */
-export async function publishManifestChanged(
-  redis: Pick<Redis | Cluster, 'publish'>,
-  siteId: string,
-  lsn?: string,
-): Promise<void> {
-  await redis.publish(MANIFEST_CHANNEL, lsn ? `${siteId} ${lsn}` : siteId);
+export async function publishManifestChanged(to: ManifestAnnouncements, siteId: string, lsn?: string): Promise<void> {
+  await to.redis.publish(to.channel, lsn ? `${siteId} ${lsn}` : siteId);
 }
 
 /**
  * Announces a change that has committed, with the primary's WAL position now (at or past that
  * commit): a public process reading a replica switches only once the replica has replayed it.
  */
-export async function announceManifestChange(
-  redis: Pick<Redis | Cluster, 'publish'>,
-  primary: Pool,
-  siteId: string,
-): Promise<void> {
-  await publishManifestChanged(redis, siteId, formatLsn(await primaryWalPosition(primary)));
+export async function announceManifestChange(to: ManifestAnnouncements, primary: Pool, siteId: string): Promise<void> {
+  await publishManifestChanged(to, siteId, formatLsn(await primaryWalPosition(primary)));
 }
 
 /** The position a streaming replica has replayed up to (`pg_last_wal_replay_lsn()`), from its pool. */
@@ -265,13 +269,13 @@ export class ManifestReader {
    * client subscribes on one; when that node goes, the client moves to another without a
    * `ready`, so any node leaving (or joining) the cluster's map starts from an empty cache too.
    */
-  async listen(subscriber: Redis | Cluster): Promise<void> {
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel === MANIFEST_CHANNEL) this.announced(message);
+  async listen(subscriber: Redis | Cluster, channel: string): Promise<void> {
+    subscriber.on('message', (from: string, message: string) => {
+      if (from === channel) this.announced(message);
     });
     subscriber.on('ready', () => this.clear());
     for (const event of ['-node', '+node']) subscriber.on(event, () => this.clear());
-    await subscriber.subscribe(MANIFEST_CHANNEL);
+    await subscriber.subscribe(channel);
   }
 
   private remember(hostname: string, entry: SiteEntry): void {

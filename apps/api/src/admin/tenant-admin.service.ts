@@ -12,10 +12,8 @@ import {
   type TenantRecord,
 } from '@sitemaps/data';
 import { normalizeHostname, notFound } from '@sitemaps/domain';
-import type { BuildProducer, RedisConnection } from '@sitemaps/jobs';
-import { announceManifestChange } from '@sitemaps/storage';
-import type { Pool } from 'pg';
-import { BUILD_PRODUCER, PG_POOL, REDIS } from '../api.tokens';
+import type { BuildProducer } from '@sitemaps/jobs';
+import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, type AnnounceSiteChange } from '../api.tokens';
 import {
   bigintKey,
   createdKey,
@@ -35,8 +33,7 @@ export class TenantAdminService {
     private readonly audit: AuditEntryRepository,
     private readonly ownership: SiteOwnershipRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(REDIS) private readonly redis: RedisConnection,
-    @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(ANNOUNCE_SITE_CHANGE) private readonly announceSite: AnnounceSiteChange,
   ) {}
 
   async list(page: PageRequest & { suspended?: boolean | undefined }): Promise<Page<TenantView>> {
@@ -78,7 +75,7 @@ export class TenantAdminService {
     const removed = found(tenantId, await this.ifUuid(tenantId, () => this.tenants.delete(tenantId, actor)));
     for (const siteId of removed.siteIds) {
       await this.builds.scheduleRebuilds(siteId, null);
-      await announceManifestChange(this.redis, this.pool, siteId);
+      await this.announceSite(siteId);
     }
   }
 
@@ -106,8 +103,7 @@ export class TenantAdminService {
   /** The public servers drop what they cached of the tenant's sites. */
   private async announce(tenantId: string): Promise<void> {
     // With the primary's WAL position, so a public server reading a replica waits for the change.
-    for (const siteId of await this.tenants.siteIds(tenantId))
-      await announceManifestChange(this.redis, this.pool, siteId);
+    for (const siteId of await this.tenants.siteIds(tenantId)) await this.announceSite(siteId);
   }
 
   private async ifUuid<T>(tenantId: string, run: () => Promise<T | null>): Promise<T | null> {
