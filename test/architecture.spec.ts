@@ -83,11 +83,6 @@ const DATABASE_ACCESS_ALLOWED = new Map<string, string>([
   ['libs/local-services/src/local-services.ts', 'creates the embedded database itself, before any schema exists'],
   ['libs/health/src/readiness.ts', 'the readiness probe: SELECT 1 on the pool it is given'],
 ]);
-/**
- * Files that still hold queries, being moved into repositories (issue 16). The list only
- * shrinks: a file here that no longer queries fails the test until it is taken off.
- */
-const DATABASE_ACCESS_TO_MOVE = new Set<string>([]);
 
 function isRepository(project: Project, file: string): boolean {
   return project.dir === path.join('libs', 'data') || (project.tag === 'type:data' && file.endsWith('.repository.ts'));
@@ -155,17 +150,10 @@ describe('architecture', () => {
 
   it('keeps SQL and Prisma calls in repositories', () => {
     const outside: string[] = [];
-    const moved: string[] = [];
     for (const project of all) {
       for (const file of sourceFiles(path.join(ROOT, project.dir, 'src'))) {
         const relative = path.relative(ROOT, file);
-        const text = readFileSync(file, 'utf8');
-        const queries = queriesDatabase(text);
-        if (DATABASE_ACCESS_TO_MOVE.has(relative)) {
-          if (!queries) moved.push(`${relative} no longer queries: take it off DATABASE_ACCESS_TO_MOVE`);
-          continue;
-        }
-        if (queries && !mayQuery(project, relative)) {
+        if (queriesDatabase(readFileSync(file, 'utf8')) && !mayQuery(project, relative)) {
           outside.push(
             `${relative} queries the database outside a repository (libs/data, or a *.repository.ts of a data lib)`,
           );
@@ -173,6 +161,5 @@ describe('architecture', () => {
       }
     }
     expect(outside).toEqual([]);
-    expect(moved).toEqual([]);
   });
 });
