@@ -20,7 +20,11 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-export async function spawnApi(env: Record<string, string>): Promise<ApiProcess> {
+export async function spawnApi(
+  env: Record<string, string>,
+  opts: { startTimeoutMs?: number } = {},
+): Promise<ApiProcess> {
+  const startTimeoutMs = opts.startTimeoutMs ?? 60_000;
   const port = await freePort();
   const child = spawn(process.execPath, [...APP_NODE_FLAGS.api, '-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
@@ -44,8 +48,8 @@ export async function spawnApi(env: Record<string, string>): Promise<ApiProcess>
         if (!alive()) throw new Error(`the API exited while starting:\n${output}`);
         return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
       },
-      60_000,
-      `the API did not answer /health within 60 s:\n${output}`,
+      startTimeoutMs,
+      `the API did not answer /health within ${startTimeoutMs / 1000} s:\n${output}`,
     );
   } catch (error) {
     child.kill('SIGKILL');

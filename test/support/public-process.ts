@@ -24,7 +24,10 @@ export interface PublicProcess {
   stop(): Promise<number | null>;
 }
 
-export async function spawnPublic(env: Record<string, string>): Promise<PublicProcess> {
+export async function spawnPublic(
+  env: Record<string, string>,
+  opts: { startTimeoutMs?: number } = {},
+): Promise<PublicProcess> {
   const child = spawn(
     process.execPath,
     [...APP_NODE_FLAGS.public, '-r', '@swc-node/register', 'apps/public/src/main.ts'],
@@ -73,12 +76,14 @@ export async function spawnPublic(env: Record<string, string>): Promise<PublicPr
     });
   };
 
-  const ready = await waitForLine((line) => line.msg === 'public server listening').catch(async (error: unknown) => {
-    // Not started is no reason to leave it running.
-    child.kill('SIGKILL');
-    await exited;
-    throw error;
-  });
+  const ready = await waitForLine((line) => line.msg === 'public server listening', opts.startTimeoutMs).catch(
+    async (error: unknown) => {
+      // Not started is no reason to leave it running.
+      child.kill('SIGKILL');
+      await exited;
+      throw error;
+    },
+  );
   return {
     child,
     url: `http://127.0.0.1:${String(ready.port)}`,

@@ -15,7 +15,10 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+export async function spawnWorker(
+  env: Record<string, string>,
+  opts: { startTimeoutMs?: number } = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
     cwd: ROOT,
     env: childProcessEnv({ WORKER_HTTP_PORT: '0', SITE_VERIFICATION: developmentSiteVerification(), ...env }),
@@ -26,7 +29,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await waitFor(
     async () => output.includes('worker serving queues') || child.exitCode !== null,
-    60_000,
+    opts.startTimeoutMs ?? 60_000,
     'worker did not start',
   );
   if (child.exitCode !== null) throw new Error(`worker exited at start:\n${output}`);
