@@ -238,6 +238,71 @@ describe('GraphQL API', () => {
     });
   });
 
+  describe('Node', () => {
+    const NODE_FIELDS = `__typename id
+      ... on Site { hostname }
+      ... on Build { status siteId }
+      ... on Webhook { url }
+      ... on WebhookDelivery { eventType webhookId }
+      ... on ApiKey { name }`;
+
+    it('resolves each node type by its id, the one its own query returns', async () => {
+      const key = (await rest.post('/v1/api-keys', { name: 'node-key', scopes: ['read'] })).body;
+      const webhookId = (
+        await rest.post('/v1/webhooks', { url: 'https://hooks.invalid/in', eventTypes: ['build.failed'] })
+      ).body.id;
+      const deliveryId = (await rest.post(`/v1/webhooks/${webhookId}/test`)).body.id;
+      const expected = {
+        site: { __typename: 'Site', id: siteId, hostname: HOST },
+        build: { __typename: 'Build', id: buildId, status: 'published', siteId },
+        webhook: { __typename: 'Webhook', id: webhookId, url: 'https://hooks.invalid/in' },
+        delivery: { __typename: 'WebhookDelivery', id: deliveryId, eventType: 'webhook.test', webhookId },
+        key: { __typename: 'ApiKey', id: key.id, name: 'node-key' },
+      };
+      const ids = Object.entries({
+        site: siteId,
+        build: buildId,
+        webhook: webhookId,
+        delivery: deliveryId,
+        key: key.id,
+      });
+      const res = await gql(
+        `{ ${ids.map(([alias, id]) => `${alias}: node(id: "${id}") { ${NODE_FIELDS} }`).join(' ')} }`,
+      );
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data).toEqual(expected);
+      const types = await gql('{ __type(name: "Node") { kind possibleTypes { name } } }');
+      expect(types.body.data.__type.kind).toBe('INTERFACE');
+      expect(types.body.data.__type.possibleTypes.map((t: { name: string }) => t.name).sort()).toEqual([
+        'ApiKey',
+        'Build',
+        'CreatedApiKey', // the answers of createApiKey and createWebhook: the same objects, with their secret
+        'CreatedWebhook',
+        'Site',
+        'Webhook',
+        'WebhookDelivery',
+      ]);
+    });
+
+    it("answers null for an unknown id, a malformed one and another tenant's object alike", async () => {
+      const other = apiClient(
+        platform.apiUrl,
+        (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Other' })).body.apiKey,
+      );
+      const otherSiteId = (await other.post('/v1/sites', { hostname: 'other.example.org' })).body.id;
+      const res = await gql(
+        `{ unknown: node(id: "00000000-0000-4000-8000-000000000000") { id } malformed: node(id: "Site:1") { id } other: node(id: "${otherSiteId}") { id } }`,
+      );
+      expect(res.body).toEqual({ data: { unknown: null, malformed: null, other: null } });
+      // The other tenant's own key does resolve it: the null above is the tenant scope.
+      const own = await graphqlClient(
+        platform.apiUrl,
+        (await other.post('/v1/api-keys', { name: 'k' })).body.apiKey,
+      )(`{ node(id: "${otherSiteId}") { ... on Site { hostname } } }`);
+      expect(own.body.data).toEqual({ node: { hostname: 'other.example.org' } });
+    });
+  });
+
   describe('mutations go through the same services', () => {
     const bad = [
       { loc: `https://${HOST}/ok-a`, lastmod: '2026-02-03' },
@@ -251,11 +316,8 @@ describe('GraphQL API', () => {
     it('upsertUrls validates each entry and reports it by index, as PUT does', async () => {
       const viaRest = await rest.put(`/v1/sites/${siteId}/urls`, bad);
       const viaGql = await gql(
-        `mutation($siteId: ID!, $entries: [UrlInput!]!) { upsertUrls(siteId: $siteId, entries: $entries) { upserted changed errors { index loc field code message } warnings { index code } } }`,
-        {
-          siteId,
-          entries: bad,
-        },
+        `mutation($input: UpsertUrlsInput!) { upsertUrls(input: $input) { upserted changed errors { index loc field code message } warnings { index code } } }`,
+        { input: { siteId, entries: bad } },
       );
       expect(viaRest.body.upserted).toBe(2);
       expect(viaRest.body.errors.map((e: { index: number }) => e.index)).toEqual([1, 2, 3, 4]);
@@ -267,7 +329,7 @@ describe('GraphQL API', () => {
 
     it('deleteUrls answers as DELETE does', async () => {
       const viaGql = await gql(
-        `mutation { deleteUrls(siteId: "${siteId}", locs: ["https://${HOST}/ok-a", "https://${HOST}/never"]) { deleted notFound } }`,
+        `mutation { deleteUrls(input: { siteId: "${siteId}", locs: ["https://${HOST}/ok-a", "https://${HOST}/never"] }) { deleted notFound } }`,
       );
       expect(viaGql.body.data.deleteUrls).toEqual({ deleted: 1, notFound: [`https://${HOST}/never`] });
       const viaRest = await rest.delete(`/v1/sites/${siteId}/urls`, {
@@ -275,31 +337,31 @@ describe('GraphQL API', () => {
       });
       expect(viaRest.body).toEqual({ deleted: 1, notFound: [`https://${HOST}/ok-a`] });
       expect(
-        (await gql(`mutation { deleteUrls(siteId: "${siteId}", locs: []) { deleted } }`)).body.errors?.[0]?.extensions
-          .code,
-      ).toBe('VALIDATION_FAILED');
+        (await gql(`mutation { deleteUrls(input: { siteId: "${siteId}", locs: [] }) { deleted } }`)).body.errors?.[0]
+          ?.extensions,
+      ).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'locs' }] });
     });
 
     it("createSite, updateSite and deleteSite with REST's validation", async () => {
       const created = await gql(
-        `mutation { createSite(input: { hostname: "News.Example.com", scheme: http }) { id hostname scheme } }`,
+        `mutation { createSite(input: { hostname: "News.Example.com", scheme: http }) { site { id hostname scheme } } }`,
       );
-      const id = created.body.data.createSite.id;
-      expect(created.body.data.createSite).toEqual({ id, hostname: 'news.example.com', scheme: 'http' });
+      const id = created.body.data.createSite.site.id;
+      expect(created.body.data.createSite.site).toEqual({ id, hostname: 'news.example.com', scheme: 'http' });
       expect(
-        (await gql(`mutation { createSite(input: { hostname: "news.example.com" }) { id } }`)).body.errors?.[0]
+        (await gql(`mutation { createSite(input: { hostname: "news.example.com" }) { site { id } } }`)).body.errors?.[0]
           ?.extensions.code,
       ).toBe('HOSTNAME_TAKEN');
 
       const updated = await gql(
-        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 0.3, textSitemap: true }) { ${SITE_FIELDS} } }`,
+        `mutation($id: ID!) { updateSite(input: { id: $id, defaultPriority: 0.3, textSitemap: true }) { site { ${SITE_FIELDS} } } }`,
         { id },
       );
-      expect(updated.body.data.updateSite).toEqual((await rest.get(`/v1/sites/${id}`)).body);
-      expect(updated.body.data.updateSite).toMatchObject({ defaultPriority: 0.3, textSitemap: true });
+      expect(updated.body.data.updateSite.site).toEqual((await rest.get(`/v1/sites/${id}`)).body);
+      expect(updated.body.data.updateSite.site).toMatchObject({ defaultPriority: 0.3, textSitemap: true });
 
       const invalidGql = await gql(
-        `mutation($id: ID!) { updateSite(siteId: $id, input: { defaultPriority: 2, cacheMaxAge: -1 }) { id } }`,
+        `mutation($id: ID!) { updateSite(input: { id: $id, defaultPriority: 2, cacheMaxAge: -1 }) { site { id } } }`,
         { id },
       );
       const invalidRest = await rest.patch(`/v1/sites/${id}`, { defaultPriority: 2, cacheMaxAge: -1 });
@@ -310,7 +372,9 @@ describe('GraphQL API', () => {
         'defaultPriority',
       ]);
 
-      expect((await gql(`mutation { deleteSite(siteId: "${id}") }`)).body.data).toEqual({ deleteSite: true });
+      expect((await gql(`mutation { deleteSite(input: { id: "${id}" }) { deletedSiteId } }`)).body.data).toEqual({
+        deleteSite: { deletedSiteId: id },
+      });
       expect((await rest.get(`/v1/sites/${id}`)).status).toBe(404);
     });
 
@@ -340,8 +404,8 @@ describe('GraphQL API', () => {
 
     it('refuses a value outside an enum before running, naming the field and the enum', async () => {
       const viaVariables = await gql(
-        'mutation($siteId: ID!, $input: UpdateSiteInput!) { updateSite(siteId: $siteId, input: $input) { id } }',
-        { siteId, input: { scheme: 'ftp' } },
+        'mutation($input: UpdateSiteInput!) { updateSite(input: $input) { site { id } } }',
+        { input: { id: siteId, scheme: 'ftp' } },
       );
       expect(viaVariables.status).toBe(400);
       expect(viaVariables.body.data ?? null).toBeNull();
@@ -351,26 +415,27 @@ describe('GraphQL API', () => {
       );
 
       const entries = [{ loc: `https://${HOST}/bad-cf`, changefreq: 'sometimes' }];
-      const badEntry = await gql(
-        'mutation($siteId: ID!, $entries: [UrlInput!]!) { upsertUrls(siteId: $siteId, entries: $entries) { upserted } }',
-        { siteId, entries },
-      );
+      const badEntry = await gql('mutation($input: UpsertUrlsInput!) { upsertUrls(input: $input) { upserted } }', {
+        input: { siteId, entries },
+      });
       expect(badEntry.status).toBe(400);
       expect(badEntry.body.errors?.[0]?.message).toMatch(
-        /"entries\[0\]\.changefreq".*Value "sometimes" does not exist in "Changefreq" enum/,
+        /"input\.entries\[0\]\.changefreq".*Value "sometimes" does not exist in "Changefreq" enum/,
       );
       // REST, without the enum, reports the same value by index and field.
       const viaRest = await rest.put(`/v1/sites/${siteId}/urls`, entries);
       expect(viaRest.body.errors).toMatchObject([{ index: 0, field: 'changefreq' }]);
 
-      const literal = await gql('mutation { createApiKey(input: { name: "k", scopes: [root] }) { id } }');
+      const literal = await gql('mutation { createApiKey(input: { name: "k", scopes: [root] }) { apiKey { id } } }');
       expect(literal.status).toBe(400);
       expect(literal.body.errors?.[0]?.message).toMatch(/^Argument "input" has invalid value .*scopes: \[root\]/);
     });
 
     it('createBuild queues a build REST can follow', async () => {
-      const res = await gql(`mutation { createBuild(siteId: "${siteId}", full: true) { id status full trigger } }`);
-      const build = res.body.data.createBuild;
+      const res = await gql(
+        `mutation { createBuild(input: { siteId: "${siteId}", full: true }) { build { id status full trigger } } }`,
+      );
+      const build = res.body.data.createBuild.build;
       expect(build).toMatchObject({ status: 'queued', full: true, trigger: 'api' });
       expect((await rest.waitForBuild(siteId, build.id)).status).toBe('published');
     });

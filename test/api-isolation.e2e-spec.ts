@@ -9,8 +9,11 @@ import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 type Access = 'read' | 'write' | 'admin' | 'platform';
-/** What another tenant's key gets: 404 with this code, a list without the owner's objects, or nothing to isolate. */
-type Isolation = { notFound: string } | 'list' | 'none';
+/**
+ * What another tenant's key gets: 404 with this code, a list without the owner's objects, null as for an
+ * unknown id (`node`), or nothing to isolate.
+ */
+type Isolation = { notFound: string } | 'list' | 'null' | 'none';
 
 interface RestOperation {
   method: string;
@@ -162,7 +165,7 @@ const REST_OPERATIONS: RestOperation[] = [
 const GQL_OPERATIONS: GqlOperation[] = [
   {
     field: 'createTenant',
-    query: 'mutation { createTenant(input: { name: "X" }) { id } }',
+    query: 'mutation { createTenant(input: { name: "X" }) { tenant { id } } }',
     access: 'platform',
     isolation: 'none',
   },
@@ -182,38 +185,38 @@ const GQL_OPERATIONS: GqlOperation[] = [
   { field: 'auditLog', query: '{ auditLog { nodes { id } } }', access: 'platform', isolation: 'none' },
   {
     field: 'updateTenant',
-    query: 'mutation($tenantId: ID!) { updateTenant(id: $tenantId, input: { maxSites: 1 }) { id } }',
+    query: 'mutation($tenantId: ID!) { updateTenant(input: { id: $tenantId, maxSites: 1 }) { tenant { id } } }',
     access: 'platform',
     isolation: 'none',
   },
   {
     field: 'suspendTenant',
-    query: 'mutation($tenantId: ID!) { suspendTenant(id: $tenantId) { id } }',
+    query: 'mutation($tenantId: ID!) { suspendTenant(input: { id: $tenantId }) { tenant { id } } }',
     access: 'platform',
     isolation: 'none',
   },
   {
     field: 'resumeTenant',
-    query: 'mutation($tenantId: ID!) { resumeTenant(id: $tenantId) { id } }',
+    query: 'mutation($tenantId: ID!) { resumeTenant(input: { id: $tenantId }) { tenant { id } } }',
     access: 'platform',
     isolation: 'none',
   },
   {
     field: 'deleteTenant',
-    query: 'mutation($tenantId: ID!) { deleteTenant(id: $tenantId) }',
+    query: 'mutation($tenantId: ID!) { deleteTenant(input: { id: $tenantId }) { deletedTenantId } }',
     access: 'platform',
     isolation: 'none',
   },
   { field: 'apiKeys', query: '{ apiKeys { nodes { id } } }', access: 'admin', isolation: 'list' },
   {
     field: 'createApiKey',
-    query: 'mutation { createApiKey(input: { name: "k", scopes: [read] }) { id } }',
+    query: 'mutation { createApiKey(input: { name: "k", scopes: [read] }) { apiKey { id } } }',
     access: 'admin',
     isolation: 'none',
   },
   {
     field: 'revokeApiKey',
-    query: 'mutation($keyId: ID!) { revokeApiKey(id: $keyId) }',
+    query: 'mutation($keyId: ID!) { revokeApiKey(input: { id: $keyId }) { apiKey { revokedAt } } }',
     access: 'admin',
     isolation: { notFound: 'API_KEY_NOT_FOUND' },
   },
@@ -226,25 +229,25 @@ const GQL_OPERATIONS: GqlOperation[] = [
   },
   {
     field: 'createSite',
-    query: 'mutation { createSite(input: { hostname: "new.example.net" }) { id } }',
+    query: 'mutation { createSite(input: { hostname: "new.example.net" }) { site { id } } }',
     access: 'write',
     isolation: 'none',
   },
   {
     field: 'updateSite',
-    query: 'mutation($siteId: ID!) { updateSite(siteId: $siteId, input: { scheme: http }) { id } }',
+    query: 'mutation($siteId: ID!) { updateSite(input: { id: $siteId, scheme: http }) { site { id } } }',
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   {
     field: 'deleteSite',
-    query: 'mutation($siteId: ID!) { deleteSite(siteId: $siteId) }',
+    query: 'mutation($siteId: ID!) { deleteSite(input: { id: $siteId }) { deletedSiteId } }',
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   {
     field: 'verifySite',
-    query: 'mutation($siteId: ID!) { verifySite(siteId: $siteId) { id verification { status } } }',
+    query: 'mutation($siteId: ID!) { verifySite(input: { id: $siteId }) { site { id verification { status } } } }',
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
@@ -256,13 +259,13 @@ const GQL_OPERATIONS: GqlOperation[] = [
   },
   {
     field: 'upsertUrls',
-    query: `mutation($siteId: ID!) { upsertUrls(siteId: $siteId, entries: [{ loc: "https://${SITE}/intruder" }]) { upserted } }`,
+    query: `mutation($siteId: ID!) { upsertUrls(input: { siteId: $siteId, entries: [{ loc: "https://${SITE}/intruder" }] }) { upserted } }`,
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   {
     field: 'deleteUrls',
-    query: `mutation($siteId: ID!) { deleteUrls(siteId: $siteId, locs: ["https://${SITE}/1"]) { deleted } }`,
+    query: `mutation($siteId: ID!) { deleteUrls(input: { siteId: $siteId, locs: ["https://${SITE}/1"] }) { deleted } }`,
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
@@ -286,9 +289,18 @@ const GQL_OPERATIONS: GqlOperation[] = [
   },
   {
     field: 'createBuild',
-    query: 'mutation($siteId: ID!) { createBuild(siteId: $siteId) { id } }',
+    query: 'mutation($siteId: ID!) { createBuild(input: { siteId: $siteId }) { build { id } } }',
     access: 'write',
     isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'node',
+    // One alias per node type: each of the owner's objects, by its id.
+    query: `query($siteId: ID!, $buildId: ID!, $keyId: ID!, $webhookId: ID!, $deliveryId: ID!) {
+      site: node(id: $siteId) { id } build: node(id: $buildId) { id } key: node(id: $keyId) { id }
+      webhook: node(id: $webhookId) { id } delivery: node(id: $deliveryId) { id } }`,
+    access: 'read',
+    isolation: 'null',
   },
   { field: 'webhooks', query: '{ webhooks { nodes { id url } } }', access: 'read', isolation: 'list' },
   {
@@ -299,26 +311,26 @@ const GQL_OPERATIONS: GqlOperation[] = [
   },
   {
     field: 'createWebhook',
-    query: `mutation { createWebhook(input: { url: "${HOOK_URL}", eventTypes: ["build.failed"] }) { id } }`,
+    query: `mutation { createWebhook(input: { url: "${HOOK_URL}", eventTypes: ["build.failed"] }) { webhook { id } } }`,
     access: 'admin',
     isolation: 'none',
   },
   {
     field: 'updateWebhook',
     query:
-      'mutation($webhookId: ID!) { updateWebhook(id: $webhookId, input: { eventTypes: ["build.published"] }) { id } }',
+      'mutation($webhookId: ID!) { updateWebhook(input: { id: $webhookId, eventTypes: ["build.published"] }) { webhook { id } } }',
     access: 'admin',
     isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
   },
   {
     field: 'deleteWebhook',
-    query: 'mutation($webhookId: ID!) { deleteWebhook(id: $webhookId) }',
+    query: 'mutation($webhookId: ID!) { deleteWebhook(input: { id: $webhookId }) { deletedWebhookId } }',
     access: 'admin',
     isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
   },
   {
     field: 'sendWebhookTest',
-    query: 'mutation($webhookId: ID!) { sendWebhookTest(id: $webhookId) { id } }',
+    query: 'mutation($webhookId: ID!) { sendWebhookTest(input: { id: $webhookId }) { delivery { id } } }',
     access: 'admin',
     isolation: { notFound: 'WEBHOOK_NOT_FOUND' },
   },
@@ -328,6 +340,8 @@ const fill = (path: string, ids: Ids) => path.replace(/\{(\w+)\}/g, (_, name: ke
 /** Only the variables the document declares: GraphQL refuses undeclared ones. */
 const variablesFor = (query: string, ids: Ids) =>
   Object.fromEntries(Object.entries(ids).filter(([name]) => query.includes(`$${name}:`)));
+/** A refused query answers its field null; a refused mutation, whose payload is non-null, no data at all. */
+const refusedData = (op: GqlOperation) => (op.query.startsWith('mutation') ? null : { [op.field]: null });
 const label = (op: RestOperation) => `${op.method} ${op.path}`;
 
 describe('admin API: tenancy, scopes, quotas and limits', () => {
@@ -429,7 +443,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
           expect(JSON.stringify(res.body)).not.toContain(ids.keyId);
           expect(JSON.stringify(res.body)).not.toContain(ids.webhookId);
           expect(JSON.stringify(res.body)).not.toContain(SITE);
-        } else if (op.isolation !== 'none') {
+        } else if (typeof op.isolation === 'object') {
           expect(res.status).toBe(404);
           expect(res.body).toEqual({
             error: { code: op.isolation.notFound, message: expect.any(String), details: [] },
@@ -447,8 +461,20 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
           expect(JSON.stringify(res.body.data)).not.toContain(ids.siteId);
           expect(JSON.stringify(res.body.data)).not.toContain(ids.keyId);
           expect(JSON.stringify(res.body.data)).not.toContain(ids.webhookId);
-        } else if (op.isolation !== 'none') {
-          expect(res.body.data).toEqual({ [op.field]: null });
+        } else if (op.isolation === 'null') {
+          expect(res.body.errors).toBeUndefined();
+          expect(Object.values(res.body.data)).toEqual([null, null, null, null, null]);
+          // The owner's key reads the same ids, so the nulls above are the isolation, not a wrong query.
+          const own = await graphqlClient(platform.apiUrl, ownerKey)(op.query, variablesFor(op.query, ids));
+          expect(Object.values(own.body.data).map((node) => (node as { id: string } | null)?.id)).toEqual([
+            ids.siteId,
+            ids.buildId,
+            ids.keyId,
+            ids.webhookId,
+            ids.deliveryId,
+          ]);
+        } else if (typeof op.isolation === 'object') {
+          expect(res.body.data).toEqual(refusedData(op));
           expect(res.body.errors?.map((e) => e.extensions.code)).toEqual([op.isolation.notFound]);
         }
       },
@@ -537,7 +563,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
                 : [];
         for (const client of refusing) {
           const res = await client(op.query, variables);
-          expect(res.body.data, op.field).toEqual({ [op.field]: null });
+          expect(res.body.data, op.field).toEqual(refusedData(op));
           expect(res.body.errors?.[0]?.extensions.code, op.field).toBe(
             op.access === 'platform' ? 'FORBIDDEN' : 'INSUFFICIENT_SCOPE',
           );
@@ -558,10 +584,11 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const viaGql = await ownerKeyWith(['admin'], 'doomed-gql');
       expect((await apiClient(platform.apiUrl, viaRest.apiKey).get('/v1/sites')).status).toBe(200);
       expect((await owner.delete(`/v1/api-keys/${viaRest.id}`)).status).toBe(204);
-      const revoked = await graphqlClient(platform.apiUrl, ownerKey)('mutation($id: ID!) { revokeApiKey(id: $id) }', {
-        id: viaGql.id,
-      });
-      expect(revoked.body.data).toEqual({ revokeApiKey: true });
+      const revoked = await graphqlClient(platform.apiUrl, ownerKey)(
+        'mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id revokedAt } } }',
+        { id: viaGql.id },
+      );
+      expect(revoked.body.data).toEqual({ revokeApiKey: { apiKey: { id: viaGql.id, revokedAt: expect.any(String) } } });
 
       for (const key of [viaRest.apiKey, viaGql.apiKey]) {
         for (const op of REST_OPERATIONS) {
@@ -624,7 +651,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       const gql = await graphqlClient(
         platform.apiUrl,
         key,
-      )('mutation { createSite(input: { hostname: "small-3.example.com" }) { id } }');
+      )('mutation { createSite(input: { hostname: "small-3.example.com" }) { site { id } } }');
       expect(gql.body.errors?.[0]?.extensions.code).toBe('QUOTA_SITES');
     });
 
@@ -660,7 +687,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       });
       expect(refused.body.error.message).toContain('5 URLs');
       const viaGql = await gql(
-        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(input: { siteId: $s, entries: $e }) { upserted } }',
         { s: two, e: batch },
       );
       expect(viaGql.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_URLS', details: [{ index: 5 }] });
@@ -733,14 +760,14 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String), details: [] } });
       const gql = await graphqlClient(limitedUrl, key)(
-        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(input: { siteId: $s, entries: $e }) { upserted } }',
         { s: ids.siteId, e: entries },
       );
       expect(gql.status).toBe(413);
       expect(gql.body.errors?.map((e) => e.extensions.code)).toEqual(['PAYLOAD_TOO_LARGE']);
       // More entries than one request may carry: 413 too, whatever the body size limit.
       const tooMany = await graphqlClient(platform.apiUrl, ownerKey)(
-        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(siteId: $s, entries: $e) { upserted } }',
+        'mutation($s: ID!, $e: [UrlInput!]!) { upsertUrls(input: { siteId: $s, entries: $e }) { upserted } }',
         {
           s: ids.siteId,
           e: Array.from({ length: 10_001 }, (_, i) => ({ loc: `https://${SITE}/${i}` })),

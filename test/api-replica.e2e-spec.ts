@@ -107,10 +107,10 @@ describe('API on a read replica', () => {
     expect(build.status).toBe(202);
     expect((await a.delete(`/v1/sites/${doomedA}`)).status).toBe(204);
     const mutated = await graphqlA(
-      'mutation($id: ID!) { updateSite(siteId: $id, input: { cacheMaxAge: 130 }) { cacheMaxAge } }',
+      'mutation($id: ID!) { updateSite(input: { id: $id, cacheMaxAge: 130 }) { site { cacheMaxAge } } }',
       { id: siteA },
     );
-    expect(mutated.updateSite.cacheMaxAge).toBe(130);
+    expect(mutated.updateSite.site.cacheMaxAge).toBe(130);
 
     // The replica has replayed none of it…
     expect(await countOn(replica, 'sites', created.body.id)).toBe(0);

@@ -184,12 +184,14 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: JSON.stringify({
         query:
-          'mutation($id: ID!) { verifySite(siteId: $id) { id verification { status token dnsRecord { name } fileUrl } } }',
+          'mutation($id: ID!) { verifySite(input: { id: $id }) { site { id verification { status token dnsRecord { name } fileUrl } } } }',
         variables: { id: created.body.id },
       }),
     });
-    const answer = (await gql.json()) as { data: { verifySite: { verification: { token: string; fileUrl: string } } } };
-    expect(answer.data.verifySite.verification).toMatchObject({
+    const answer = (await gql.json()) as {
+      data: { verifySite: { site: { verification: { token: string; fileUrl: string } } } };
+    };
+    expect(answer.data.verifySite.site.verification).toMatchObject({
       token: created.body.verification.token,
       fileUrl: `http://${host}/.well-known/sitemaps-verification.txt`,
     });

@@ -44,6 +44,7 @@ import { JsonScalar } from './graphql/json.scalar';
 import { HealthController } from './health.controller';
 import { ShardsController } from './shards/shards.controller';
 import { ShardsResolver } from './shards/shards.resolver';
+import { NodeResolver } from './graphql/node.resolver';
 import { ShardsService } from './shards/shards.service';
 import { SitesController } from './sites/sites.controller';
 import { SitesResolver } from './sites/sites.resolver';
@@ -242,6 +243,7 @@ export class ApiModule {
         UrlsResolver,
         BuildsResolver,
         ShardsResolver,
+        NodeResolver,
         JsonScalar,
         ...IMPORT_PROVIDERS,
         ...WEBHOOK_PROVIDERS,

@@ -2,6 +2,7 @@ import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } f
 import type { VerificationStatus } from '@sitemaps/domain';
 import { ConnectionArgs, ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
+import { IdInputType, PayloadType } from '../graphql/relay-mutation';
 import { VerificationStatusEnum } from '../sites/site.model';
 import type { AuditEntryView, TenantView } from './admin.schemas';
 
@@ -28,10 +29,25 @@ export class TenantListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateTenantInput {
+  @Field(() => ID, { description: 'the tenant to change' }) id!: string;
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => Int, { nullable: true }) maxSites?: number | null;
   @Field(() => Int, { nullable: true }) maxUrls?: number | null;
 }
+
+@InputType()
+export class SuspendTenantInput {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'shown to the operator, not to the tenant' }) reason?:
+    string | null;
+}
+
+export const UpdateTenantPayload = PayloadType('UpdateTenant', 'tenant', () => TenantModel);
+export const SuspendTenantPayload = PayloadType('SuspendTenant', 'tenant', () => TenantModel);
+export const ResumeTenantPayload = PayloadType('ResumeTenant', 'tenant', () => TenantModel);
+export const DeleteTenantPayload = PayloadType('DeleteTenant', 'deletedTenantId', () => ID);
+export const ResumeTenantInput = IdInputType('ResumeTenant');
+export const DeleteTenantInput = IdInputType('DeleteTenant', 'the tenant to delete, with everything it has');
 
 @ObjectType('HostnameClaim')
 export class HostnameClaimModel {

@@ -12,8 +12,16 @@ import {
   TenantConnection,
   TenantListArgs,
   TenantModel,
+  DeleteTenantInput,
+  DeleteTenantPayload,
+  ResumeTenantInput,
+  ResumeTenantPayload,
+  SuspendTenantInput,
+  SuspendTenantPayload,
   UpdateTenantInput,
+  UpdateTenantPayload,
 } from './admin.model';
+import type { IdInput } from '../graphql/relay-mutation';
 import { updateTenantInput } from './admin.schemas';
 import { TenantAdminService } from './tenant-admin.service';
 
@@ -59,39 +67,42 @@ export class TenantAdminResolver {
     return connectionOf(await this.admin.auditLog({ ...page, targetId: args.targetId ?? undefined }), args);
   }
 
-  @Mutation(() => TenantModel, { nullable: true, description: 'platform key only: name and quotas' })
+  @Mutation(() => UpdateTenantPayload, { description: 'platform key only: name and quotas' })
   @PlatformOnly()
-  updateTenant(
-    @Args('id', { type: () => ID }) id: string,
-    @Args('input', { type: () => UpdateTenantInput }) input: UpdateTenantInput,
+  async updateTenant(
+    @Args('input', { type: () => UpdateTenantInput }) { id, ...changes }: UpdateTenantInput,
     @AuditActorOf() actor: AuditActor,
   ) {
-    return this.admin.update(id, parseInput(updateTenantInput, input, 'input'), actor);
+    return { tenant: await this.admin.update(id, parseInput(updateTenantInput, changes, 'input'), actor) };
   }
 
-  @Mutation(() => TenantModel, {
-    nullable: true,
+  @Mutation(() => SuspendTenantPayload, {
     description: 'platform key only: keys answer 401 TENANT_SUSPENDED, sites 404, no builds',
   })
   @PlatformOnly()
-  suspendTenant(
-    @Args('id', { type: () => ID }) id: string,
-    @Args('reason', { type: () => String, nullable: true }) reason: string | null,
+  async suspendTenant(
+    @Args('input', { type: () => SuspendTenantInput }) { id, reason }: SuspendTenantInput,
     @AuditActorOf() actor: AuditActor,
   ) {
-    return this.admin.suspend(id, reason?.trim() || null, actor);
+    return { tenant: await this.admin.suspend(id, reason?.trim() || null, actor) };
   }
 
-  @Mutation(() => TenantModel, { nullable: true, description: 'platform key only' })
+  @Mutation(() => ResumeTenantPayload, { description: 'platform key only' })
   @PlatformOnly()
-  resumeTenant(@Args('id', { type: () => ID }) id: string, @AuditActorOf() actor: AuditActor) {
-    return this.admin.resume(id, actor);
+  async resumeTenant(
+    @Args('input', { type: () => ResumeTenantInput }) input: IdInput,
+    @AuditActorOf() actor: AuditActor,
+  ) {
+    return { tenant: await this.admin.resume(input.id, actor) };
   }
 
-  @Mutation(() => Boolean, { nullable: true, description: 'platform key only: the tenant with everything it has' })
+  @Mutation(() => DeleteTenantPayload, { description: 'platform key only: the tenant with everything it has' })
   @PlatformOnly()
-  async deleteTenant(@Args('id', { type: () => ID }) id: string, @AuditActorOf() actor: AuditActor) {
-    await this.admin.remove(id, actor);
-    return true;
+  async deleteTenant(
+    @Args('input', { type: () => DeleteTenantInput }) input: IdInput,
+    @AuditActorOf() actor: AuditActor,
+  ) {
+    await this.admin.remove(input.id, actor);
+    return { deletedTenantId: input.id };
   }
 }

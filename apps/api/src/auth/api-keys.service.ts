@@ -59,6 +59,12 @@ export class ApiKeysService {
     return pageOf(rows, page.first, createdKeyOf, present);
   }
 
+  async get(tenantId: string, id: string): Promise<ApiKeyView> {
+    const row = uuidKey.safeParse(id).success ? await this.keys.findForTenant(tenantId, id) : null;
+    if (!row) throw notFound('api key', id);
+    return present(row);
+  }
+
   async revoke(tenantId: string, id: string): Promise<void> {
     if (!uuidKey.safeParse(id).success) throw notFound('api key', id);
     if (!(await this.keys.revoke(tenantId, id))) throw notFound('api key', id);

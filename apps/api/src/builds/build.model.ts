@@ -1,12 +1,14 @@
-import { Field, Float, GraphQLISODateTime, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
+import { PayloadType } from '../graphql/relay-mutation';
 import { graphqlEnum } from '../graphql/zod-graphql';
 import { buildView, type BuildView } from './build.schemas';
+import { NodeModel } from '../graphql/node.model';
 
 export const BuildStatusEnum = graphqlEnum('BuildStatus', buildView.shape.status.options);
 
-@ObjectType('Build')
+@ObjectType('Build', { implements: () => [NodeModel] })
 export class BuildModel implements BuildView {
   @Field(() => ID) id!: string;
   @Field(() => ID) siteId!: string;
@@ -31,3 +33,12 @@ export class BuildModel implements BuildView {
 
 @ObjectType()
 export class BuildConnection extends ConnectionType(BuildModel, 'Build') {}
+
+@InputType()
+export class CreateBuildInput {
+  @Field(() => ID) siteId!: string;
+  @Field(() => Boolean, { defaultValue: false, description: 're-render every shard, not only dirty ones' })
+  full!: boolean;
+}
+
+export const CreateBuildPayload = PayloadType('CreateBuild', 'build', () => BuildModel);

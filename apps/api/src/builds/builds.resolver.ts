@@ -6,7 +6,7 @@ import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
 import { SiteModel } from '../sites/site.model';
 import { SitesService } from '../sites/sites.service';
-import { BuildConnection, BuildModel } from './build.model';
+import { BuildConnection, BuildModel, CreateBuildInput, CreateBuildPayload } from './build.model';
 import { BuildsService } from './builds.service';
 
 @Resolver(() => BuildModel)
@@ -37,19 +37,13 @@ export class BuildsResolver {
     return this.buildsService.get(tenantId, siteId, id);
   }
 
-  @Mutation(() => BuildModel, { nullable: true, description: 'queues a build; poll build(siteId, id) for its status' })
+  @Mutation(() => CreateBuildPayload, { description: 'queues a build; poll build(siteId, id) for its status' })
   @RequireScope('write')
-  createBuild(
+  async createBuild(
     @TenantId() tenantId: string,
-    @Args('siteId', { type: () => ID }) siteId: string,
-    @Args('full', {
-      type: () => Boolean,
-      defaultValue: false,
-      description: 're-render every shard, not only dirty ones',
-    })
-    full: boolean,
+    @Args('input', { type: () => CreateBuildInput }) { siteId, full }: CreateBuildInput,
   ) {
-    return this.buildsService.create(tenantId, siteId, full);
+    return { build: await this.buildsService.create(tenantId, siteId, full) };
   }
 
   @ResolveField(() => SiteModel)

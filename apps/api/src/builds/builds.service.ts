@@ -51,6 +51,14 @@ export class BuildsService {
     if (!build) throw notFound('build', buildId);
     return presentBuild(build);
   }
+
+  /** The tenant's build by its id alone (for `node(id:)`), or 404. */
+  async find(tenantId: string, buildId: string): Promise<BuildView> {
+    const reader = await this.reads.readerFor(tenantId);
+    const build = uuidKey.safeParse(buildId).success ? await reader.builds.findForTenant(tenantId, buildId) : null;
+    if (!build) throw notFound('build', buildId);
+    return presentBuild(build);
+  }
 }
 
 function presentBuild(build: BuildRow): BuildView {

@@ -1,9 +1,11 @@
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, PartialType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
 import { VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
+import { IdInputType, PayloadType } from '../graphql/relay-mutation';
 import { graphqlEnum } from '../graphql/zod-graphql';
 import { ChangefreqEnum } from '../urls/url-entry.model';
 import type { SiteVerificationView, SiteView } from './site.schemas';
+import { NodeModel } from '../graphql/node.model';
 
 export const VerificationStatusEnum = graphqlEnum(
   'VerificationStatus',
@@ -37,7 +39,7 @@ export class SiteVerificationModel implements SiteVerificationView {
   @Field(() => VerificationErrorModel, { nullable: true }) error!: VerificationErrorModel | null;
 }
 
-@ObjectType('Site')
+@ObjectType('Site', { implements: () => [NodeModel] })
 export class SiteModel implements SiteView {
   @Field(() => ID) id!: string;
   @Field(() => String) hostname!: string;
@@ -79,4 +81,13 @@ export class CreateSiteInput {
 }
 
 @InputType()
-export class UpdateSiteInput extends PartialType(CreateSiteInput) {}
+export class UpdateSiteInput extends PartialType(CreateSiteInput) {
+  @Field(() => ID, { description: 'the site to change' }) id!: string;
+}
+
+export const CreateSitePayload = PayloadType('CreateSite', 'site', () => SiteModel);
+export const UpdateSitePayload = PayloadType('UpdateSite', 'site', () => SiteModel);
+export const VerifySitePayload = PayloadType('VerifySite', 'site', () => SiteModel);
+export const DeleteSitePayload = PayloadType('DeleteSite', 'deletedSiteId', () => ID);
+export const VerifySiteInput = IdInputType('VerifySite', 'the site to check');
+export const DeleteSiteInput = IdInputType('DeleteSite', 'the site to delete, with its URLs and sitemaps');

@@ -22,7 +22,19 @@ import { ShardsService } from '../shards/shards.service';
 import { UrlConnection, UrlFilterArgs } from '../urls/url.model';
 import { urlFilterOf } from '../urls/urls.resolver';
 import { UrlsService } from '../urls/urls.service';
-import { CreateSiteInput, SiteConnection, SiteModel, UpdateSiteInput } from './site.model';
+import {
+  CreateSiteInput,
+  CreateSitePayload,
+  DeleteSiteInput,
+  DeleteSitePayload,
+  SiteConnection,
+  SiteModel,
+  UpdateSiteInput,
+  UpdateSitePayload,
+  VerifySiteInput,
+  VerifySitePayload,
+} from './site.model';
+import type { IdInput } from '../graphql/relay-mutation';
 import { createSiteInput, updateSiteInput, type SiteView } from './site.schemas';
 import { SitesService } from './sites.service';
 
@@ -47,39 +59,35 @@ export class SitesResolver {
     ).load(id);
   }
 
-  @Mutation(() => SiteModel, { nullable: true })
+  @Mutation(() => CreateSitePayload)
   @RequireScope('write')
-  createSite(@TenantId() tenantId: string, @Args('input', { type: () => CreateSiteInput }) input: CreateSiteInput) {
-    return this.sitesService.create(tenantId, parseInput(createSiteInput, input, 'input'));
-  }
-
-  @Mutation(() => SiteModel, {
-    nullable: true,
-    description: 'settings: scheme, defaults, robots rules, rebuild schedule, …',
-  })
-  @RequireScope('write')
-  updateSite(
+  async createSite(
     @TenantId() tenantId: string,
-    @Args('siteId', { type: () => ID }) siteId: string,
-    @Args('input', { type: () => UpdateSiteInput }) input: UpdateSiteInput,
+    @Args('input', { type: () => CreateSiteInput }) input: CreateSiteInput,
   ) {
-    return this.sitesService.update(tenantId, siteId, parseInput(updateSiteInput, input, 'input'));
+    return { site: await this.sitesService.create(tenantId, parseInput(createSiteInput, input, 'input')) };
   }
 
-  @Mutation(() => SiteModel, {
-    nullable: true,
-    description: 'queues a check of the hostname proof; see verification.status',
-  })
+  @Mutation(() => UpdateSitePayload, { description: 'settings: scheme, defaults, robots rules, rebuild schedule, …' })
   @RequireScope('write')
-  verifySite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {
-    return this.sitesService.verify(tenantId, siteId);
+  async updateSite(
+    @TenantId() tenantId: string,
+    @Args('input', { type: () => UpdateSiteInput }) { id, ...settings }: UpdateSiteInput,
+  ) {
+    return { site: await this.sitesService.update(tenantId, id, parseInput(updateSiteInput, settings, 'input')) };
   }
 
-  @Mutation(() => Boolean, { nullable: true })
+  @Mutation(() => VerifySitePayload, { description: 'queues a check of the hostname proof; see verification.status' })
   @RequireScope('write')
-  async deleteSite(@TenantId() tenantId: string, @Args('siteId', { type: () => ID }) siteId: string) {
-    await this.sitesService.remove(tenantId, siteId);
-    return true;
+  async verifySite(@TenantId() tenantId: string, @Args('input', { type: () => VerifySiteInput }) input: IdInput) {
+    return { site: await this.sitesService.verify(tenantId, input.id) };
+  }
+
+  @Mutation(() => DeleteSitePayload)
+  @RequireScope('write')
+  async deleteSite(@TenantId() tenantId: string, @Args('input', { type: () => DeleteSiteInput }) input: IdInput) {
+    await this.sitesService.remove(tenantId, input.id);
+    return { deletedSiteId: input.id };
   }
 
   // Fields of a site already loaded for this tenant; the services check the tenant again anyway.

@@ -1,12 +1,14 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { SCOPES, type Scope } from '../auth/principal';
 import { ConnectionType } from '../graphql/connection.model';
+import { IdInputType, PayloadType } from '../graphql/relay-mutation';
 import { graphqlEnum } from '../graphql/zod-graphql';
 import type { ApiKeyView } from './tenant.schemas';
+import { NodeModel } from '../graphql/node.model';
 
 export const ScopeEnum = graphqlEnum('Scope', SCOPES, 'what an API key may do');
 
-@ObjectType('ApiKey')
+@ObjectType('ApiKey', { implements: () => [NodeModel] })
 export class ApiKeyModel implements ApiKeyView {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
@@ -43,3 +45,8 @@ export class CreateApiKeyInput {
   @Field(() => String) name!: string;
   @Field(() => [ScopeEnum], { nullable: true, description: 'default: read, write' }) scopes?: Scope[];
 }
+
+export const CreateTenantPayload = PayloadType('CreateTenant', 'tenant', () => CreatedTenantModel);
+export const CreateApiKeyPayload = PayloadType('CreateApiKey', 'apiKey', () => CreatedApiKeyModel);
+export const RevokeApiKeyPayload = PayloadType('RevokeApiKey', 'apiKey', () => ApiKeyModel);
+export const RevokeApiKeyInput = IdInputType('RevokeApiKey', 'the key answers 401 from now on');

@@ -1,4 +1,4 @@
-import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { PlatformOnly, RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
@@ -7,12 +7,15 @@ import type { AuditActor } from '@sitemaps/data';
 import { connectionArgs } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
+import type { IdInput } from '../graphql/relay-mutation';
 import {
   ApiKeyConnection,
   CreateApiKeyInput,
-  CreatedApiKeyModel,
-  CreatedTenantModel,
+  CreateApiKeyPayload,
   CreateTenantInput,
+  CreateTenantPayload,
+  RevokeApiKeyInput,
+  RevokeApiKeyPayload,
 } from './tenant.model';
 import { createApiKeyInput, createTenantInput } from './tenant.schemas';
 import { TenantsService } from './tenants.service';
@@ -24,13 +27,13 @@ export class TenantsResolver {
     private readonly keys: ApiKeysService,
   ) {}
 
-  @Mutation(() => CreatedTenantModel, { nullable: true, description: 'platform key only' })
+  @Mutation(() => CreateTenantPayload, { description: 'platform key only' })
   @PlatformOnly()
-  createTenant(
+  async createTenant(
     @Args('input', { type: () => CreateTenantInput }) input: CreateTenantInput,
     @AuditActorOf() actor: AuditActor,
   ) {
-    return this.tenants.create(parseInput(createTenantInput, input, 'input'), actor);
+    return { tenant: await this.tenants.create(parseInput(createTenantInput, input, 'input'), actor) };
   }
 
   @Query(() => ApiKeyConnection, { nullable: true, complexity: connectionComplexity })
@@ -39,7 +42,7 @@ export class TenantsResolver {
     return connectionOf(await this.keys.list(tenantId, parseInput(connectionArgs, args, 'arguments')), args);
   }
 
-  @Mutation(() => CreatedApiKeyModel, { nullable: true })
+  @Mutation(() => CreateApiKeyPayload)
   @RequireScope('admin')
   async createApiKey(
     @TenantId() tenantId: string,
@@ -47,13 +50,13 @@ export class TenantsResolver {
   ) {
     const { name, scopes } = parseInput(createApiKeyInput, input, 'input');
     const { key, ...meta } = await this.keys.create(tenantId, name, scopes);
-    return { ...meta, apiKey: key };
+    return { apiKey: { ...meta, apiKey: key } };
   }
 
-  @Mutation(() => Boolean, { nullable: true, description: 'the key answers 401 from now on' })
+  @Mutation(() => RevokeApiKeyPayload, { description: 'the key answers 401 from now on' })
   @RequireScope('admin')
-  async revokeApiKey(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
-    await this.keys.revoke(tenantId, id);
-    return true;
+  async revokeApiKey(@TenantId() tenantId: string, @Args('input', { type: () => RevokeApiKeyInput }) input: IdInput) {
+    await this.keys.revoke(tenantId, input.id);
+    return { apiKey: await this.keys.get(tenantId, input.id) };
   }
 }

@@ -1,4 +1,4 @@
-import { ArgsType, Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionArgs, ConnectionType } from '../graphql/connection.model';
 import { AlternateTypes, ChangefreqEnum, ImageTypes, NewsTypes, VideoTypes } from './url-entry.model';
 import type { UrlView } from './url.schemas';
@@ -59,16 +59,29 @@ export class EntryErrorModel {
   @Field(() => String) message!: string;
 }
 
-@ObjectType('UpsertUrlsResult')
-export class UpsertUrlsResultModel {
+@InputType()
+export class UpsertUrlsInput {
+  @Field(() => ID) siteId!: string;
+  @Field(() => [UrlInput], { description: 'up to 10,000 entries, upserted by loc' }) entries!: UrlInput[];
+}
+
+@InputType()
+export class DeleteUrlsInput {
+  @Field(() => ID) siteId!: string;
+  @Field(() => [String]) locs!: string[];
+}
+
+/** The URL batches' payloads are their outcome, as REST answers it (they change no single object). */
+@ObjectType('UpsertUrlsPayload')
+export class UpsertUrlsPayload {
   @Field(() => Int, { description: 'valid entries stored (changed or already equal)' }) upserted!: number;
   @Field(() => Int, { description: 'URLs whose sitemap content changed' }) changed!: number;
   @Field(() => [EntryErrorModel]) errors!: EntryErrorModel[];
   @Field(() => [EntryErrorModel]) warnings!: EntryErrorModel[];
 }
 
-@ObjectType('DeleteUrlsResult')
-export class DeleteUrlsResultModel {
+@ObjectType('DeleteUrlsPayload')
+export class DeleteUrlsPayload {
   @Field(() => Int) deleted!: number;
   @Field(() => [String]) notFound!: string[];
 }

@@ -4,7 +4,14 @@ import { TenantId } from '../auth/current-tenant.decorator';
 import { connectionArgs, type PageRequest } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { connectionComplexity, connectionOf } from '../graphql/connection.model';
-import { DeleteUrlsResultModel, UpsertUrlsResultModel, UrlConnection, UrlFilterArgs, UrlInput } from './url.model';
+import {
+  DeleteUrlsInput,
+  DeleteUrlsPayload,
+  UpsertUrlsInput,
+  UpsertUrlsPayload,
+  UrlConnection,
+  UrlFilterArgs,
+} from './url.model';
 import { deleteUrlsInput, urlFilter, type UrlFilter } from './url.schemas';
 import { UrlsService } from './urls.service';
 
@@ -37,26 +44,24 @@ export class UrlsResolver {
     return connectionOf(await this.urlsService.list(tenantId, siteId, filter, page), args);
   }
 
-  @Mutation(() => UpsertUrlsResultModel, {
-    nullable: true,
+  @Mutation(() => UpsertUrlsPayload, {
     description: 'upsert by loc, up to 10,000 entries; invalid entries are reported by index, the valid ones stored',
   })
   @RequireScope('write')
   upsertUrls(
     @TenantId() tenantId: string,
-    @Args('siteId', { type: () => ID }) siteId: string,
-    @Args('entries', { type: () => [UrlInput] }) entries: UrlInput[],
+    @Args('input', { type: () => UpsertUrlsInput }) { siteId, entries }: UpsertUrlsInput,
   ) {
     return this.urlsService.upsert(tenantId, siteId, entries);
   }
 
-  @Mutation(() => DeleteUrlsResultModel, { nullable: true })
+  @Mutation(() => DeleteUrlsPayload)
   @RequireScope('write')
-  deleteUrls(
-    @TenantId() tenantId: string,
-    @Args('siteId', { type: () => ID }) siteId: string,
-    @Args('locs', { type: () => [String] }) locs: string[],
-  ) {
-    return this.urlsService.delete(tenantId, siteId, parseInput(deleteUrlsInput, { locs }, 'arguments').locs);
+  deleteUrls(@TenantId() tenantId: string, @Args('input', { type: () => DeleteUrlsInput }) input: DeleteUrlsInput) {
+    return this.urlsService.delete(
+      tenantId,
+      input.siteId,
+      parseInput(deleteUrlsInput, { locs: input.locs }, 'input').locs,
+    );
   }
 }

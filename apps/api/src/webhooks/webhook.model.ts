@@ -1,8 +1,10 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType } from '../graphql/connection.model';
 import { JsonScalar } from '../graphql/json.scalar';
+import { IdInputType, PayloadType } from '../graphql/relay-mutation';
 import { graphqlEnum } from '../graphql/zod-graphql';
 import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './webhook.schemas';
+import { NodeModel } from '../graphql/node.model';
 
 export const DeliveryStatusEnum = graphqlEnum('WebhookDeliveryStatus', deliveryView.shape.status.options);
 export const DisabledReasonEnum = graphqlEnum(
@@ -11,7 +13,7 @@ export const DisabledReasonEnum = graphqlEnum(
   webhookView.shape.disabledReason.description,
 );
 
-@ObjectType('Webhook')
+@ObjectType('Webhook', { implements: () => [NodeModel] })
 export class WebhookModel implements WebhookView {
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
@@ -33,7 +35,7 @@ export class CreatedWebhookModel extends WebhookModel {
   @Field(() => String, { description: 'the signing secret; shown only here' }) secret!: string;
 }
 
-@ObjectType('WebhookDelivery')
+@ObjectType('WebhookDelivery', { implements: () => [NodeModel] })
 export class WebhookDeliveryModel implements DeliveryView {
   @Field(() => ID) id!: string;
   @Field(() => ID) webhookId!: string;
@@ -67,9 +69,17 @@ export class CreateWebhookInput {
 
 @InputType()
 export class UpdateWebhookInput {
+  @Field(() => ID, { description: 'the endpoint to change' }) id!: string;
   @Field(() => String, { nullable: true }) url?: string;
   @Field(() => [String], { nullable: true }) eventTypes?: string[];
   @Field(() => String, { nullable: true }) secret?: string;
   @Field(() => Boolean, { nullable: true, description: 'true re-enables an endpoint the platform disabled' })
   enabled?: boolean;
 }
+
+export const CreateWebhookPayload = PayloadType('CreateWebhook', 'webhook', () => CreatedWebhookModel);
+export const UpdateWebhookPayload = PayloadType('UpdateWebhook', 'webhook', () => WebhookModel);
+export const DeleteWebhookPayload = PayloadType('DeleteWebhook', 'deletedWebhookId', () => ID);
+export const SendWebhookTestPayload = PayloadType('SendWebhookTest', 'delivery', () => WebhookDeliveryModel);
+export const DeleteWebhookInput = IdInputType('DeleteWebhook');
+export const SendWebhookTestInput = IdInputType('SendWebhookTest', 'the endpoint to send a webhook.test event to');

@@ -4,13 +4,18 @@ import { TenantId } from '../auth/current-tenant.decorator';
 import { connectionArgs } from '../common/pagination';
 import { parseInput } from '../errors/parse-input';
 import { ConnectionArgs, connectionComplexity, connectionOf } from '../graphql/connection.model';
+import type { IdInput } from '../graphql/relay-mutation';
 import {
-  CreatedWebhookModel,
   CreateWebhookInput,
+  CreateWebhookPayload,
+  DeleteWebhookInput,
+  DeleteWebhookPayload,
+  SendWebhookTestInput,
+  SendWebhookTestPayload,
   UpdateWebhookInput,
+  UpdateWebhookPayload,
   WebhookConnection,
   WebhookDeliveryConnection,
-  WebhookDeliveryModel,
   WebhookModel,
 } from './webhook.model';
 import { createWebhookInput, updateWebhookInput } from './webhook.schemas';
@@ -34,42 +39,48 @@ export class WebhooksResolver {
     return this.webhooksService.get(tenantId, id);
   }
 
-  @Mutation(() => CreatedWebhookModel, {
-    nullable: true,
+  @Mutation(() => CreateWebhookPayload, {
     description: 'the secret is generated when not given, and shown only in this answer',
   })
   @RequireScope('admin')
-  createWebhook(
+  async createWebhook(
     @TenantId() tenantId: string,
     @Args('input', { type: () => CreateWebhookInput }) input: CreateWebhookInput,
   ) {
-    return this.webhooksService.create(tenantId, parseInput(createWebhookInput, withoutNulls(input), 'input'));
+    return {
+      webhook: await this.webhooksService.create(
+        tenantId,
+        parseInput(createWebhookInput, withoutNulls(input), 'input'),
+      ),
+    };
   }
 
-  @Mutation(() => WebhookModel, { nullable: true })
+  @Mutation(() => UpdateWebhookPayload)
   @RequireScope('admin')
-  updateWebhook(
+  async updateWebhook(
     @TenantId() tenantId: string,
-    @Args('id', { type: () => ID }) id: string,
-    @Args('input', { type: () => UpdateWebhookInput }) input: UpdateWebhookInput,
+    @Args('input', { type: () => UpdateWebhookInput }) { id, ...change }: UpdateWebhookInput,
   ) {
-    return this.webhooksService.update(tenantId, id, parseInput(updateWebhookInput, withoutNulls(input), 'input'));
+    const input = parseInput(updateWebhookInput, withoutNulls(change), 'input');
+    return { webhook: await this.webhooksService.update(tenantId, id, input) };
   }
 
-  @Mutation(() => Boolean, { nullable: true })
+  @Mutation(() => DeleteWebhookPayload)
   @RequireScope('admin')
-  async deleteWebhook(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
-    await this.webhooksService.remove(tenantId, id);
-    return true;
+  async deleteWebhook(@TenantId() tenantId: string, @Args('input', { type: () => DeleteWebhookInput }) input: IdInput) {
+    await this.webhooksService.remove(tenantId, input.id);
+    return { deletedWebhookId: input.id };
   }
 
-  @Mutation(() => WebhookDeliveryModel, {
-    nullable: true,
+  @Mutation(() => SendWebhookTestPayload, {
     description: 'queues a webhook.test event to the endpoint, even a disabled one',
   })
   @RequireScope('admin')
-  sendWebhookTest(@TenantId() tenantId: string, @Args('id', { type: () => ID }) id: string) {
-    return this.webhooksService.sendTest(tenantId, id);
+  async sendWebhookTest(
+    @TenantId() tenantId: string,
+    @Args('input', { type: () => SendWebhookTestInput }) input: IdInput,
+  ) {
+    return { delivery: await this.webhooksService.sendTest(tenantId, input.id) };
   }
 
   @ResolveField(() => WebhookDeliveryConnection, {

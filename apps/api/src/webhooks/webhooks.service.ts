@@ -98,6 +98,15 @@ export class WebhooksService {
     return presentDelivery(row);
   }
 
+  /** The tenant's delivery by its id alone (for `node(id:)`). */
+  async deliveryById(tenantId: string, deliveryId: string): Promise<DeliveryView> {
+    const row = uuidKey.safeParse(deliveryId).success
+      ? await this.webhooks.findDeliveryForTenant(tenantId, deliveryId)
+      : null;
+    if (!row) throw new DomainError('not_found', 'WEBHOOK_DELIVERY_NOT_FOUND', `delivery ${deliveryId} not found`);
+    return presentDelivery(row);
+  }
+
   private async find(tenantId: string, id: string): Promise<WebhookEndpointRow> {
     const row = uuidKey.safeParse(id).success ? await this.webhooks.findEndpoint(tenantId, id) : null;
     if (!row) throw webhookNotFound(id);

@@ -35,6 +35,11 @@ export class BuildRepository {
     return this.prisma.build.findUnique({ where: { id: buildId } });
   }
 
+  /** The tenant's build with this id (a uuid), whichever its site, or null. */
+  findForTenant(tenantId: string, buildId: string): Promise<Build | null> {
+    return this.prisma.build.findFirst({ where: { id: buildId, site: { tenantId } } });
+  }
+
   /** The site's build with this id (a uuid), or null. */
   findForSite(siteId: string, buildId: string): Promise<Build | null> {
     return this.prisma.build.findFirst({ where: { id: buildId, siteId } });

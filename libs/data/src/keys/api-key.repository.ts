@@ -46,6 +46,11 @@ export class ApiKeyRepository {
     });
   }
 
+  /** The tenant's key with this id (a uuid), revoked or not, or null. */
+  findForTenant(tenantId: string, keyId: string): Promise<ApiKey | null> {
+    return this.prisma.apiKey.findFirst({ where: { id: keyId, tenantId } });
+  }
+
   /** Revokes the tenant's key; false if the tenant has no key with this id (revoked or not). */
   async revoke(tenantId: string, keyId: string): Promise<boolean> {
     const { count } = await this.prisma.apiKey.updateMany({

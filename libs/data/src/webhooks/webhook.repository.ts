@@ -155,6 +155,11 @@ export class WebhookRepository {
     return this.prisma.webhookDelivery.findFirst({ where: { id, endpointId } });
   }
 
+  /** The tenant's delivery with this id (a uuid), whichever its endpoint, or null. */
+  findDeliveryForTenant(tenantId: string, id: string): Promise<WebhookDeliveryRow | null> {
+    return this.prisma.webhookDelivery.findFirst({ where: { id, endpoint: { tenantId } } });
+  }
+
   /** What an attempt needs: the delivery and its endpoint's URL, secret and state. */
   deliveryToSend(id: string) {
     return this.prisma.webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
