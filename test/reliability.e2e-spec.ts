@@ -157,6 +157,35 @@ describe('reliability', () => {
     FAULT_TEST_MS,
   );
 
+  it('exits after WORKER_SHUTDOWN_TIMEOUT_MS when its close hangs on a job that cannot end', async () => {
+    const platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' }, { worker: false });
+    cleanups.push(() => platform.close());
+    const worker = await spawnWorker({ ...platform.env, WORKER_SHUTDOWN_TIMEOUT_MS: '2000' });
+    cleanups.push(() => worker.stop());
+    const { api, siteId } = await seedSite(platform, 100, 0.5);
+    // The build's job waits on a table another transaction holds: SIGTERM's close waits for it.
+    const holder = new Client({ connectionString: platform.db.url });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE shards IN ACCESS EXCLUSIVE MODE');
+    await api.post(`/v1/sites/${siteId}/builds`, {});
+    await waitFor(
+      async () =>
+        (
+          await holder.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'shards'::regclass AND NOT granted",
+          )
+        ).rows[0]!.n > 0,
+      60_000,
+      'the build did not wait on the shards table',
+    );
+    await worker.stop();
+    expect(worker.child.exitCode).toBe(1);
+    expect(worker.output()).toContain('worker did not close in time');
+    await holder.query('ROLLBACK');
+  });
+
   it(
     'loses and duplicates nothing with two workers and concurrent writers, and matches a full rebuild',
     async () => {

@@ -9,7 +9,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   exitWithParent();
   const app = await createWorkerApp(config);
+  const logger = app.get<Logger>(ROOT_LOGGER);
   const stop = async () => {
+    // A close that hangs (a blocking Redis connection after a cluster failover can) ends here.
+    setTimeout(() => {
+      logger.error({ timeoutMs: config.worker.shutdownTimeoutMs }, 'worker did not close in time; exiting');
+      process.exit(1);
+    }, config.worker.shutdownTimeoutMs).unref();
     await app.close();
     await stopTracing();
     process.exit(0);
@@ -19,7 +25,7 @@ async function main(): Promise<void> {
   const http = app.get(WorkerHttpServer).address();
   const base = `http://${http?.address}:${http?.port}`;
   logStarted(
-    app.get<Logger>(ROOT_LOGGER),
+    logger,
     { queues: config.worker.queues, httpPort: http?.port },
     `worker serving queues: ${config.worker.queues.join(', ')}; health on ${base}/health/ready, metrics on ${base}/metrics`,
   );

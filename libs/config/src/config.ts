@@ -129,6 +129,11 @@ const envSchema = z.object({
   BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** A job whose worker stops renewing its lock this long is taken over by another worker. */
   WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
+  /**
+   * How long a stopping worker waits for its jobs and connections before it exits anyway: jobs are
+   * idempotent and another worker takes over a lost lock, so a hung close must not hold a deploy.
+   */
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
   /** A build queued or running this long with no job left in Redis is re-queued. */
   BUILD_STALE_MS: z.coerce
     .number()
@@ -282,6 +287,7 @@ export interface AppConfig {
     concurrency: number;
     shardConcurrency: number;
     lockMs: number;
+    shutdownTimeoutMs: number;
     http: { host: string; port: number };
   };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
@@ -423,6 +429,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       concurrency: e.WORKER_CONCURRENCY,
       shardConcurrency: e.WORKER_SHARD_CONCURRENCY,
       lockMs: e.WORKER_LOCK_MS,
+      shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
       http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     },
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },
