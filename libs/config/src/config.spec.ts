@@ -54,6 +54,19 @@ describe('config', () => {
       expect(() => parseConfig({ ...base, TRUSTED_PROXIES: bad }), bad).toThrow(/TRUSTED_PROXIES/);
   });
 
+  it('traces only with an OTLP endpoint and unless OTEL_SDK_DISABLED says not to', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(parseConfig(base).tracing.enabled).toBe(false);
+    expect(parseConfig({ ...base, ...endpoint }).tracing.enabled).toBe(true);
+    expect(
+      parseConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled,
+    ).toBe(true);
+    expect(parseConfig({ ...base, ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(() => parseConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+  });
+
   it('takes a CDN base URL for stored files only where files live outside Postgres', () => {
     const cdn = { STORAGE_PUBLIC_BASE_URL: 'https://cdn.example.com/blobs/' };
     expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe(

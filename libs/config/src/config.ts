@@ -113,8 +113,12 @@ const envSchema = z.object({
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   METRICS_HOST: z.string().default('0.0.0.0'),
-  /** OTLP/HTTP endpoint for traces (spans go to `<endpoint>/v1/traces`); unset: no tracing at all. */
+  /** OTLP endpoint (spans go to `<endpoint>/v1/traces`), or the traces' own; neither: no tracing at all.
+   *  The other OTEL_* variables are read by OpenTelemetry's SDK itself (libs/observability/src/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** OpenTelemetry's own switch: `true` turns tracing off whatever the endpoint. */
+  OTEL_SDK_DISABLED: flag.default(false),
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
   QUEUE_PREFIX: z
     .string()
@@ -299,7 +303,8 @@ export interface AppConfig {
   logLevel: string;
   /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
   metrics: { host: string; apiPort: number | undefined; publicPort: number | undefined };
-  tracing: { endpoint: string | undefined };
+  /** Whether the apps trace (an OTLP endpoint is set and OTEL_SDK_DISABLED is not). */
+  tracing: { enabled: boolean };
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
    *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
@@ -444,7 +449,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     trustedProxies: e.TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },
-    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
+    tracing: { enabled: tracingEnabled(e) },
     queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
     worker: {
       queues: e.WORKER_QUEUES,
@@ -541,12 +546,22 @@ export function loadDatabaseEnv(): { databaseUrl: string } {
 
 /**
  * Read before anything else loads (the first line of each app's main.ts), since tracing must
- * hook modules before they are required: the OTLP endpoint alone, or undefined.
+ * hook modules before they are required: whether to trace.
  */
-export function loadTracingEnv(): { endpoint: string | undefined } {
-  const result = envSchema.pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true }).safeParse(emptyToUndefined(process.env));
+export function loadTracingEnv(): { enabled: boolean } {
+  const result = envSchema
+    .pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: true, OTEL_SDK_DISABLED: true })
+    .safeParse(emptyToUndefined(process.env));
   // An invalid value is reported by loadConfig, which stops the app.
-  return { endpoint: result.success ? result.data.OTEL_EXPORTER_OTLP_ENDPOINT : undefined };
+  return { enabled: result.success && tracingEnabled(result.data) };
+}
+
+function tracingEnabled(e: {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_SDK_DISABLED: boolean;
+}): boolean {
+  return !e.OTEL_SDK_DISABLED && !!(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 /** What the local-services bootstrap may find already configured. */
