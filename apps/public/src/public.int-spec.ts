@@ -471,6 +471,45 @@ describe('public server', () => {
     });
   });
 
+  describe('on-demand TLS ask', () => {
+    /** What a TLS terminator sends before it gets a certificate: its own Host, the name in `domain`. */
+    const ask = (query: string, method = 'GET') =>
+      send(`/tls/allowed${query}`, { host: 'public.internal:8080', method });
+
+    it('says 200 for a served site and the platform host, 404 for any other name, and nothing more', async () => {
+      const yes = await ask(`?domain=${host}`);
+      expect(yes.status).toBe(200);
+      expect(yes.headers['cache-control']).toBe('no-store');
+      expect(yes.body.toString()).toBe('OK\n');
+      expect((await ask(`?domain=${host.toUpperCase()}`)).status).toBe(200);
+      expect((await ask(`?domain=${PLATFORM_HOST}`)).status).toBe(200);
+      expect((await ask('?domain=unknown.example.org', 'HEAD')).status).toBe(404);
+      const no = await ask('?domain=unknown.example.org');
+      expect(no.status).toBe(404);
+      expect(no.body.toString()).toBe('Not Found\n');
+      // On a site's own Host too: no site serves a file at that path.
+      expect((await send(`/tls/allowed?domain=${host}`)).status).toBe(200);
+    });
+
+    it('says 404 for a site still pending verification and for a suspended tenant', async () => {
+      const pending = await createSite(prisma, 'pending.example.net');
+      await prisma.site.update({
+        where: { id: pending.id },
+        data: { verificationStatus: 'pending', verifiedAt: null },
+      });
+      expect((await ask('?domain=pending.example.net')).status).toBe(404);
+      const suspended = await createSite(prisma, 'suspended.example.net');
+      await prisma.tenant.update({ where: { id: suspended.tenantId }, data: { suspendedAt: new Date() } });
+      expect((await ask('?domain=suspended.example.net')).status).toBe(404);
+    });
+
+    it('answers 400 without a plain hostname, and 405 to other methods', async () => {
+      for (const query of ['', '?domain=', `?domain=${host}:443`, '?domain=a..b', `?name=${host}`])
+        expect((await ask(query)).status, query).toBe(400);
+      expect((await ask(`?domain=${host}`, 'POST')).status).toBe(405);
+    });
+  });
+
   describe('publishing', () => {
     it('serves a switched manifest as soon as the switch is announced, not before', async () => {
       const target = `${base}/s/${host}/sitemap.xml`;

@@ -14,7 +14,7 @@ import {
 } from '@sitemaps/storage';
 import { SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, isNotModified } from './http-conditions';
-import { resolveTarget, type RequestTarget } from './request-target';
+import { normalizeHostname, resolveTarget, type RequestTarget } from './request-target';
 
 export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
 
@@ -101,6 +101,22 @@ export class PublicService {
     if (!('hostname' in target)) return target;
     const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
     return read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response;
+  }
+
+  /**
+   * A TLS terminator's question before it gets a certificate for a name (Caddy's on-demand TLS
+   * `ask`): 200 when this server serves `?domain=` — a verified site of a tenant in good standing,
+   * or PUBLIC_BASE_URL's host — 404 when not, 400 without a usable name. Says nothing else. From
+   * the same cache as the files: an unknown name costs one query per unknown-host TTL.
+   */
+  async answerTlsAsk(url: string): Promise<PublicResponse> {
+    const query = url.indexOf('?');
+    const domain = new URLSearchParams(query < 0 ? '' : url.slice(query + 1)).get('domain');
+    const hostname = normalizeHostname(domain ?? undefined);
+    // A port or a trailing dot is not part of a name a certificate is asked for.
+    if (hostname === null || hostname !== domain?.toLowerCase()) return BAD_REQUEST;
+    if (hostname === this.options.platformHost) return TLS_ALLOWED;
+    return (await this.reader.load(hostname)) ? TLS_ALLOWED : NOT_FOUND;
   }
 
   /** What the request names, or the answer when that alone decides it. */
@@ -272,3 +288,4 @@ const BAD_REQUEST = plain(400, 'Bad Request');
 const NOT_FOUND = plain(404, 'Not Found');
 const METHOD_NOT_ALLOWED = plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
 const URI_TOO_LONG = plain(414, 'URI Too Long');
+const TLS_ALLOWED = plain(200, 'OK', { 'cache-control': 'no-store' });

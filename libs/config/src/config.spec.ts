@@ -45,6 +45,28 @@ describe('config', () => {
     expect(parseConfig(base).storage.s3).toBeUndefined();
   });
 
+  it('trusts no proxy unless TRUSTED_PROXIES lists addresses, CIDRs or proxy-addr names, and refuses anything else', () => {
+    expect(parseConfig(base).trustedProxies).toEqual([]);
+    expect(
+      parseConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7, fd00::/8, ::1, loopback' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0', '*', '10.0.0.1:8080'])
+      expect(() => parseConfig({ ...base, TRUSTED_PROXIES: bad }), bad).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it('traces only with an OTLP endpoint and unless OTEL_SDK_DISABLED says not to', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(parseConfig(base).tracing.enabled).toBe(false);
+    expect(parseConfig({ ...base, ...endpoint }).tracing.enabled).toBe(true);
+    expect(
+      parseConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled,
+    ).toBe(true);
+    expect(parseConfig({ ...base, ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(() => parseConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+  });
+
   it('takes a CDN base URL for stored files only where files live outside Postgres', () => {
     const cdn = { STORAGE_PUBLIC_BASE_URL: 'https://cdn.example.com/blobs/' };
     expect(parseConfig({ ...base, ...cdn, STORAGE_DRIVER: 'fs' }).storage.publicBaseUrl).toBe(

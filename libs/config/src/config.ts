@@ -2,6 +2,7 @@
 // with a clear message on the first invalid variable; tests build config from plain objects.
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
@@ -92,6 +93,11 @@ const envSchema = z.object({
   /** Invalid or revoked keys one address may present per window before it gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
+  /** Load balancers and reverse proxies in front of the api and the public server: only a peer in
+   *  one of these is believed about the client's address (X-Forwarded-For). Unset: nobody is. */
+  TRUSTED_PROXIES: csv
+    .pipe(z.array(z.string().refine(isProxyRange, 'expected an IP address, a CIDR or loopback|linklocal|uniquelocal')))
+    .default([]),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   /** Aliased fields per GraphQL operation: each alias runs its field again. */
@@ -107,8 +113,12 @@ const envSchema = z.object({
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   METRICS_HOST: z.string().default('0.0.0.0'),
-  /** OTLP/HTTP endpoint for traces (spans go to `<endpoint>/v1/traces`); unset: no tracing at all. */
+  /** OTLP endpoint (spans go to `<endpoint>/v1/traces`), or the traces' own; neither: no tracing at all.
+   *  The other OTEL_* variables are read by OpenTelemetry's SDK itself (libs/observability/src/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** OpenTelemetry's own switch: `true` turns tracing off whatever the endpoint. */
+  OTEL_SDK_DISABLED: flag.default(false),
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
   QUEUE_PREFIX: z
     .string()
@@ -251,6 +261,19 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+/** What Fastify's trustProxy (proxy-addr) takes: `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, `loopback`. */
+function isProxyRange(value: string): boolean {
+  // proxy-addr also takes legacy forms (`10.0.0` for 10.0.0.0): only the ones everybody reads alike.
+  const address = value.split('/')[0] ?? '';
+  if (!isIP(address) && !['loopback', 'linklocal', 'uniquelocal'].includes(value)) return false;
+  try {
+    compileProxyTrust(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What node:dns Resolver.setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 function isResolverAddress(value: string): boolean {
   if (isIP(value)) return true;
@@ -275,10 +298,13 @@ export interface AppConfig {
     limits: ApiLimits;
   };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
+  /** TRUSTED_PROXIES: the peers whose X-Forwarded-For names the client; empty: the peer is the client. */
+  trustedProxies: string[];
   logLevel: string;
   /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
   metrics: { host: string; apiPort: number | undefined; publicPort: number | undefined };
-  tracing: { endpoint: string | undefined };
+  /** Whether the apps trace (an OTLP endpoint is set and OTEL_SDK_DISABLED is not). */
+  tracing: { enabled: boolean };
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
    *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
@@ -420,9 +446,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
+    trustedProxies: e.TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },
-    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
+    tracing: { enabled: tracingEnabled(e) },
     queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
     worker: {
       queues: e.WORKER_QUEUES,
@@ -519,12 +546,22 @@ export function loadDatabaseEnv(): { databaseUrl: string } {
 
 /**
  * Read before anything else loads (the first line of each app's main.ts), since tracing must
- * hook modules before they are required: the OTLP endpoint alone, or undefined.
+ * hook modules before they are required: whether to trace.
  */
-export function loadTracingEnv(): { endpoint: string | undefined } {
-  const result = envSchema.pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true }).safeParse(emptyToUndefined(process.env));
+export function loadTracingEnv(): { enabled: boolean } {
+  const result = envSchema
+    .pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: true, OTEL_SDK_DISABLED: true })
+    .safeParse(emptyToUndefined(process.env));
   // An invalid value is reported by loadConfig, which stops the app.
-  return { endpoint: result.success ? result.data.OTEL_EXPORTER_OTLP_ENDPOINT : undefined };
+  return { enabled: result.success && tracingEnabled(result.data) };
+}
+
+function tracingEnabled(e: {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_SDK_DISABLED: boolean;
+}): boolean {
+  return !e.OTEL_SDK_DISABLED && !!(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 /** What the local-services bootstrap may find already configured. */
