@@ -728,6 +728,26 @@ export interface components {
             /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; at least a full date */
             publicationDate: string;
             title: string;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            keywords?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            genres?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            stockTickers?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            access?: unknown;
         };
         /** @enum {string} */
         Scope: "read" | "write" | "admin";
@@ -1008,13 +1028,14 @@ export interface components {
         UrlEntry: {
             /** @description absolute URL on the site's scheme and host */
             loc: string;
-            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; by default, when the content last changed */
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; when absent, none is written until the platform sees the content change, then that moment */
             lastmod?: string;
             /**
              * @description case-insensitive
              * @enum {string}
              */
             changefreq?: "always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never";
+            /** @description kept to three decimals (0.55 stays 0.55) */
             priority?: number;
             /** @description groups URLs into their own sitemap files */
             section?: string;
