@@ -294,7 +294,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a sitemap or sitemap index
-         * @description Upload the document (application/xml, text/xml, or gzip; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.
+         * @description Upload the document (application/xml, text/xml, or gzip; a text sitemap as application/octet-stream; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host and one scheme, the file's own on its own host, absolute <loc> under 2,048 characters, no nested index); a text sitemap (one URL a line, UTF-8) by the same rules. every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.
          */
         post: operations["validate.validate"];
         delete?: never;
@@ -1075,7 +1075,7 @@ export interface components {
         ValidationFile: {
             /** @description the URL, or "upload" */
             file: string;
-            kind: ("urlset" | "sitemapindex") | null;
+            kind: ("urlset" | "sitemapindex" | "text") | null;
             entries: number;
             /** @description uncompressed */
             bytes: number;
@@ -1085,7 +1085,7 @@ export interface components {
             file: string;
             line?: number;
             /** @enum {string} */
-            rule: "not-a-sitemap" | "gzip" | "xsd" | "max-urls" | "max-bytes" | "loc-length" | "loc-absolute" | "one-host" | "index-nested" | "fetch";
+            rule: "not-a-sitemap" | "text-encoding" | "gzip" | "xsd" | "max-urls" | "max-bytes" | "loc-length" | "loc-absolute" | "one-host" | "one-scheme" | "index-nested" | "fetch";
             message: string;
         };
         ValidationRequest: {
