@@ -366,9 +366,7 @@ describe('normalizeUrlEntry: retired tags are accepted, reported and not written
   });
 
   it('drops retired news fields with a warning each, keeping the article', () => {
-    const result = ok(
-      withNews({ keywords: 'a, b', genres: 'Blog', stockTickers: 'NASDAQ:A', access: 'Subscription' }),
-    );
+    const result = ok(withNews({ keywords: 'a, b', genres: 'Blog', stockTickers: 'NASDAQ:A', access: 'Subscription' }));
     expect(result.warnings.map((w) => `${w.field} ${w.code}`)).toEqual([
       'news.keywords RETIRED_TAG',
       'news.genres RETIRED_TAG',
