@@ -7,6 +7,7 @@ import {
   imageSchema,
   newsSchema,
   RETIRED_IMAGE_FIELDS,
+  RETIRED_NEWS_FIELDS,
   RETIRED_VIDEO_FIELDS,
   videoSchema,
 } from '@sitemaps/sitemap-xml';
@@ -391,7 +392,7 @@ describe('GraphQL API', () => {
         Alternate: [alternateSchema, []],
         Image: [imageSchema, RETIRED_IMAGE_FIELDS],
         Video: [videoSchema, RETIRED_VIDEO_FIELDS],
-        News: [newsSchema, []],
+        News: [newsSchema, RETIRED_NEWS_FIELDS],
       } as const;
       for (const [name, [schema, retired]] of Object.entries(schemas)) {
         const expected = Object.keys(schema.shape)
