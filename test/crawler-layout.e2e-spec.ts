@@ -10,7 +10,9 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacyShardFilePath } from '@sitemaps/domain';
 import { manifestChannel, publishManifestChanged } from '@sitemaps/storage';
-import { rawRequest, testRedisUrl, type RawResponse } from '@sitemaps/testing';
+import { parseConfig } from '@sitemaps/config';
+import { rawRequest, testRedisUrl, waitUntil, type RawResponse } from '@sitemaps/testing';
+import { createWorkerApp } from '../apps/worker/src/worker.app';
 import { apiClient } from './support/api-client';
 import {
   crawlFromRobots,
@@ -146,9 +148,31 @@ describe('what crawlers read', () => {
     const served = await rawRequest(platform.publicUrl, '/sitemaps/blog-1.xml.gz', { host: HOST });
     expect(served.status).toBe(200);
 
-    // A change to one shard: the build renders every shard, to move them all.
-    await api.put(`/v1/sites/${siteId}/urls`, [{ loc: url('/products/6'), section: 'products' }]);
-    expect(await publish()).toMatchObject({ status: 'published', shardsRendered: 3 });
+    // A worker that boots after the upgrade queues a build for the site, which renders every
+    // shard to move them all (this one debounces changes for 100 ms).
+    const latestBuild = async () =>
+      (
+        await db.query<{ id: string; status: string; trigger: string; shards_rendered: number }>(
+          'SELECT id::text, status, trigger, shards_rendered FROM builds WHERE site_id = $1 ORDER BY created_at DESC LIMIT 1',
+          [siteId],
+        )
+      ).rows[0];
+    const before = await latestBuild();
+    const worker = await createWorkerApp(parseConfig({ ...platform.env, BUILD_QUIET_MS: '100' }));
+    try {
+      const moved = await waitUntil(
+        'a build of the legacy site',
+        async (seen) => {
+          const latest = await latestBuild();
+          seen(latest);
+          return latest && latest.id !== before?.id && latest.status === 'published' ? latest : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      expect(moved).toMatchObject({ trigger: 'change', shards_rendered: 3 });
+    } finally {
+      await worker.close();
+    }
     const expectMoved = async () => {
       for (const old of legacy) {
         for (const path of [old, old.replace(/\.gz$/, '')]) {

@@ -124,6 +124,14 @@ export class ManifestRepository {
     return { published: row !== undefined, legacy: row?.legacy ?? false };
   }
 
+  /** Sites whose manifest still lists shards in the legacy folder (none once every site has built since). */
+  async sitesWithLegacyPaths(): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ site_id: string }[]>`
+      SELECT m.site_id::text AS site_id FROM manifests m
+       WHERE EXISTS (SELECT 1 FROM jsonb_object_keys(m.files) AS path WHERE path LIKE ${`${LEGACY_SHARD_FOLDER}%`})`;
+    return rows.map((row) => row.site_id);
+  }
+
   /** Switches the manifest; false when another publish switched it since `expectedVersion` was read. */
   switch(next: ManifestSwitch): Promise<boolean> {
     const { siteId, buildId, now } = next;
