@@ -103,6 +103,7 @@ describe('what crawlers read', () => {
     expect(await publish()).toMatchObject({ status: 'published', shardsRendered: 1 });
     const after = (await crawl()).files[0] as CrawledFile;
     expect([...after.lastmods.keys()]).toEqual([...before.lastmods.keys()]);
+    expect([...after.lastmods.keys()]).toContain(url('/sitemap-blog-1.xml.gz'));
     for (const [loc, lastmod] of after.lastmods) {
       expect(lastmod, loc).toBeDefined();
       const was = Date.parse(before.lastmods.get(loc) ?? '');

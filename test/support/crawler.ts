@@ -95,8 +95,11 @@ export async function crawlFromRobots(
     const locs = kind === 'text' ? text.split('\n').filter(Boolean) : locsOf(text);
     const lastmods = new Map<string, string | undefined>();
     if (kind === 'sitemapindex')
-      for (const entry of text.matchAll(/<sitemap><loc>([^<]*)<\/loc>(?:<lastmod>([^<]*)<\/lastmod>)?/g))
-        lastmods.set(unescapeXml(entry[1] ?? ''), entry[2]);
+      for (const [entry] of text.matchAll(/<sitemap>[\s\S]*?<\/sitemap>/g))
+        lastmods.set(
+          unescapeXml(/<loc>([^<]*)<\/loc>/.exec(entry)?.[1] ?? ''),
+          /<lastmod>([^<]*)<\/lastmod>/.exec(entry)?.[1],
+        );
     const file = { url, status: response.status, kind, body, locs, lastmods } satisfies CrawledFile;
     files.push(file);
     return file;
