@@ -99,12 +99,6 @@ export function stampModified(previous: ManifestFile | undefined, file: Manifest
   return file.modifiedAt === modifiedAt ? file : { ...file, modifiedAt };
 }
 
-/** Whether a manifest still lists files in the legacy folder: its next build renders every shard, to move them. */
-export function hasLegacyPaths(paths: Iterable<string>): boolean {
-  for (const path of paths) if (path.startsWith(LEGACY_SHARD_FOLDER)) return true;
-  return false;
-}
-
 /** The blobs a manifest switch drops: listed before, not after (each once). */
 export function droppedBlobs(before: ManifestFiles, after: ManifestFiles): string[] {
   const live = new Set(Object.values(after).map((file) => file.sha256));
