@@ -8,15 +8,22 @@ import { textSitemapPath } from '@sitemaps/domain';
 import { gzipFile, MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, renderTextSitemap } from '@sitemaps/sitemap-xml';
 import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
-/** Rows read per query: a site of millions of URLs is read in pages, one file's locs held at a time. */
-const PAGE = 10_000;
+export interface TextSitemapLimits {
+  maxUrls: number;
+  /** Uncompressed bytes per file. */
+  maxBytes: number;
+  /** Rows read per query: a site of millions of URLs is read in pages, one file's locs held at a time. */
+  pageSize: number;
+}
+
+const LIMITS: TextSitemapLimits = { maxUrls: MAX_URLS_PER_FILE, maxBytes: MAX_BYTES_PER_FILE, pageSize: 10_000 };
 
 /** Stores the site's text sitemaps and returns their manifest entries by path; none when it has no live URL. */
 export async function renderTextSitemapFiles(
   urls: UrlRepository,
   store: BlobStore,
   siteId: string,
-  limits: { maxUrls: number; maxBytes: number } = { maxUrls: MAX_URLS_PER_FILE, maxBytes: MAX_BYTES_PER_FILE },
+  limits: TextSitemapLimits = LIMITS,
 ): Promise<[string, ManifestFile][]> {
   const files: [string, ManifestFile][] = [];
   let locs: string[] = [];
@@ -34,7 +41,7 @@ export async function renderTextSitemapFiles(
   };
   let after: UrlShardOrderKey | null = null;
   for (;;) {
-    const page = await urls.locsInShardOrder(siteId, { after, limit: PAGE });
+    const page = await urls.locsInShardOrder(siteId, { after, limit: limits.pageSize });
     for (const { loc } of page) {
       // Stored locs are normalised ASCII URIs: characters are bytes, plus one for the newline.
       if (locs.length === limits.maxUrls || (locs.length > 0 && bytes + loc.length + 1 > limits.maxBytes))
@@ -42,7 +49,7 @@ export async function renderTextSitemapFiles(
       locs.push(loc);
       bytes += loc.length + 1;
     }
-    if (page.length < PAGE) break;
+    if (page.length < limits.pageSize) break;
     const last = page[page.length - 1] as UrlShardOrderKey;
     after = { section: last.section, ordinal: last.ordinal, id: last.id };
   }
