@@ -237,8 +237,8 @@ describe('GraphQL API', () => {
     it('shards, at the top and as a field of the site', async () => {
       const viaRest = await restAll(`/v1/sites/${siteId}/shards`, 1);
       expect(viaRest.items.map((s) => (s as { path: string }).path).sort()).toEqual([
-        '/sitemaps/products-1.xml.gz',
-        '/sitemaps/sitemap-1.xml.gz',
+        '/sitemap-1.xml.gz',
+        '/sitemap-products-1.xml.gz',
       ]);
       expect(await gqlAll('shards', `siteId: "${siteId}"`, SHARD_FIELDS, 1)).toEqual(viaRest);
       const nested = await gql(`{ site(id: "${siteId}") { shards { nodes { ${SHARD_FIELDS} } } } }`);
