@@ -7,7 +7,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { APP_NODE_FLAGS, parseConfig } from '@sitemaps/config';
+import { APP_NODE_FLAGS, KNOWN_QUEUES, parseConfig } from '@sitemaps/config';
 
 const ROOT = path.resolve(__dirname, '..');
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
@@ -77,6 +77,21 @@ describe('docker-compose.yml', () => {
       expect(service.depends_on?.migrate?.condition, name).toBe('service_completed_successfully');
       expect(service.command, name).toEqual(['node', ...APP_NODE_FLAGS[name], `dist/apps/${name}/src/main.js`]);
     }
+  });
+
+  it('runs a worker for every queue: one nobody serves is work that never happens', () => {
+    // Without `verification` every site stays pending; without `webhook` no event is delivered.
+    const served = new Set(
+      Object.values(compose.services).flatMap((service) =>
+        service.command?.includes('dist/apps/worker/src/main.js')
+          ? parseConfig({
+              DATABASE_URL: 'postgres://x@localhost/x',
+              WORKER_QUEUES: interpolate(service.environment?.WORKER_QUEUES ?? ''),
+            }).worker.queues
+          : [],
+      ),
+    );
+    expect([...served].sort()).toEqual([...KNOWN_QUEUES].sort());
   });
 
   it('lets a worker finish a shard render on stop, and sets PUBLIC_WORKERS', () => {
