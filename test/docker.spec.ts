@@ -13,7 +13,8 @@ const ROOT = path.resolve(__dirname, '..');
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 /** Node lines with long-term support until at least 2027 (20 ended in April 2026). */
-const SUPPORTED_NODE_MAJORS = ['22', '24'];
+const SUPPORTED_NODE_MAJORS = ['22', '24', '26'];
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
 
 interface Service {
   command?: string[];
@@ -157,6 +158,11 @@ describe('Dockerfile', () => {
     const version = /^ARG NODE_VERSION=(\d+)$/m.exec(dockerfile)?.[1];
     expect(SUPPORTED_NODE_MAJORS).toContain(version);
     expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS base$/m);
+    // package.json says the same lines (22 from 22.13, which some dependencies need), and .ci/run
+    // runs the tests on the image's line, read from the same ARG.
+    expect(manifest.engines.node).toBe('^22.13.0 || >=24.0.0');
+    expect(readFileSync(path.join(ROOT, '.ci/run'), 'utf8')).toContain("sed -n 's/^ARG NODE_VERSION=");
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain(`Node.js ${version} (also 22 ≥ 22.13, or 26`);
   });
 
   it('installs from the package manifests alone, before any source, so installs are cached', () => {
