@@ -265,6 +265,12 @@ export type Env = z.input<typeof envSchema>;
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 export const SECRET_VARIABLES = CONFIG_VARIABLES.filter((name) => envSchema.shape[name].meta()?.secret === true);
 
+/** One variable's value as the schema reads it (its default when undefined), or an error message. */
+export function parseVariable(name: keyof Env, value: string | undefined): { value: unknown } | { error: string } {
+  const result = envSchema.shape[name].safeParse(value === '' ? undefined : value);
+  return result.success ? { value: result.data } : { error: result.error.issues[0]?.message ?? 'invalid' };
+}
+
 /** The environment with secrets given as files read in; every loader below starts from it. */
 export function resolveEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   try {
