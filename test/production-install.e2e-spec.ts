@@ -232,10 +232,14 @@ describe('the compose deployment (docker-compose.yml, production install)', () =
             }
             const { child, output } = spawnService(name, service);
             if (!service.healthcheck) return;
-            await waitUntil(`${name} healthy`, async (seen) => {
-              if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
-              return seen(await healthy(name, service));
-            });
+            await waitUntil(
+              `${name} healthy`,
+              async (seen) => {
+                if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output()}`);
+                return seen(await healthy(name, service));
+              },
+              { intervalMs: 250 },
+            );
           })(),
         );
       return up.get(name) as Promise<void>;

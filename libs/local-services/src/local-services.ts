@@ -38,7 +38,8 @@ export async function ensurePostgres(opts: {
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
   // As root the server runs as `postgres`, which must reach its binaries and its data: a clone
   // under a 0700 home would otherwise fail deep inside initdb with EACCES.
-  if (userInfo().uid === 0) assertPostgresUserCanReach([embeddedBinaryDir(), databaseDir]);
+  // (The data directory itself is the server's own, mode 0700.)
+  if (userInfo().uid === 0) assertPostgresUserCanReach([embeddedBinaryDir(), path.dirname(databaseDir)]);
   const port = await freePort(54_329);
   const pg = new EmbeddedPostgres({
     databaseDir,
