@@ -1,13 +1,17 @@
 // The only place that reads process.env. Every app parses its config once at boot and stops
 // with a clear message on the first invalid variable; tests build config from plain objects.
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { SecretFileError, withSecretFiles } from './secret-files';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 // z.coerce.boolean() would read "false" as true.
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+/** Marks a variable as a secret: masked in logs, and it may be given as a file (`<NAME>_FILE`). */
+const secret = { secret: true } as const;
 const csv = z.string().transform((value) =>
   value
     .split(',')
@@ -40,14 +44,20 @@ const queueList = csv.pipe(
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).meta(secret),
   /** A streaming replica of DATABASE_URL: the public server reads manifests and files there. */
-  DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  DATABASE_READ_URL: z
+    .url({ protocol: /^postgres(ql)?$/ })
+    .optional()
+    .meta(secret),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .default('redis://127.0.0.1:6379')
+    .meta(secret),
   /** A Redis Cluster's seed nodes, `host:port,host:port,…`; when set, REDIS_URL is not used. */
   REDIS_CLUSTER_NODES: csv.pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)).optional(),
   /** The cluster's AUTH password (`requirepass`/`masterauth`), if it has one. */
-  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
+  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional().meta(secret),
   API_PORT: port(3000),
   API_HOST: z.string().default('0.0.0.0'),
   /** Where the console's build is (the API serves it under /console); by default dist/console. */
@@ -105,7 +115,7 @@ const envSchema = z.object({
   /** Characters of one GraphQL document (variables are bounded as JSON): parsing costs memory per token. */
   GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(100).default(100_000),
   /** The platform's own key: may create tenants. Unset disables platform administration. */
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional().meta(secret),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** npm start only: how it shows the apps' JSON lines (`pretty`: through pino-pretty; `json`: as written). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty'),
@@ -167,8 +177,8 @@ const envSchema = z.object({
   STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
   STORAGE_S3_FORCE_PATH_STYLE: flag.default(false),
   /** Both or neither; neither: the SDK's default chain (instance role, web identity, shared config). */
-  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional().meta(secret),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional().meta(secret),
   /** Where a CDN serves the store's files (`<url>/<site id>/<2 hex>/<sha256>.gz`): the public server
    *  then answers a stored shard with a redirect there once it is not in its memory. */
   STORAGE_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -271,6 +281,26 @@ function isProxyRange(value: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Every variable of the schema, and those it marks secret (each may be set as `<NAME>_FILE`). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
+export const SECRET_VARIABLES = CONFIG_VARIABLES.filter((name) => envSchema.shape[name].meta()?.secret === true);
+
+/** One variable's value as the schema reads it (its default when undefined), or an error message. */
+export function parseVariable(name: keyof Env, value: string | undefined): { value: unknown } | { error: string } {
+  const result = envSchema.shape[name].safeParse(value === '' ? undefined : value);
+  return result.success ? { value: result.data } : { error: result.error.issues[0]?.message ?? 'invalid' };
+}
+
+/** The environment with secrets given as files read in; every loader below starts from it. */
+export function resolveEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  try {
+    return withSecretFiles(env, SECRET_VARIABLES, (file) => readFileSync(file, 'utf8'));
+  } catch (error) {
+    if (error instanceof SecretFileError) throw new ConfigError(`invalid configuration: ${error.message}`);
+    throw error;
   }
 }
 
@@ -406,7 +436,7 @@ export class ConfigError extends Error {
 }
 
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
-  const result = envSchema.safeParse(emptyToUndefined(env));
+  const result = envSchema.safeParse(emptyToUndefined(resolveEnv(env)));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
@@ -539,7 +569,7 @@ export function loadConfig(): AppConfig {
 
 /** Just the database URL, for the migration CLI. */
 export function loadDatabaseEnv(): { databaseUrl: string } {
-  const url = process.env.DATABASE_URL;
+  const url = resolveEnv(process.env).DATABASE_URL;
   if (!url) throw new ConfigError('DATABASE_URL is not set (npm start migrates its embedded database by itself)');
   return { databaseUrl: url };
 }
@@ -571,9 +601,10 @@ export function loadServiceEnv(): {
   redisClusterNodes?: string;
   dataDir: string;
 } {
+  const env = resolveEnv(process.env);
   return {
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    redisUrl: process.env.REDIS_URL || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     redisClusterNodes: process.env.REDIS_CLUSTER_NODES || undefined,
     dataDir: process.env.SITEMAPS_DATA_DIR || '.data',
   };
@@ -621,7 +652,7 @@ export function loadStartEnv(): {
 } {
   const result = envSchema
     .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true, LOG_FORMAT: true })
-    .safeParse(emptyToUndefined(process.env));
+    .safeParse(emptyToUndefined(resolveEnv(process.env)));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
