@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createApiApp } from '../apps/api/src/api.app';
+import { validationView } from '../apps/api/src/validate/validate.schemas';
 import { apiClient } from './support/api-client';
 import { crawl, type FetchedFile } from './support/crawler';
 import { sendRaw } from './support/api-process';
@@ -171,6 +172,28 @@ describe('validating sitemaps', () => {
           expect.objectContaining({ file: 'upload', line: 4, rule: 'loc-absolute' }),
         ]),
       );
+    });
+
+    it('stops at 50 MiB once decompressed: a small gzip of a larger file gets one finding and no schema work', async () => {
+      // ~100 KB of gzip, 60 MB of XML with a schema error on line 3 that is never looked at.
+      const xml = `${HEAD}<url><loc>https://${HOST}/</loc><priority>7</priority></url>\n${' '.repeat(60_000_000)}</urlset>\n`;
+      const res = await post(gzipSync(xml), 'application/gzip');
+      expect(res.status, res.text).toBe(200);
+      const body = JSON.parse(res.text);
+      expect(body.valid).toBe(false);
+      expect(body.files).toHaveLength(1);
+      expect(body.files[0]).toMatchObject({ entries: 0, problems: [expect.objectContaining({ rule: 'max-bytes' })] });
+      expect(body.files[0].problems).toHaveLength(1);
+    });
+
+    it('answers in its own schema: a problem without a line has no "line"', async () => {
+      const res = await post(
+        '<!DOCTYPE urlset [<!ENTITY a "&b;"><!ENTITY b "<">]>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>&a;</url></urlset>',
+        'application/xml',
+      );
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('"line":null');
+      expect(validationView.safeParse(JSON.parse(res.text)).error).toBeUndefined();
     });
 
     it('fetches a URL, following an index', async () => {

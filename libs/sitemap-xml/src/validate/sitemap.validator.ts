@@ -3,7 +3,7 @@
 // 50 MiB uncompressed, absolute <loc>s under 2,048 characters, all on one host, and an index
 // that lists sitemaps only. Every problem names its file, line and rule.
 import { StringDecoder } from 'node:string_decoder';
-import { gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import sax from 'sax';
 import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH, MAX_URLS_PER_FILE } from '../limits';
 import { xsdErrors } from './xsd.validator';
@@ -46,8 +46,6 @@ export interface ValidateOptions {
   host?: string;
 }
 
-/** Decompression stops here: twice the protocol's limit is enough to say it is exceeded. */
-const MAX_INFLATED_BYTES = 2 * MAX_BYTES_PER_FILE;
 /** XSD errors reported per file: the first ones say what is wrong. */
 const MAX_XSD_ERRORS = 100;
 const SCAN_SLICE_BYTES = 1024 * 1024;
@@ -63,18 +61,23 @@ export async function validateSitemapFile(
     report.problems.push({ file, ...(line === undefined ? {} : { line }), rule, message });
   let xml = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (xml[0] === 0x1f && xml[1] === 0x8b) {
-    try {
-      xml = gunzipSync(xml, { maxOutputLength: MAX_INFLATED_BYTES });
-    } catch (error) {
-      const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-      if (tooLarge)
-        problem('max-bytes', `more than ${MAX_INFLATED_BYTES.toLocaleString('en-US')} bytes once decompressed`);
-      else problem('gzip', `not valid gzip: ${(error as Error).message}`);
+    const inflated = await gunzipBounded(xml, MAX_BYTES_PER_FILE);
+    if (inflated instanceof Error) {
+      problem('gzip', `not valid gzip: ${inflated.message}`);
       return report;
     }
+    // Past the protocol's limit nothing else is looked at: the schema pass would build a tree of it all.
+    if (inflated === TOO_LARGE) {
+      problem('max-bytes', `more than ${MAX_BYTES_PER_FILE.toLocaleString('en-US')} bytes once decompressed`);
+      return report;
+    }
+    xml = inflated;
     report.bytes = xml.length;
   }
-  if (xml.length > MAX_BYTES_PER_FILE) problem('max-bytes', `${xml.length.toLocaleString('en-US')} bytes uncompressed`);
+  if (xml.length > MAX_BYTES_PER_FILE) {
+    problem('max-bytes', `${xml.length.toLocaleString('en-US')} bytes uncompressed`);
+    return report;
+  }
   const kind = ROOT.exec(xml.subarray(0, 64 * 1024).toString('utf8'))?.[1] as FileReport['kind'];
   report.kind = kind;
   if (!kind) {
@@ -87,6 +90,30 @@ export async function validateSitemapFile(
     problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
   scanEntries({ xml, kind, options, report, problem });
   return report;
+}
+
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * Inflates gzip as a stream and stops as soon as the output passes `maxBytes`: a bomb costs at
+ * most that much memory, and the event loop is never blocked for it.
+ */
+function gunzipBounded(gz: Buffer, maxBytes: number): Promise<Buffer | Error | typeof TOO_LARGE> {
+  return new Promise((resolve) => {
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    gunzip.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      chunks.length = 0;
+      gunzip.destroy();
+      resolve(TOO_LARGE);
+    });
+    gunzip.once('end', () => resolve(Buffer.concat(chunks)));
+    gunzip.once('error', (error) => resolve(error));
+    gunzip.end(gz);
+  });
 }
 
 /** One streaming pass (sax, no tree) over the entries for the rules the XSDs cannot express. */
