@@ -89,7 +89,11 @@ const envSchema = z.object({
   IMPORT_DB_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
   /** Uploads one tenant may have open in one API process: its share of the import pool. */
   IMPORT_UPLOADS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
-  /** Invalid or revoked keys one address may present per window before it gets 429. */
+  /** Validations (POST /v1/validate) one tenant may have running in one API process; more get 429. */
+  API_VALIDATIONS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Validations all tenants together may have running or waiting in one API process; more get 429. */
+  API_VALIDATIONS_PENDING: z.coerce.number().int().min(1).max(1_000).default(8),
+  /** Times one address may present the same invalid or revoked key per window before that key gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
@@ -362,8 +366,10 @@ export interface ApiLimits {
   rateLimit: { points: number; durationSeconds: number };
   /** All keys of a tenant together, over the same window. */
   tenantRateLimit: { points: number };
-  /** Failed authentications per client address. */
+  /** Failed authentications per client address and key prefix. */
   authFailures: { points: number; durationSeconds: number };
+  /** POST /v1/validate: running per tenant, running or waiting in all. */
+  validations: { perTenant: number; pending: number };
   /** Bulk routes; every other route; JSON values per body. */
   bulkBodyLimitBytes: number;
   bodyLimitBytes: number;
@@ -407,6 +413,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
         tenantRateLimit: { points: e.API_TENANT_RATE_LIMIT_POINTS },
         authFailures: { points: e.API_AUTH_FAILURE_POINTS, durationSeconds: e.API_AUTH_FAILURE_DURATION_S },
+        validations: { perTenant: e.API_VALIDATIONS_PER_TENANT, pending: e.API_VALIDATIONS_PENDING },
         bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
         jsonMaxValues: e.API_JSON_MAX_VALUES,

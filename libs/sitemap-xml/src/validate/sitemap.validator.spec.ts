@@ -133,11 +133,17 @@ describe('validateSitemapSet', () => {
       { loc: `${ORIGIN}/sitemaps/nested.xml` },
       { loc: `${ORIGIN}/sitemaps/missing.xml` },
     ]);
+    const admitted: number[] = [];
+    let released = 0;
     const reports = await validateSitemapSet(
       { name: 'index.xml', content: Buffer.from(index) },
       {
         follow: true,
         concurrency: 1,
+        admit: async (bytes) => {
+          admitted.push(bytes);
+          return () => void released++;
+        },
         load: async (loc) => {
           const content = files[loc];
           if (!content) throw new Error('404 Not Found');
@@ -158,5 +164,8 @@ describe('validateSitemapSet', () => {
       ]),
     );
     expect(problems).toHaveLength(2);
+    // Each file's schema pass waited for room of its uncompressed size, and gave it back.
+    expect(admitted).toEqual(reports.map((r) => r.bytes));
+    expect(released).toBe(admitted.length);
   });
 });

@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import sax from 'sax';
 import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH, MAX_URLS_PER_FILE } from '../limits';
-import { xsdErrors } from './xsd.validator';
+import { xsdErrors, type XsdError } from './xsd.validator';
 
 export const VALIDATION_RULES = {
   'not-a-sitemap': 'the root element is <urlset> or <sitemapindex>',
@@ -44,6 +44,11 @@ export interface FileReport {
 export interface ValidateOptions {
   /** The host every <loc> must be on; by default the first <loc>'s. */
   host?: string;
+  /**
+   * Waits for room to run the schema pass (the one that costs memory: a tree of the whole
+   * document) over `bytes` of uncompressed XML; returns what frees the room. Default: no wait.
+   */
+  admit?: (bytes: number) => Promise<() => void>;
 }
 
 /** XSD errors reported per file: the first ones say what is wrong. */
@@ -84,7 +89,13 @@ export async function validateSitemapFile(
     problem('not-a-sitemap', 'no <urlset> or <sitemapindex> root element');
     return report;
   }
-  const xsd = await xsdErrors(kind, xml);
+  const release = await options.admit?.(xml.length);
+  let xsd: XsdError[];
+  try {
+    xsd = await xsdErrors(kind, xml);
+  } finally {
+    release?.();
+  }
   for (const error of xsd.slice(0, MAX_XSD_ERRORS)) problem('xsd', error.message, error.line);
   if (xsd.length > MAX_XSD_ERRORS)
     problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
@@ -231,7 +242,7 @@ export async function validateSitemapSet(
         root.problems.push({ file: root.file, line, rule: 'fetch', message: `${loc}: ${(error as Error).message}` });
         continue;
       }
-      const report = await validateSitemapFile(child.name, child.content, { host });
+      const report = await validateSitemapFile(child.name, child.content, { host, admit: options.admit });
       if (report.kind === 'sitemapindex') {
         report.problems.push({
           file: root.file,
