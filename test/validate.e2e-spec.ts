@@ -287,6 +287,13 @@ describe('validating sitemaps', () => {
         );
         expect(refused.status).toBe(400);
         expect(refused.body.error.code).toBe('ADDRESS_REFUSED');
+        // By name: refused, without saying what the name resolves to (an internal name's address is no one's business).
+        const byName = await apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), key).post(
+          '/v1/validate',
+          { url: 'http://localhost:1/sitemap.xml' },
+        );
+        expect(byName.body.error.code).toBe('ADDRESS_REFUSED');
+        expect(byName.body.error.message).not.toMatch(/127\.0\.0\.1|::1/);
       } finally {
         await strict.close();
       }

@@ -1,8 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
 import { fetchUrl, FetchRefusedError } from '@sitemaps/ingest';
+import { redactUrl } from '@sitemaps/observability';
 import { MAX_BYTES_PER_FILE, validateSitemapSet, type FileReport, type SitemapSource } from '@sitemaps/sitemap-xml';
 import type { ApiLimits } from '../api.limits';
 import { API_LIMITS, CONFIG } from '../api.tokens';
@@ -22,6 +23,7 @@ export const MAX_DOCUMENT_BYTES = MAX_BYTES_PER_FILE;
  */
 @Injectable()
 export class ValidateService {
+  private readonly logger = new Logger('validate');
   private readonly slots: TenantSlots;
   private readonly lanes = new SchemaLanes();
 
@@ -50,9 +52,9 @@ export class ValidateService {
     return this.slots.run(tenantId, async () => {
       const load = (target: string): Promise<SitemapSource> => this.fetch(target);
       const root = await load(url).catch((error: unknown) => {
-        if (error instanceof FetchRefusedError)
-          throw new DomainError(error.code === 'TOO_LARGE' ? 'too_large' : 'invalid', error.code, error.message);
-        throw error;
+        if (!(error instanceof FetchRefusedError)) throw error;
+        if (error.detail) this.logger.warn(`validate ${redactUrl(url)} refused: ${error.detail}`);
+        throw new DomainError(error.code === 'TOO_LARGE' ? 'too_large' : 'invalid', error.code, error.message);
       });
       return viewOf(await validateSitemapSet(root, { follow, load, concurrency: 2, admit: this.lanes.admit }));
     });
