@@ -88,7 +88,20 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
 
   it('refuses names that cannot be public, and compares hostnames in one normal form', async () => {
     const client = await tenant('Strict');
-    for (const hostname of ['demo.localhost', 'shop.test', 'printer.local', 'db.internal', '10.1.2.3', 'localhost']) {
+    for (const hostname of [
+      'demo.localhost',
+      'shop.test',
+      'printer.local',
+      'db.internal',
+      '10.1.2.3',
+      'localhost',
+      'files.corp',
+      'nas.lan',
+      'router.home',
+      'box.localdomain',
+      'x.alt',
+      '4.3.2.1.in-addr.arpa',
+    ]) {
       const res = await client.post('/v1/sites', { hostname });
       expect(res.status, hostname).toBe(400);
       expect(res.body.error).toMatchObject({
@@ -253,6 +266,21 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     expect(outcome).toMatchObject({ proven: false, code: 'PROOF_NOT_FOUND' });
     expect(outcome.proven ? '' : outcome.message).toContain('private, loopback or link-local');
     expect(outcome.proven ? '' : outcome.message).not.toContain('10.20.30.40');
+  });
+
+  it('checks at most once per VERIFICATION_REQUEST_INTERVAL_MS however often a tenant asks, and says when', async () => {
+    // Each check is DNS queries and fetches at the claimed host, which need not be the tenant's.
+    const owner = await tenant('Impatient');
+    const created = (await owner.post('/v1/sites', { hostname: 'impatient.example.com' })).body;
+    const asked: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await owner.post(`/v1/sites/${created.id}/verify`);
+      expect(res.status).toBe(202);
+      asked.push(Date.parse(res.body.verification.nextCheckAt));
+    }
+    const [first, ...later] = asked;
+    // The first ask is checked at once; the other nine wait for the interval's end (30 s by default).
+    for (const next of later) expect(next - first!).toBeGreaterThan(20_000);
   });
 
   it('takes verification away once the proof has been gone longer than the grace period, and serves the site no more', async () => {

@@ -246,6 +246,8 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(72 * 3_600_000),
+  /** Checks a tenant asks for (POST /verify) run at most once per this long per site; later asks wait for its end. */
+  VERIFICATION_REQUEST_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the worker looks for sites due for a check. */
   VERIFICATION_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
   /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
@@ -324,6 +326,8 @@ export interface VerificationConfig {
   recheckMs: number;
   graceMs: number;
   sweepMs: number;
+  /** At most one asked-for check per site per this long. */
+  requestIntervalMs: number;
   httpPort: number | undefined;
   allowPrivateAddresses: boolean;
 }
@@ -470,6 +474,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       recheckMs: e.VERIFICATION_RECHECK_MS,
       graceMs: e.VERIFICATION_GRACE_MS,
       sweepMs: e.VERIFICATION_SWEEP_MS,
+      requestIntervalMs: e.VERIFICATION_REQUEST_INTERVAL_MS,
       httpPort: e.VERIFICATION_HTTP_PORT,
       allowPrivateAddresses: e.VERIFICATION_ALLOW_PRIVATE_ADDRESSES,
     },
