@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobId, QUEUE } from '@sitemaps/jobs';
 import { parseConfig } from '@sitemaps/config';
@@ -320,6 +321,37 @@ describe('webhooks', () => {
     const { delivery } = await failed(`http://localhost:${port}/hook`);
     expect(delivery.error).toContain('refused');
     expect(delivery.error).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it('keeps no secret with an Idempotency-Key: a replay answers without it, and the stored answer has none', async () => {
+    const create = () =>
+      api.call(
+        'POST',
+        '/v1/webhooks',
+        { url: `${base}/idem`, eventTypes: ['build.failed'] },
+        {
+          headers: { 'idempotency-key': 'create-hook-1' },
+        },
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^whsec_/);
+    const replay = await create();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.body).not.toHaveProperty('secret');
+    const db = new Client({ connectionString: platform.db.url });
+    await db.connect();
+    try {
+      const stored = await db.query<{ body: string }>(
+        "SELECT body::text AS body FROM idempotency_keys WHERE key = 'create-hook-1'",
+      );
+      expect(stored.rows).toHaveLength(1);
+      expect(stored.rows[0]!.body).not.toContain(first.body.secret);
+    } finally {
+      await db.end();
+    }
   });
 
   it('refuses a malformed secret and, by default, an address inside the platform', async () => {
