@@ -156,6 +156,14 @@ describe('admin API under hostile bodies', () => {
     expect((await fetch(`${api.url}/health`)).status).toBe(200);
   });
 
+  it("answers a path the router cannot decode in the API's error shape", async () => {
+    const res = await sendRaw(`${api.url}/v1/sites/%E0%A4%A`, 'GET', { authorization: `Bearer ${key}` }, '');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toEqual({
+      error: { code: 'MALFORMED_URL', message: expect.any(String), details: [] },
+    });
+  });
+
   it('accepts the bearer scheme in any case', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
       const res = await fetch(`${api.url}/v1/sites`, { headers: { authorization: `${scheme} ${key}` } });
