@@ -466,6 +466,13 @@ describe('public server', () => {
       expect(await index.text()).toBe(site.index.xml);
       const shard = await fetch(`${base}/s/${host}/sitemaps/sitemap-1.xml.gz`);
       expect(Buffer.from(await shard.arrayBuffer())).toEqual(site.shard.gzip);
+      // A tenant's robots.txt rules, served on the platform's own host: never sniffed as HTML there.
+      const robots = await send(`/s/${host}/robots.txt`, { host: PLATFORM_HOST });
+      expect(robots.status).toBe(200);
+      expect(robots.headers).toMatchObject({
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+      });
       expect((await fetch(`${base}/s/unknown.example.org/sitemap.xml`)).status).toBe(404);
       expect((await fetch(`${base}/sitemap.xml`, { headers: { 'x-ignored': '1' } })).status).toBe(404);
     });
