@@ -249,6 +249,11 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     );
     const soft = await errorOf(echoed.id, "does not hold exactly the site's token");
     expect(soft.verification.status).toBe('pending');
+    // Nor does a page that starts with it: the token file is the token.
+    const padded = (await owner.post('/v1/sites', { hostname: 'padded.example.org', scheme: 'http' })).body;
+    dns.setA('padded.example.org', '127.0.0.1');
+    published.set('padded.example.org', `${padded.verification.token}${' '.repeat(2_000)}<html>a page</html>`);
+    expect((await errorOf(padded.id, 'larger than a token file')).verification.status).toBe('pending');
 
     // The same host's redirect is followed, and the token alone (a trailing newline aside) proves it.
     const same = (await owner.post('/v1/sites', { hostname: 'same.example.org', scheme: 'http' })).body;

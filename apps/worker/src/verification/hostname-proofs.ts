@@ -80,6 +80,8 @@ export class HostnameProofs {
       // The whole body is the token (surrounding whitespace aside): a page that merely contains
       // it, such as a soft 404 echoing the requested path or a comment, proves nothing.
       const text = await readPrefix(body, MAX_FILE_BYTES + 1);
+      if (Buffer.byteLength(text) > MAX_FILE_BYTES)
+        return `${url} is larger than a token file (${MAX_FILE_BYTES} bytes)`;
       return text.trim() === token ? true : `${url} does not hold exactly the site's token`;
     } catch (error) {
       const refused = error instanceof FetchRefusedError ? error : asRefusal(error, url);
