@@ -118,13 +118,19 @@ export class SitesService {
     return this.present(site);
   }
 
-  /** Queues a check of the site's proof now (202); with SITE_VERIFICATION=off there is nothing to check. */
+  /**
+   * Queues a check of the site's proof (202): now, or once VERIFICATION_REQUEST_INTERVAL_MS since
+   * the last one asked for has passed (nextCheckAt says when). With SITE_VERIFICATION=off there
+   * is nothing to check.
+   */
   async verify(tenantId: string, siteId: string): Promise<SiteView> {
     const site = await this.get(tenantId, siteId);
     if (!this.config.verification.enabled) return this.present(site);
-    await this.ownership.requestCheck(site.id, new Date());
-    await this.verification.requestCheck(site.id);
-    return this.present(site);
+    const delay = await this.verification.askedCheckDelay(site.id, this.config.verification.requestIntervalMs);
+    const at = new Date(Date.now() + delay);
+    await this.ownership.requestCheck(site.id, at);
+    await this.verification.requestCheck(site.id, delay);
+    return this.present({ ...site, verificationDueAt: at });
   }
 
   private hostname(input: string): string {

@@ -1205,8 +1205,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description the signing secret; shown only in this answer */
-            secret: string;
+            /** @description the signing secret; shown only in this answer, and absent from an Idempotency-Key replay */
+            secret?: string;
         };
         WebhooksDeliveriesResponse: {
             items: {
@@ -4240,7 +4240,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description created; the secret is shown only here */
+            /** @description created; the secret is shown only here (not in an Idempotency-Key replay: set a new one with PATCH if it was lost) */
             201: {
                 headers: {
                     /** @description the path of what was created */
