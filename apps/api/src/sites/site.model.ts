@@ -52,6 +52,10 @@ export class SiteModel implements SiteView {
   @Field(() => Int) cacheMaxAge!: number;
   @Field(() => Boolean) textSitemap!: boolean;
   @Field(() => Boolean) xslStylesheet!: boolean;
+  @Field(() => Int, { nullable: true, description: 'URLs per sitemap file for new shards; null: 50,000' })
+  shardSize!: number | null;
+  /** REST only (`sectionShardSizes`): a map GraphQL has no type for. */
+  sectionShardSizes!: Record<string, number>;
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
@@ -78,6 +82,8 @@ export class CreateSiteInput {
   @Field(() => Boolean, { nullable: true }) textSitemap?: boolean;
   @Field(() => Boolean, { nullable: true, description: 'the index and shards name /sitemap.xsl' })
   xslStylesheet?: boolean;
+  @Field(() => Int, { nullable: true, description: 'URLs per sitemap file for new shards (1-50,000); null: 50,000' })
+  shardSize?: number | null;
 }
 
 @InputType()

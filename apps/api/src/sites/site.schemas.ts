@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
+import { MAX_SHARD_SIZE, MIN_SHARD_SIZE, VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
 import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
 
 const siteFields = {
@@ -25,6 +25,18 @@ const siteFields = {
     .boolean()
     .optional()
     .describe('the index and shards name /sitemap.xsl, so a browser shows them as a sortable table'),
+  shardSize: z
+    .number()
+    .int()
+    .min(MIN_SHARD_SIZE)
+    .max(MAX_SHARD_SIZE)
+    .nullable()
+    .optional()
+    .describe('URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs'),
+  sectionShardSizes: z
+    .record(z.string(), z.number().int().min(MIN_SHARD_SIZE).max(MAX_SHARD_SIZE))
+    .optional()
+    .describe('URLs per file by section ("" the default section), over shardSize; replaces the whole map'),
 };
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
@@ -63,6 +75,8 @@ export const siteView = z
     cacheMaxAge: z.number().int(),
     textSitemap: z.boolean(),
     xslStylesheet: z.boolean(),
+    shardSize: z.number().int().nullable(),
+    sectionShardSizes: z.record(z.string(), z.number().int()),
     indexNowKey: z.string(),
     sitemapUrl: z.string(),
     crossSubmitRobotsLine: z

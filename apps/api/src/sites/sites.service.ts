@@ -16,6 +16,7 @@ import {
   notFound,
   validateRebuildCron,
   validateRobotsTxt,
+  validateShardSizes,
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
@@ -42,6 +43,9 @@ export interface SiteInput {
   cacheMaxAge?: number;
   textSitemap?: boolean;
   xslStylesheet?: boolean;
+  /** URLs per file for new shards, and per section over it. */
+  shardSize?: number | null;
+  sectionShardSizes?: Record<string, number>;
 }
 
 export type SiteRow = Site;
@@ -198,6 +202,10 @@ function settings(input: SiteInput): SiteSettings {
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
     ...(input.xslStylesheet !== undefined ? { xslStylesheet: input.xslStylesheet } : {}),
+    ...(input.shardSize !== undefined ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize } : {}),
+    ...(input.sectionShardSizes !== undefined
+      ? { sectionShardSizes: validateShardSizes({ sectionShardSizes: input.sectionShardSizes }).sectionShardSizes }
+      : {}),
   };
 }
 
@@ -220,6 +228,7 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     cacheMaxAge: site.cacheMaxAge,
     textSitemap: site.textSitemap,
     xslStylesheet: site.xslStylesheet,
+    ...shardSizesOf(site),
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,
@@ -238,4 +247,8 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
   };
+}
+
+function shardSizesOf(site: SiteRow): { shardSize: number | null; sectionShardSizes: Record<string, number> } {
+  return validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
 }
