@@ -25,7 +25,8 @@ function entries(now: Date): Record<string, unknown>[] {
       });
     }
   }
-  for (let i = 0; i < 40; i++) list.push({ loc: url(`/blog/${i}`), section: 'blog', changefreq: 'weekly', priority: 0.3 });
+  for (let i = 0; i < 40; i++)
+    list.push({ loc: url(`/blog/${i}`), section: 'blog', changefreq: 'weekly', priority: 0.3 });
   list.push({
     loc: url('/video/1'),
     videos: [
@@ -121,9 +122,12 @@ describe('URL export', () => {
     const all = await fetchExport(platform.apiUrl, key, site.id);
     expect(all.text.trimEnd().split('\n')).toHaveLength(2);
     const recent = await fetchExport(platform.apiUrl, key, site.id, `?changedSince=${since.toISOString()}`);
-    expect(recent.text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { loc: string }).loc)).toEqual([
-      'https://since.example.org/new',
-    ]);
+    expect(
+      recent.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { loc: string }).loc),
+    ).toEqual(['https://since.example.org/new']);
     expect((await fetchExport(platform.apiUrl, key, site.id, '?changedSince=yesterday')).status).toBe(400);
 
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
@@ -136,5 +140,9 @@ async function fetchExport(apiUrl: string, key: string, siteId: string, query = 
   const response = await fetch(`${apiUrl}/v1/sites/${siteId}/urls/export${query}`, {
     headers: { authorization: `Bearer ${key}` },
   });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text: await response.text() };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    text: await response.text(),
+  };
 }

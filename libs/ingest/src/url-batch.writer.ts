@@ -142,7 +142,8 @@ export class UrlBatchWriter {
   /** Sets the entries' `excluded` flags; returns how many URLs went in or out of the published files. */
   private async applyFlags(db: PoolClient, siteId: string, entries: readonly PreparedEntry[]): Promise<number> {
     const flags: { hash: Buffer; excluded: boolean }[] = [];
-    for (const entry of entries) if (entry.excluded !== undefined) flags.push({ hash: entry.hash, excluded: entry.excluded });
+    for (const entry of entries)
+      if (entry.excluded !== undefined) flags.push({ hash: entry.hash, excluded: entry.excluded });
     return flags.length === 0 ? 0 : (await this.exclusions.setFlags(db, siteId, flags)).urls;
   }
 

@@ -2,7 +2,13 @@ import { escapeXml as esc } from './escape';
 import { MAX_VIDEO_DURATION, MAX_VIDEO_RATING, MIN_VIDEO_DURATION } from './limits';
 import { Namespace } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
-import { CHANGEFREQS, type SitemapAlternate, type SitemapNews, type SitemapUrl, type SitemapVideo } from './sitemap-xml.types';
+import {
+  CHANGEFREQS,
+  type SitemapAlternate,
+  type SitemapNews,
+  type SitemapUrl,
+  type SitemapVideo,
+} from './sitemap-xml.types';
 
 // One `<url>` element as a string, built by concatenation (design.md: no DOM, no streams).
 // Rendered once when a URL's content changes and stored with its byte length, so a shard
@@ -70,7 +76,11 @@ export function alternateLinkXml(a: SitemapAlternate): string {
  * files), `links` being the cluster it was rendered with. Google reads a cluster of one as no
  * cluster, so a URL left alone with itself loses every link.
  */
-export function withoutAlternates(fragment: string, links: readonly SitemapAlternate[], dropped: ReadonlySet<string>): string {
+export function withoutAlternates(
+  fragment: string,
+  links: readonly SitemapAlternate[],
+  dropped: ReadonlySet<string>,
+): string {
   const kept = links.filter((link) => !dropped.has(link.href));
   if (kept.length === links.length) return fragment;
   let xml = fragment;

@@ -38,7 +38,9 @@ export class ConflictsService {
     );
     const now = new Date();
     return sent.flatMap(({ entry, index }) =>
-      checker.check(entry, { now, excluded: entry.excluded === true, flagged }).map((conflict) => ({ index, ...conflict })),
+      checker
+        .check(entry, { now, excluded: entry.excluded === true, flagged })
+        .map((conflict) => ({ index, ...conflict })),
     );
   }
 

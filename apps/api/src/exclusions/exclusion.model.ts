@@ -61,7 +61,9 @@ export class SetExclusionRulesPayload {
 @ObjectType('UrlConflict')
 export class UrlConflictModel {
   @Field(() => String) loc!: string;
-  @Field(() => String, { description: 'ROBOTS_DISALLOWED, LASTMOD_IN_FUTURE, HREFLANG_TO_EXCLUDED, HREFLANG_TO_DISALLOWED' })
+  @Field(() => String, {
+    description: 'ROBOTS_DISALLOWED, LASTMOD_IN_FUTURE, HREFLANG_TO_EXCLUDED, HREFLANG_TO_DISALLOWED',
+  })
   code!: string;
   @Field(() => String) field!: string;
   @Field(() => String) message!: string;

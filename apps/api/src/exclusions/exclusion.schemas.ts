@@ -27,7 +27,9 @@ export const exclusionRuleSchema = z
   .meta({ id: 'ExclusionRule', description: "matched against each URL's loc" });
 
 export const exclusionRulesInput = z
-  .object({ rules: z.array(exclusionRuleSchema).max(MAX_EXCLUSION_RULES).describe('replaces the whole set; [] clears it') })
+  .object({
+    rules: z.array(exclusionRuleSchema).max(MAX_EXCLUSION_RULES).describe('replaces the whole set; [] clears it'),
+  })
   .strict()
   .meta({ id: 'ExclusionRulesInput' });
 
@@ -59,7 +61,13 @@ const conflictCode = z
   .meta({ id: 'UrlConflictCode' });
 
 export const conflictReportQuery = z.object({
-  limit: z.coerce.number().int().min(0).max(10_000).default(1_000).describe('conflicts listed at most (all are counted)'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(1_000)
+    .describe('conflicts listed at most (all are counted)'),
 });
 
 export const conflictReportView = z

@@ -202,7 +202,9 @@ function settings(input: SiteInput): SiteSettings {
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
     ...(input.xslStylesheet !== undefined ? { xslStylesheet: input.xslStylesheet } : {}),
-    ...(input.shardSize !== undefined ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize } : {}),
+    ...(input.shardSize !== undefined
+      ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize }
+      : {}),
     ...(input.sectionShardSizes !== undefined
       ? { sectionShardSizes: validateShardSizes({ sectionShardSizes: input.sectionShardSizes }).sectionShardSizes }
       : {}),

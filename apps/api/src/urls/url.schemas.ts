@@ -41,7 +41,9 @@ export const urlFilter = z.object({
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
     .optional()
-    .describe("only URLs kept out of the published files, by their flag or the site's rules (true), or only published ones (false)"),
+    .describe(
+      "only URLs kept out of the published files, by their flag or the site's rules (true), or only published ones (false)",
+    ),
 });
 export type UrlFilter = z.output<typeof urlFilter>;
 export const listUrlsQuery = cursorQuery.extend(urlFilter.shape);
@@ -83,7 +85,11 @@ export const urlView = z
     images: z.array(imageSchema),
     videos: z.array(videoSchema),
     news: newsSchema.nullable(),
-    excluded: z.boolean().describe("kept out of every published file: flagged `excluded`, or matched by one of the site's exclusion rules"),
+    excluded: z
+      .boolean()
+      .describe(
+        "kept out of every published file: flagged `excluded`, or matched by one of the site's exclusion rules",
+      ),
     updatedAt: z.date(),
   })
   .meta({ id: 'Url', description: 'a URL as stored: normalized, as it is published' });

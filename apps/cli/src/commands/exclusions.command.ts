@@ -25,7 +25,11 @@ const usage = (text: string) =>
   new CliError(`${text}: write a rule as prefix:/path/, glob:/pattern/* or query:param`, EXIT.usage, 'USAGE');
 
 const ruleText = (rule: Schemas['ExclusionRule']) =>
-  rule.kind === 'prefix' ? `prefix:${rule.path}` : rule.kind === 'glob' ? `glob:${rule.pattern}` : `query:${rule.param}`;
+  rule.kind === 'prefix'
+    ? `prefix:${rule.path}`
+    : rule.kind === 'glob'
+      ? `glob:${rule.pattern}`
+      : `query:${rule.param}`;
 
 function exclusionLines(view: Schemas['Exclusions']): string[] {
   return [
@@ -47,9 +51,7 @@ export function exclusionsCommand(program: Command, context: () => CliContext): 
       const ctx = context();
       const api = await ctx.client();
       const site = await resolveSite(api, ref);
-      const view = await unwrap(
-        api.GET('/v1/sites/{siteId}/exclusions', { params: { path: { siteId: site.id } } }),
-      );
+      const view = await unwrap(api.GET('/v1/sites/{siteId}/exclusions', { params: { path: { siteId: site.id } } }));
       ctx.print(view, () => exclusionLines(view));
     });
 

@@ -149,7 +149,10 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
       const target = createWriteStream(file);
       if (file.toLowerCase().endsWith('.gz')) await pipeline(source, counted, createGzip(), target);
       else await pipeline(source, counted, target);
-      ctx.print({ siteId: site.id, file, urls: lines }, () => `${lines.toLocaleString('en-US')} URLs written to ${file}`);
+      ctx.print(
+        { siteId: site.id, file, urls: lines },
+        () => `${lines.toLocaleString('en-US')} URLs written to ${file}`,
+      );
     });
 
   urls

@@ -197,7 +197,10 @@ async function readPublishedFilter(db: PoolClient, shardId: string): Promise<Pub
 }
 
 /** `AND …` keeping the rows of URLs the site publishes; the patterns go in as escaped literals (COPY takes no parameters). */
-function publishedCondition(db: PoolClient, { patterns, alias }: { patterns: readonly string[]; alias: string }): string {
+function publishedCondition(
+  db: PoolClient,
+  { patterns, alias }: { patterns: readonly string[]; alias: string },
+): string {
   const literals = patterns.map((pattern) => db.escapeLiteral(pattern)).join(', ');
   const rules = patterns.length > 0 ? ` AND NOT (${alias}.loc ~ ANY(ARRAY[${literals}]::text[]))` : '';
   return ` AND NOT ${alias}.excluded${rules}`;

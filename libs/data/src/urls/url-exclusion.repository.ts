@@ -125,12 +125,7 @@ export class UrlExclusionRepository {
           RETURNING u.shard_id, u.alternates, u.loc, u.deleted_at),
        changed AS (SELECT shard_id, alternates FROM flipped WHERE deleted_at IS NULL AND NOT (loc ~ ANY($4::text[]))),
        ${DIRTY_CHANGED_AND_PEERS}`,
-      [
-        siteId,
-        flags.map((flag) => flag.hash),
-        flags.map((flag) => flag.excluded),
-        patterns,
-      ],
+      [siteId, flags.map((flag) => flag.hash), flags.map((flag) => flag.excluded), patterns],
     );
     return rows[0] ?? { urls: 0, shards: 0 };
   }

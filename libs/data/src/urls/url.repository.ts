@@ -198,7 +198,9 @@ export class UrlRepository {
         [siteId, filter.changedSince ?? null],
       );
       for (;;) {
-        const { rows } = await db.query<ExportedUrlRow>(`FETCH FORWARD ${Math.max(1, Math.trunc(fetchRows))} FROM url_export`);
+        const { rows } = await db.query<ExportedUrlRow>(
+          `FETCH FORWARD ${Math.max(1, Math.trunc(fetchRows))} FROM url_export`,
+        );
         if (rows.length === 0) return;
         yield rows;
       }

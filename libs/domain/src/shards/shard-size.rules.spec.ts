@@ -45,7 +45,12 @@ describe('shard sizes', () => {
       shardSize: 1_000,
       sectionShardSizes: { '': 10 },
     });
-    for (const input of [{ shardSize: 0 }, { shardSize: 50_001 }, { sectionShardSizes: { blog: 1.5 } }, { sectionShardSizes: { 'Bad!': 5 } }]) {
+    for (const input of [
+      { shardSize: 0 },
+      { shardSize: 50_001 },
+      { sectionShardSizes: { blog: 1.5 } },
+      { sectionShardSizes: { 'Bad!': 5 } },
+    ]) {
       expect(() => validateShardSizes(input)).toThrow(DomainError);
     }
   });

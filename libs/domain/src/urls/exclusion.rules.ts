@@ -55,7 +55,11 @@ export function matchingExclusions(loc: string, rules: readonly ExclusionRule[])
 
 /** A rule as a person reads it: `prefix /cart/`, `glob /*?sessionid=*`, `query sessionid`. */
 export function describeExclusion(rule: ExclusionRule): string {
-  return rule.kind === 'query' ? `query ${rule.param}` : rule.kind === 'prefix' ? `prefix ${rule.path}` : `glob ${rule.pattern}`;
+  return rule.kind === 'query'
+    ? `query ${rule.param}`
+    : rule.kind === 'prefix'
+      ? `prefix ${rule.path}`
+      : `glob ${rule.pattern}`;
 }
 
 /**
@@ -64,7 +68,9 @@ export function describeExclusion(rule: ExclusionRule): string {
  */
 export function validateExclusionRules(input: unknown): ExclusionRule[] {
   if (!Array.isArray(input))
-    throw invalid('INVALID_EXCLUSION_RULE', 'rules must be an array', [{ field: 'rules', message: 'expected an array' }]);
+    throw invalid('INVALID_EXCLUSION_RULE', 'rules must be an array', [
+      { field: 'rules', message: 'expected an array' },
+    ]);
   if (input.length > MAX_EXCLUSION_RULES)
     throw invalid('INVALID_EXCLUSION_RULE', `at most ${MAX_EXCLUSION_RULES} exclusion rules per site`, [
       { field: 'rules', message: `${input.length} rules` },
@@ -108,7 +114,9 @@ function parseRule(raw: unknown, field: string, details: ErrorDetail[]): Exclusi
   };
   const only = (key: string) => {
     const extra = keys.find((other) => other !== key);
-    return extra === undefined ? true : (fail(`${field}.${extra}`, `a ${String(record.kind)} rule has no ${extra}`), false);
+    return extra === undefined
+      ? true
+      : (fail(`${field}.${extra}`, `a ${String(record.kind)} rule has no ${extra}`), false);
   };
   switch (record.kind) {
     case 'prefix': {

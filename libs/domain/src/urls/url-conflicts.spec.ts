@@ -4,8 +4,11 @@ import { isFuture, UrlConflictChecker } from './url-conflicts';
 const origin = 'https://shop.example.com';
 const loc = (path: string) => `${origin}${path}`;
 const now = new Date('2026-06-15T12:00:00Z');
-const codes = (checker: UrlConflictChecker, url: Parameters<UrlConflictChecker['check']>[0], flagged = new Set<string>()) =>
-  checker.check(url, { now, excluded: false, flagged }).map((conflict) => `${conflict.code} ${conflict.field}`);
+const codes = (
+  checker: UrlConflictChecker,
+  url: Parameters<UrlConflictChecker['check']>[0],
+  flagged = new Set<string>(),
+) => checker.check(url, { now, excluded: false, flagged }).map((conflict) => `${conflict.code} ${conflict.field}`);
 
 describe('URL conflicts', () => {
   it("reads the site's robots.txt as Google does: Googlebot's group, longest match, * and $", () => {

@@ -14,7 +14,8 @@ import robotsParser from 'robots-parser';
 import { lastmodInstant } from './url-content';
 import { exclusionPatterns, type ExclusionRule } from './exclusion.rules';
 
-export type UrlConflictCode = 'ROBOTS_DISALLOWED' | 'LASTMOD_IN_FUTURE' | 'HREFLANG_TO_EXCLUDED' | 'HREFLANG_TO_DISALLOWED';
+export type UrlConflictCode =
+  'ROBOTS_DISALLOWED' | 'LASTMOD_IN_FUTURE' | 'HREFLANG_TO_EXCLUDED' | 'HREFLANG_TO_DISALLOWED';
 export const URL_CONFLICT_CODES: readonly UrlConflictCode[] = [
   'ROBOTS_DISALLOWED',
   'LASTMOD_IN_FUTURE',
