@@ -73,7 +73,14 @@ export const conflictReportQuery = z.object({
 export const conflictReportView = z
   .object({
     checkedUrls: z.number().int(),
-    counts: z.record(conflictCode, z.number().int()).describe('conflicts per code, over every live URL'),
+    counts: z
+      .object({
+        ROBOTS_DISALLOWED: z.number().int(),
+        LASTMOD_IN_FUTURE: z.number().int(),
+        HREFLANG_TO_EXCLUDED: z.number().int(),
+        HREFLANG_TO_DISALLOWED: z.number().int(),
+      })
+      .describe('conflicts per code, over every live URL'),
     total: z.number().int(),
     conflicts: z.array(
       z

@@ -655,7 +655,10 @@ export interface components {
             checkedUrls: number;
             /** @description conflicts per code, over every live URL */
             counts: {
-                [key: string]: number;
+                ROBOTS_DISALLOWED: number;
+                LASTMOD_IN_FUTURE: number;
+                HREFLANG_TO_EXCLUDED: number;
+                HREFLANG_TO_DISALLOWED: number;
             };
             total: number;
             conflicts: components["schemas"]["UrlConflict"][];
