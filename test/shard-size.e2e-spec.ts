@@ -43,9 +43,13 @@ describe('shard size', () => {
     Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
 
   it('fills new shards up to the site size and a section over it', async () => {
-    const created = await api.post('/v1/sites', { hostname: HOST, shardSize: 100, sectionShardSizes: { blog: 30 } });
+    const created = await api.post('/v1/sites', {
+      hostname: HOST,
+      shardSize: 100,
+      sectionShardSizes: [{ section: 'blog', shardSize: 30 }],
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ shardSize: 100, sectionShardSizes: { blog: 30 } });
+    expect(created.body).toMatchObject({ shardSize: 100, sectionShardSizes: [{ section: 'blog', shardSize: 30 }] });
     siteId = created.body.id;
     await put(range('/p/', 0, 250));
     await put(range('/blog/', 0, 70), 'blog');
@@ -58,7 +62,7 @@ describe('shard size', () => {
   it('a new size applies to new shards only: the published files keep their URLs and names', async () => {
     const before = await crawl(platform.publicUrl, HOST);
     const patched = await api.patch(`/v1/sites/${siteId}`, { shardSize: 40 });
-    expect(patched.body).toMatchObject({ shardSize: 40, sectionShardSizes: { blog: 30 } });
+    expect(patched.body).toMatchObject({ shardSize: 40, sectionShardSizes: [{ section: 'blog', shardSize: 30 }] });
     await put(range('/p/', 250, 350));
     expect(await shardCounts()).toEqual([':100', ':100', ':50', 'blog:30', 'blog:30', 'blog:10', ':40', ':40', ':20']);
     await publish();
@@ -70,11 +74,16 @@ describe('shard size', () => {
   });
 
   it('refuses a size outside 1-50,000', async () => {
-    for (const body of [{ shardSize: 0 }, { shardSize: 50_001 }, { sectionShardSizes: { blog: 0 } }]) {
+    for (const body of [
+      { shardSize: 0 },
+      { shardSize: 50_001 },
+      { sectionShardSizes: [{ section: 'blog', shardSize: 0 }] },
+      { sectionShardSizes: [{ section: 'Not A Section', shardSize: 10 }] },
+    ]) {
       const refused = await api.patch(`/v1/sites/${siteId}`, body);
       expect(refused.status).toBe(400);
     }
-    const cleared = await api.patch(`/v1/sites/${siteId}`, { shardSize: null, sectionShardSizes: {} });
-    expect(cleared.body).toMatchObject({ shardSize: null, sectionShardSizes: {} });
+    const cleared = await api.patch(`/v1/sites/${siteId}`, { shardSize: null, sectionShardSizes: [] });
+    expect(cleared.body).toMatchObject({ shardSize: null, sectionShardSizes: [] });
   });
 });

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { MAX_SHARD_SIZE, MIN_SHARD_SIZE, VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
 import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
 
+const sectionShardSize = z
+  .object({
+    section: z.string().max(40).describe('"" is the default section'),
+    shardSize: z.number().int().min(MIN_SHARD_SIZE).max(MAX_SHARD_SIZE),
+  })
+  .strict()
+  .meta({ id: 'SectionShardSize' });
+
 const siteFields = {
   hostname: z.string().min(1).max(253),
   scheme: z.enum(['http', 'https']).optional(),
@@ -34,9 +42,10 @@ const siteFields = {
     .optional()
     .describe('URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs'),
   sectionShardSizes: z
-    .record(z.string(), z.number().int().min(MIN_SHARD_SIZE).max(MAX_SHARD_SIZE))
+    .array(sectionShardSize)
+    .max(100)
     .optional()
-    .describe('URLs per file by section ("" the default section), over shardSize; replaces the whole map'),
+    .describe('URLs per file by section, over shardSize; replaces the whole list'),
 };
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
@@ -76,7 +85,7 @@ export const siteView = z
     textSitemap: z.boolean(),
     xslStylesheet: z.boolean(),
     shardSize: z.number().int().nullable(),
-    sectionShardSizes: z.record(z.string(), z.number().int()),
+    sectionShardSizes: z.array(sectionShardSize),
     indexNowKey: z.string(),
     sitemapUrl: z.string(),
     crossSubmitRobotsLine: z

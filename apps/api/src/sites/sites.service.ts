@@ -45,7 +45,7 @@ export interface SiteInput {
   xslStylesheet?: boolean;
   /** URLs per file for new shards, and per section over it. */
   shardSize?: number | null;
-  sectionShardSizes?: Record<string, number>;
+  sectionShardSizes?: { section: string; shardSize: number }[];
 }
 
 export type SiteRow = Site;
@@ -206,7 +206,13 @@ function settings(input: SiteInput): SiteSettings {
       ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize }
       : {}),
     ...(input.sectionShardSizes !== undefined
-      ? { sectionShardSizes: validateShardSizes({ sectionShardSizes: input.sectionShardSizes }).sectionShardSizes }
+      ? {
+          sectionShardSizes: validateShardSizes({
+            sectionShardSizes: Object.fromEntries(
+              input.sectionShardSizes.map((entry) => [entry.section, entry.shardSize]),
+            ),
+          }).sectionShardSizes,
+        }
       : {}),
   };
 }
@@ -251,6 +257,12 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
   };
 }
 
-function shardSizesOf(site: SiteRow): { shardSize: number | null; sectionShardSizes: Record<string, number> } {
-  return validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
+function shardSizesOf(site: SiteRow): Pick<SiteView, 'shardSize' | 'sectionShardSizes'> {
+  const sizes = validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
+  return {
+    shardSize: sizes.shardSize,
+    sectionShardSizes: Object.entries(sizes.sectionShardSizes)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([section, shardSize]) => ({ section, shardSize })),
+  };
 }

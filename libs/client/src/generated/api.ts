@@ -849,6 +849,11 @@ export interface components {
         };
         /** @enum {string} */
         Scope: "read" | "write" | "admin";
+        SectionShardSize: {
+            /** @description "" is the default section */
+            section: string;
+            shardSize: number;
+        };
         Shard: {
             /** @description bigint as a string */
             id: string;
@@ -882,9 +887,7 @@ export interface components {
             textSitemap: boolean;
             xslStylesheet: boolean;
             shardSize: number | null;
-            sectionShardSizes: {
-                [key: string]: number;
-            };
+            sectionShardSizes: components["schemas"]["SectionShardSize"][];
             indexNowKey: string;
             sitemapUrl: string;
             /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
@@ -940,10 +943,8 @@ export interface components {
             xslStylesheet?: boolean;
             /** @description URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs */
             shardSize?: number | null;
-            /** @description URLs per file by section ("" the default section), over shardSize; replaces the whole map */
-            sectionShardSizes?: {
-                [key: string]: number;
-            };
+            /** @description URLs per file by section, over shardSize; replaces the whole list */
+            sectionShardSizes?: components["schemas"]["SectionShardSize"][];
         };
         SitemapImportCreate: {
             /**
@@ -980,10 +981,8 @@ export interface components {
             xslStylesheet?: boolean;
             /** @description URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs */
             shardSize?: number | null;
-            /** @description URLs per file by section ("" the default section), over shardSize; replaces the whole map */
-            sectionShardSizes?: {
-                [key: string]: number;
-            };
+            /** @description URLs per file by section, over shardSize; replaces the whole list */
+            sectionShardSizes?: components["schemas"]["SectionShardSize"][];
         };
         TenantAdminAuditLogResponse: {
             items: {
