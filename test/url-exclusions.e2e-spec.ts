@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FRAGMENT_BYTES_PER_FILE } from '@sitemaps/domain';
 import { UrlIngestService } from '@sitemaps/ingest';
+import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf, type FetchedFile } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -163,6 +164,7 @@ describe('URL exclusions', () => {
       priority: 0.8,
       ...(excluded === undefined ? {} : { excluded }),
     });
+    expect((await api.patch(`/v1/sites/${siteId}`, { textSitemap: true })).status).toBe(200);
     const put = await api.put(`/v1/sites/${siteId}/urls`, [entry('en'), entry('de'), entry('fr')]);
     expect(put.body.errors).toEqual([]);
     await publish();
@@ -180,6 +182,9 @@ describe('URL exclusions', () => {
     expect((await api.put(`/v1/sites/${siteId}/urls`, [entry('de', true)])).body).toMatchObject({ changed: 0 });
     await publish();
     expect(await publishedLocs()).not.toContain(url('/h/de'));
+    const text = (await rawRequest(platform.publicUrl, '/sitemap.txt', { host: HOST })).body.toString();
+    expect(text).toContain(`${url('/h/en')}\n`);
+    expect(text).not.toContain(`${url('/h/de')}\n`);
     const en = await fragmentOf(url('/h/en'));
     expect(en).not.toContain(url('/h/de'));
     expect(en).toContain(`hreflang="fr" href="${url('/h/fr')}"`);

@@ -12,11 +12,13 @@ import type {
 import {
   compareShardPaths,
   droppedBlobs,
+  exclusionPatterns,
   INDEX_PATH,
   stylesheetHref,
   mergeManifest,
   newestLastmod,
   TEXT_SITEMAP_PATH,
+  validateExclusionRules,
   type ManifestFile,
 } from '@sitemaps/domain';
 import type { PublishBuildPayload } from '@sitemaps/jobs';
@@ -98,7 +100,12 @@ export class BuildPublisher {
         lastmod: newestLastmod(shardPaths.map((p) => files[p] as ManifestFile)),
       };
     }
-    const text = site.textSitemap ? await renderTextSitemapFile(this.deps.urls, this.deps.store, build.siteId) : null;
+    const text = site.textSitemap
+      ? await renderTextSitemapFile(this.deps.urls, this.deps.store, {
+          siteId: build.siteId,
+          exclusionPatterns: exclusionPatterns(validateExclusionRules(site.exclusionRules)),
+        })
+      : null;
     if (text) files[TEXT_SITEMAP_PATH] = text;
 
     const totals = shardPaths.reduce(

@@ -1,4 +1,4 @@
-// `/sitemap.txt`, for sites that enable it: the locs of the live URLs in shard order, one a line.
+// `/sitemap.txt`, for sites that enable it: the locs of the published URLs in shard order, one a line.
 // One file only, because the index lists XML sitemaps only and robots.txt names the index: a
 // site with more than 50,000 URLs (or 50 MiB of them) gets the first ones in sitemap.txt, while
 // the XML index keeps listing every URL.
@@ -9,13 +9,16 @@ import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
 const logger = new Logger('builds');
 
-/** Stores the site's text sitemap and returns its manifest entry; null when it has no live URL. */
+/**
+ * Stores the site's text sitemap and returns its manifest entry; null when it publishes no URL.
+ * Excluded URLs (flagged, or matched by `exclusionPatterns`) are left out, as from the XML files.
+ */
 export async function renderTextSitemapFile(
   urls: UrlRepository,
   store: BlobStore,
-  siteId: string,
+  { siteId, exclusionPatterns }: { siteId: string; exclusionPatterns: readonly string[] },
 ): Promise<ManifestFile | null> {
-  const rows = await urls.locsInShardOrder(siteId, MAX_URLS_PER_FILE + 1);
+  const rows = await urls.locsInShardOrder(siteId, MAX_URLS_PER_FILE + 1, exclusionPatterns);
   if (rows.length === 0) return null;
   const locs: string[] = [];
   let bytes = 0;

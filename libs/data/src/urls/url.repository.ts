@@ -163,14 +163,17 @@ export class UrlRepository {
     });
   }
 
-  /** The locs of the site's live URLs in shard order (section, ordinal, id), at most `limit`. */
-  async locsInShardOrder(siteId: string, limit: number): Promise<string[]> {
+  /**
+   * The locs of the site's published URLs in shard order (section, ordinal, id), at most
+   * `limit`: live, and neither flagged excluded nor matched by one of `exclusionPatterns`.
+   */
+  async locsInShardOrder(siteId: string, limit: number, exclusionPatterns: readonly string[] = []): Promise<string[]> {
     const { rows } = await this.pool.query<{ loc: string }>(
       `SELECT u.loc FROM urls u JOIN shards s ON s.id = u.shard_id
-        WHERE u.site_id = $1 AND u.deleted_at IS NULL
+        WHERE u.site_id = $1 AND u.deleted_at IS NULL AND NOT u.excluded AND NOT (u.loc ~ ANY($3::text[]))
         ORDER BY s.section, s.ordinal, u.id
         LIMIT $2`,
-      [siteId, limit],
+      [siteId, limit, exclusionPatterns],
     );
     return rows.map((row) => row.loc);
   }
