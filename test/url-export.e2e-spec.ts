@@ -50,6 +50,7 @@ function entries(now: Date): Record<string, unknown>[] {
     },
   });
   list.push({ loc: url('/a?x=1&y="2"') });
+  list.push({ loc: url('/hidden'), lastmod: '2026-01-02', excluded: true });
   return list;
 }
 
@@ -111,6 +112,9 @@ describe('URL export', () => {
     expect(await imported.json()).toMatchObject({ status: 'completed', stored: sent.length, rejected: 0 });
     await publish(second.id);
     expect(await files()).toEqual(before);
+    // The flagged URL came along, flag and all: stored, not published, on both sides.
+    const hidden = await api.get(`/v1/sites/${second.id}/urls?excluded=true`);
+    expect(hidden.body.items).toEqual([expect.objectContaining({ loc: url('/hidden'), excluded: true })]);
   });
 
   it('exports only the URLs changed since an instant, and 404s for a site of another tenant', async () => {
