@@ -16,3 +16,4 @@ export {
   FetchRefusedError,
   type FetchPolicy,
 } from './sitemaps/safe-fetch';
+export { exportEntry, ndjsonExport } from './imports/url-export';

@@ -16,6 +16,7 @@ import {
   notFound,
   validateRebuildCron,
   validateRobotsTxt,
+  validateShardSizes,
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
@@ -42,6 +43,9 @@ export interface SiteInput {
   cacheMaxAge?: number;
   textSitemap?: boolean;
   xslStylesheet?: boolean;
+  /** URLs per file for new shards, and per section over it. */
+  shardSize?: number | null;
+  sectionShardSizes?: { section: string; shardSize: number }[];
 }
 
 export type SiteRow = Site;
@@ -204,6 +208,18 @@ function settings(input: SiteInput): SiteSettings {
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
     ...(input.xslStylesheet !== undefined ? { xslStylesheet: input.xslStylesheet } : {}),
+    ...(input.shardSize !== undefined
+      ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize }
+      : {}),
+    ...(input.sectionShardSizes !== undefined
+      ? {
+          sectionShardSizes: validateShardSizes({
+            sectionShardSizes: Object.fromEntries(
+              input.sectionShardSizes.map((entry) => [entry.section, entry.shardSize]),
+            ),
+          }).sectionShardSizes,
+        }
+      : {}),
   };
 }
 
@@ -226,6 +242,7 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     cacheMaxAge: site.cacheMaxAge,
     textSitemap: site.textSitemap,
     xslStylesheet: site.xslStylesheet,
+    ...shardSizesOf(site),
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,
@@ -243,5 +260,15 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     },
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
+  };
+}
+
+function shardSizesOf(site: SiteRow): Pick<SiteView, 'shardSize' | 'sectionShardSizes'> {
+  const sizes = validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
+  return {
+    shardSize: sizes.shardSize,
+    sectionShardSizes: Object.entries(sizes.sectionShardSizes)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([section, shardSize]) => ({ section, shardSize })),
   };
 }
