@@ -76,7 +76,9 @@ describe('URL export', () => {
   const files = async () => {
     const { index, shards } = await crawl(platform.publicUrl, HOST);
     expect(shards.length).toBeGreaterThan(1);
-    return [index, ...shards].map((file) => ({ path: file.path, status: file.status, xml: file.xml }));
+    // The index dates each file by when its bytes were published, which differs between two sites.
+    const undated = { ...index, xml: index.xml.replace(/<lastmod>[^<]*<\/lastmod>/g, '') };
+    return [undated, ...shards].map((file) => ({ path: file.path, status: file.status, xml: file.xml }));
   };
   it('round trips: exported, imported into a new site of the hostname, it publishes identical files', async () => {
     const first = (await api.post('/v1/sites', { hostname: HOST, defaultChangefreq: 'daily', defaultPriority: 0.7 }))
@@ -93,8 +95,10 @@ describe('URL export', () => {
     const lines = exported.text.trimEnd().split('\n');
     expect(lines).toHaveLength(sent.length);
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    // Every line carries a lastmod, the platform's included, so the import dates nothing anew.
-    expect(parsed.every((line) => typeof line.lastmod === 'string')).toBe(true);
+    // A lastmod the client sent comes back; one it never sent stays unknown, so the import dates nothing anew.
+    expect(parsed.filter((line) => typeof line.lastmod === 'string')).toHaveLength(
+      sent.filter((entry) => 'lastmod' in entry).length,
+    );
     expect(parsed.find((line) => line.loc === url('/blog/3'))).toMatchObject({
       section: 'blog',
       changefreq: 'weekly',
