@@ -14,3 +14,4 @@ export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
 export * from './builds/manifest-merge';
 export * from './sites/site-verification';
+export * from './people/person.rules';

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
 import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
+import { parse as parseCookies } from 'cookie';
+import { AccountsService, SESSION_COOKIE } from '../accounts/accounts.service';
 import { ApiKeysService, TENANT_SUSPENDED } from './api-keys.service';
 import type { Principal } from './principal';
 
@@ -27,6 +29,7 @@ export class RequestAuthenticator {
 
   constructor(
     private readonly keys: ApiKeysService,
+    private readonly accounts: AccountsService,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterAbstract,
     @Inject(TENANT_RATE_LIMITER) private readonly tenantLimiter: RateLimiterAbstract,
     @Inject(AUTH_FAILURE_LIMITER) private readonly failures: RateLimiterAbstract,
@@ -45,6 +48,10 @@ export class RequestAuthenticator {
 
   private async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const key = bearerKey(request.headers.authorization);
+    // A key wins over a session cookie: a program's request is the program's.
+    const session = key === undefined ? sessionToken(request.headers.cookie) : undefined;
+    if (session !== undefined)
+      return this.limited(await this.accounts.principalOfSession(session, request), request, reply);
     if (key !== undefined) {
       const spent = await this.failures.get(request.ip);
       if (spent && spent.consumedPoints >= this.failures.points) {
@@ -72,8 +79,12 @@ export class RequestAuthenticator {
       }
       throw error;
     }
+    return this.limited(principal, request, reply);
+  }
+
+  private async limited(principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     if (principal.kind === 'tenant') this.tenants.set(request, principal.tenantId);
-    // Per key, so one noisy integration cannot starve its tenant's other keys; then per tenant.
+    // Per key (a session counts as a key), so one noisy integration cannot starve its tenant's other keys; then per tenant.
     const spent: Spent[] = [];
     const consume = async (limiter: RateLimiterAbstract, key: string, whose: string) => {
       try {
@@ -88,7 +99,7 @@ export class RequestAuthenticator {
         );
       }
     };
-    await consume(this.limiter, principal.kind === 'tenant' ? principal.keyId : 'platform', 'key');
+    await consume(this.limiter, limiterKeyOf(principal), 'key');
     if (principal.kind === 'tenant')
       await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
     setRateLimitHeaders(reply, spent);
@@ -97,6 +108,18 @@ export class RequestAuthenticator {
 }
 
 type Spent = [RateLimiterAbstract, RateLimiterRes];
+
+function limiterKeyOf(principal: Principal): string {
+  if (principal.kind === 'platform') return 'platform';
+  if (principal.person) return `session:${principal.person.sessionId}`;
+  return principal.keyId;
+}
+
+/** The session cookie's token, if the request carries one. */
+function sessionToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  return parseCookies(header)[SESSION_COOKIE] || undefined;
+}
 
 /** The allowance with the fewest requests left (on a tie, the one that resets last) is the one to report. */
 function setRateLimitHeaders(reply: FastifyReply, spent: Spent[]): void {
