@@ -7,7 +7,7 @@ import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusB
 const POLL_MS = 500;
 
 export function ImportPanel({ site }: { site: Schemas['Site'] }) {
-  const { api, apiKey } = useSession();
+  const { api, credentials } = useSession();
   const fileRef = useRef<HTMLInputElement>(null);
   const [mode, setMode] = useState<'upsert' | 'replace'>('upsert');
   const [fileError, setFileError] = useState<string | undefined>();
@@ -53,7 +53,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
     setProgress({ sent: 0, total: file.size });
     setUploading(true);
     try {
-      setResult(await uploadUrls({ apiKey, siteId: site.id, file, mode, onProgress: setProgress }));
+      setResult(await uploadUrls({ credentials, siteId: site.id, file, mode, onProgress: setProgress }));
     } catch (e) {
       setError(e);
     } finally {
