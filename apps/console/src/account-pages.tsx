@@ -19,12 +19,12 @@ export function SignIn(props: { notice: string | null; onPerson(account: Account
           {props.notice}
         </p>
       )}
-      {mode === 'person' ? <PersonSignIn onSignedIn={props.onPerson} /> : <KeySignIn onSignedIn={props.onKey} />}
       <p>
         <button type="button" className="link" onClick={() => setMode(mode === 'person' ? 'key' : 'person')}>
           {mode === 'person' ? 'Use an API key instead' : 'Use your email and password instead'}
         </button>
       </p>
+      {mode === 'person' ? <PersonSignIn onSignedIn={props.onPerson} /> : <KeySignIn onSignedIn={props.onKey} />}
     </main>
   );
 }

@@ -127,7 +127,9 @@ export function App() {
     return (
       <main id="main" className="sign-in">
         <h1>No tenant yet</h1>
-        <p>You are signed in as {auth.account.person.email}, but belong to no tenant: ask an owner for an invitation.</p>
+        <p>
+          You are signed in as {auth.account.person.email}, but belong to no tenant: ask an owner for an invitation.
+        </p>
         <button type="button" className="secondary" onClick={() => session.signOut()}>
           Sign out
         </button>
@@ -145,7 +147,10 @@ export function App() {
           Sitemaps
         </a>
         <nav aria-label="Main">
-          <a href={hrefOf({ page: 'sites' })} aria-current={route.page === 'sites' || route.page === 'site' ? 'page' : undefined}>
+          <a
+            href={hrefOf({ page: 'sites' })}
+            aria-current={route.page === 'sites' || route.page === 'site' ? 'page' : undefined}
+          >
             Sites
           </a>
           <a href={hrefOf({ page: 'webhooks' })} aria-current={current('webhooks')}>
