@@ -105,8 +105,7 @@ export class AccountsService {
     request: { method: string; headers: Record<string, string | string[] | undefined> },
   ): Promise<Principal> {
     const session = await this.people.findSession(hashToken(token));
-    if (!session)
-      throw new DomainError('unauthenticated', 'SESSION_EXPIRED', 'your session has ended: sign in again');
+    if (!session) throw new DomainError('unauthenticated', 'SESSION_EXPIRED', 'your session has ended: sign in again');
     if (!READ_METHODS.has(request.method.toUpperCase())) {
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !sameToken(sent, session.csrfToken))
@@ -125,7 +124,11 @@ export class AccountsService {
         : null;
     if (!membership) throw new DomainError('forbidden', 'NOT_A_MEMBER', 'you are not a member of this tenant');
     if (membership.tenantSuspended)
-      throw new DomainError('unauthenticated', 'TENANT_SUSPENDED', 'this account is suspended by the platform operator');
+      throw new DomainError(
+        'unauthenticated',
+        'TENANT_SUSPENDED',
+        'this account is suspended by the platform operator',
+      );
     const role = parseRole(membership.role);
     return { kind: 'tenant', tenantId: membership.tenantId, scopes: scopesOfRole(role), person: { ...person, role } };
   }

@@ -49,7 +49,7 @@ export class MembersController {
     @AuditActorOf() actor: AuditActor,
   ) {
     const input = parseInput(createInvitationInput, body);
-    return this.members.invite(request.principal, tenantId, input.email, input.role, actor);
+    return this.members.invite(request.principal, { tenantId, ...input }, actor);
   }
 
   @Post('tenants/:tenantId/invitations')
@@ -66,7 +66,7 @@ export class MembersController {
   ) {
     const input = parseInput(createInvitationInput, body);
     if (!uuidKey.safeParse(tenantId).success) throw notFound('tenant', tenantId);
-    return this.members.invite(request.principal, tenantId, input.email, input.role, actor);
+    return this.members.invite(request.principal, { tenantId, ...input }, actor);
   }
 
   @Get('invitations')

@@ -50,11 +50,10 @@ export class MembersService {
   /** Mails an invitation to join the tenant with this role; the link works once, for a week. */
   async invite(
     principal: Principal,
-    tenantId: string,
-    email: string,
-    role: Role,
+    invitation: { tenantId: string; email: string; role: Role },
     actor: AuditActor,
   ): Promise<InvitationView> {
+    const { tenantId, email, role } = invitation;
     assertMayManage(managerOf(principal), role);
     this.mailer.assertConfigured();
     const tenant = await this.tenants.findById(tenantId);
@@ -98,7 +97,8 @@ export class MembersService {
           personId,
           (membership, ownersLeft) => {
             // Leaving a tenant oneself is always allowed, as long as an owner stays.
-            if (principal.kind !== 'tenant' || principal.person?.personId !== personId) assertMayManage(manager, parseRole(membership.role));
+            if (principal.kind !== 'tenant' || principal.person?.personId !== personId)
+              assertMayManage(manager, parseRole(membership.role));
             assertKeepsAnOwner(ownersLeft);
           },
           actor,

@@ -180,7 +180,9 @@ export class PersonRepository {
    */
   acceptInvitation(
     tokenHash: Uint8Array<ArrayBuffer>,
-    person: (invitation: Invitation) => Promise<{ existing: Person } | { create: { name: string; passwordHash: string } }>,
+    person: (
+      invitation: Invitation,
+    ) => Promise<{ existing: Person } | { create: { name: string; passwordHash: string } }>,
     now = new Date(),
   ): Promise<{ invitation: Invitation; person: Person } | null> {
     return this.prisma.$transaction(async (tx) => {

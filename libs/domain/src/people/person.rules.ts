@@ -43,11 +43,9 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** Length is what makes a password hard to guess (NIST SP 800-63B); no composition rules. */
 export function checkPassword(password: string, field = 'password'): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH)
-    throw invalid(
-      'PASSWORD_TOO_WEAK',
-      `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
-      [{ field, message: `use ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` }],
-    );
+    throw invalid('PASSWORD_TOO_WEAK', `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, [
+      { field, message: `use ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters` },
+    ]);
 }
 
 /**
