@@ -88,7 +88,7 @@ export class PersonRepository {
   removeMember(
     tenantId: string,
     personId: string,
-    check: (removed: Membership, ownersLeft: number) => void,
+    check: (removed: Membership, ownersLeft: number) => void | Promise<void>,
     who: AuditActor,
   ): Promise<Membership | null> {
     return this.prisma.$transaction(async (tx) => {
@@ -96,7 +96,7 @@ export class PersonRepository {
       const found = await tx.membership.findUnique({ where: { tenantId_personId: { tenantId, personId } } });
       if (!found) return null;
       const owners = await tx.membership.count({ where: { tenantId, role: 'owner' } });
-      check(found, found.role === 'owner' ? owners - 1 : owners);
+      await check(found, found.role === 'owner' ? owners - 1 : owners);
       await tx.membership.delete({ where: { tenantId_personId: { tenantId, personId } } });
       await AuditEntryRepository.write(tx, who, {
         action: 'membership.remove',
