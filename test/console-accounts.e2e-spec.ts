@@ -131,6 +131,18 @@ describe('the console, for people', () => {
     await page.getByRole('button', { name: 'Revoke deploy bot' }).click();
     await page.getByRole('cell', { name: /^revoked/ }).waitFor();
     expect((await apiClient(platform.apiUrl, key).get('/v1/sites')).status).toBe(401);
+
+    // The owner invites an editor from the People page; the invitation is mailed and pending.
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.getByRole('cell', { name: 'owner@people.test', exact: true }).waitFor();
+    const since = mail.received.length;
+    await page.getByLabel('Email to invite').fill('editor@people.test');
+    await page.getByLabel('Role').selectOption('editor');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invitation sent to editor@people.test' }).waitFor();
+    expect((await mail.mailTo('editor@people.test', since)).text).toContain('as editor');
+    await page.getByRole('button', { name: 'Revoke the invitation of editor@people.test' }).waitFor();
+    await screenshot(page, 'console/people-members');
     await page.context().close();
   });
 
@@ -211,7 +223,7 @@ describe('the console, for people', () => {
     await page.context().close();
   });
 
-  it('has no serious accessibility violation (axe) on sign-in, sites and keys', async () => {
+  it('has no serious accessibility violation (axe) on sign-in, sites, keys and people', async () => {
     // Axe is injected as an inline script: only this context lets the page's CSP pass it.
     const page = await newPage({ bypassCSP: true });
     await page.goto(consoleUrl());
@@ -222,7 +234,11 @@ describe('the console, for people', () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     found.keys = await axeViolations(page);
-    expect(found).toEqual({ signIn: [], sites: [], keys: [] });
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.getByRole('heading', { level: 1, name: 'People' }).waitFor();
+    await page.getByRole('cell', { name: 'owner@people.test', exact: true }).waitFor();
+    found.people = await axeViolations(page);
+    expect(found).toEqual({ signIn: [], sites: [], keys: [], people: [] });
     await page.context().close();
   });
 

@@ -13,6 +13,7 @@ import {
 } from './api';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, SignIn } from './account-pages';
 import { KeysPage } from './keys-page';
+import { PeoplePage } from './people-page';
 import { hrefOf, useRoute } from './route';
 import { SitePage } from './site-page';
 import { SitesPage } from './sites-page';
@@ -156,6 +157,11 @@ export function App() {
           <a href={hrefOf({ page: 'webhooks' })} aria-current={current('webhooks')}>
             Webhooks
           </a>
+          {auth.kind === 'person' && (
+            <a href={hrefOf({ page: 'people' })} aria-current={current('people')}>
+              People
+            </a>
+          )}
           {session.canAdmin && (
             <a href={hrefOf({ page: 'keys' })} aria-current={current('keys')}>
               API keys
@@ -190,6 +196,7 @@ export function App() {
         {route.page === 'site' && <SitePage key={route.siteId} siteId={route.siteId} tab={route.tab} />}
         {route.page === 'webhooks' && <WebhooksPage />}
         {route.page === 'keys' && <KeysPage />}
+        {route.page === 'people' && <PeoplePage />}
       </main>
     </SessionContext.Provider>
   );
