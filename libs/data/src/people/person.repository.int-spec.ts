@@ -79,7 +79,7 @@ describe('PersonRepository', () => {
       expect(owners).toHaveLength(1);
     }));
 
-  it('uses a password reset once, ends the sessions, and finds no expired session', () =>
+  it('uses a password reset once, ends the sessions, and finds and keeps no expired session', () =>
     withRepository(async (people) => {
       const tenant = await insertTenant(test.pool);
       const person = await people.createWithMembership(
@@ -100,6 +100,9 @@ describe('PersonRepository', () => {
       });
       expect(await people.findSession(hashOf('s1'))).not.toBeNull();
       expect(await people.findSession(hashOf('expired'))).toBeNull();
+      // The maintenance sweep deletes the expired one only.
+      expect(await people.deleteExpired()).toBe(1);
+      expect(await people.findSession(hashOf('s1'))).not.toBeNull();
       await people.createPasswordReset({ personId: person.id, tokenHash: hashOf('reset'), expiresAt: inAWeek() });
       const [first, second] = await Promise.all([
         people.usePasswordReset(hashOf('reset'), 'new-1'),

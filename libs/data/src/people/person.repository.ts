@@ -232,6 +232,19 @@ export class PersonRepository {
     });
   }
 
+  /**
+   * Deletes what can no longer sign anybody in: expired sessions, invitations expired unaccepted
+   * (accepted ones are kept: they say who invited whom), resets expired or used.
+   */
+  async deleteExpired(now = new Date()): Promise<number> {
+    const [sessions, invitations, resets] = await this.prisma.$transaction([
+      this.prisma.session.deleteMany({ where: { expiresAt: { lte: now } } }),
+      this.prisma.invitation.deleteMany({ where: { acceptedAt: null, expiresAt: { lte: now } } }),
+      this.prisma.passwordReset.deleteMany({ where: { OR: [{ expiresAt: { lte: now } }, { usedAt: { not: null } }] } }),
+    ]);
+    return sessions.count + invitations.count + resets.count;
+  }
+
   // Password resets
 
   async createPasswordReset(reset: {
