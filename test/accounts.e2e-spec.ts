@@ -109,6 +109,7 @@ describe('accounts: people, sessions, roles', () => {
     const right = await anonymous.post('/v1/auth/sign-in', { email: 'limited@acme.test', password: PASSWORD });
     expect(right.status).toBe(429);
     expect(right.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another email from the same address is not locked out.
     expect((await anonymous.post('/v1/auth/sign-in', { email: 'owner@acme.test', password: PASSWORD })).status).toBe(
       200,

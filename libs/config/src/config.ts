@@ -621,6 +621,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       password: config.redisCluster.password ? '***' : undefined,
     },
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
+    accounts: { ...config.accounts, smtpUrl: config.accounts.smtpUrl && maskUrl(config.accounts.smtpUrl) },
     storage: {
       ...config.storage,
       s3: config.storage.s3 && { ...config.storage.s3, credentials: config.storage.s3.credentials ? '***' : undefined },

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { serialize } from 'cookie';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@sitemaps/config';
-import { Inject } from '@nestjs/common';
 import { CONFIG } from '../api.tokens';
 import { PersonOnly, Public, type AuthedRequest } from '../auth/api-key.guard';
 import { parseInput } from '../errors/parse-input';
@@ -16,7 +15,7 @@ import {
   signedOutView,
   signInInput,
 } from './account.schemas';
-import { AccountsService, SESSION_COOKIE, type NewSession } from './accounts.service';
+import { AccountsService, SESSION_COOKIE, SignInsLimitedError, type NewSession } from './accounts.service';
 import { MembersService } from './members.service';
 
 /**
@@ -42,7 +41,12 @@ export class AccountsController {
   @ApiOperation({ summary: 'Sign in with an email and a password' })
   async signIn(@Body() body: unknown, @Req() request: AuthedRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const input = parseInput(signInInput, body);
-    return this.withCookie(reply, await this.accounts.signIn(input.email, input.password, request.ip));
+    try {
+      return this.withCookie(reply, await this.accounts.signIn(input.email, input.password, request.ip));
+    } catch (error) {
+      if (error instanceof SignInsLimitedError) void reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
   }
 
   @Get('session')

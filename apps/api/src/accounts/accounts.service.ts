@@ -164,11 +164,20 @@ export class AccountsService {
   }
 }
 
+/** A sign-in refused for too many failures: the route sends Retry-After with it. */
+export class SignInsLimitedError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super('rate_limited', 'RATE_LIMITED', message);
+  }
+}
+
 function tooManySignIns(res: RateLimiterRes, limiter: RateLimiterAbstract): DomainError {
   const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return new DomainError(
-    'rate_limited',
-    'RATE_LIMITED',
+  return new SignInsLimitedError(
+    seconds,
     `too many failed sign-ins for this email from this address (${limiter.points} per ${limiter.duration} s); retry in ${seconds} s`,
   );
 }
