@@ -223,6 +223,28 @@ describe('the console, for people', () => {
     await page.context().close();
   });
 
+  it('queues an import of existing sitemaps, and deletes a site once its hostname is typed', async () => {
+    const doomed = 'doomed.example.com';
+    expect((await apiClient(platform.apiUrl, tenantKey).post('/v1/sites', { hostname: doomed })).status).toBe(201);
+    const page = await newPage();
+    await signIn(page, 'owner@people.test');
+    await page.getByRole('link', { name: doomed }).click();
+    await page.getByRole('link', { name: 'Import' }).click();
+    expect(await page.getByLabel('Sitemap or robots.txt URL').inputValue()).toBe(`https://${doomed}/robots.txt`);
+    await page.getByRole('button', { name: 'Import from URL' }).click();
+    // This platform runs no worker: the import stays queued, as the page says.
+    await page.getByRole('status').filter({ hasText: 'Sitemaps import queued' }).waitFor();
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const remove = page.getByRole('button', { name: 'Delete site' });
+    expect(await remove.isDisabled()).toBe(true);
+    await page.getByLabel(`Type ${doomed} to confirm`).fill(doomed);
+    await remove.click();
+    await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
+    await page.getByRole('link', { name: 'people.example.com' }).waitFor();
+    expect(await page.getByRole('link', { name: doomed }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('has no serious accessibility violation (axe) on sign-in, sites, keys and people', async () => {
     // Axe is injected as an inline script: only this context lets the page's CSP pass it.
     const page = await newPage({ bypassCSP: true });
