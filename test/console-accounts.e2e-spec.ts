@@ -223,9 +223,11 @@ describe('the console, for people', () => {
     await page.context().close();
   });
 
-  it('queues an import of existing sitemaps, and deletes a site once its hostname is typed', async () => {
+  it('queues an import of existing sitemaps, deletes a URL, and a site once its hostname is typed', async () => {
     const doomed = 'doomed.example.com';
-    expect((await apiClient(platform.apiUrl, tenantKey).post('/v1/sites', { hostname: doomed })).status).toBe(201);
+    const program = apiClient(platform.apiUrl, tenantKey);
+    const siteId = (await program.post('/v1/sites', { hostname: doomed })).body.id as string;
+    expect((await program.put(`/v1/sites/${siteId}/urls`, [{ loc: `https://${doomed}/gone` }])).status).toBe(200);
     const page = await newPage();
     await signIn(page, 'owner@people.test');
     await page.getByRole('link', { name: doomed }).click();
@@ -234,6 +236,11 @@ describe('the console, for people', () => {
     await page.getByRole('button', { name: 'Import from URL' }).click();
     // This platform runs no worker: the import stays queued, as the page says.
     await page.getByRole('status').filter({ hasText: 'Sitemaps import queued' }).waitFor();
+    await page.getByRole('link', { name: 'URLs' }).click();
+    await page.getByRole('button', { name: `https://${doomed}/gone`, exact: true }).click();
+    await page.getByRole('button', { name: 'Delete this URL' }).click();
+    await page.getByText(`No URL starts with https://${doomed}/`).waitFor();
+    expect((await program.get(`/v1/sites/${siteId}/urls`)).body.items).toEqual([]);
     await page.getByRole('link', { name: 'Settings' }).click();
     const remove = page.getByRole('button', { name: 'Delete site' });
     expect(await remove.isDisabled()).toBe(true);
