@@ -271,3 +271,37 @@ describe('accounts: people, sessions, roles', () => {
     );
   });
 });
+
+describe('accounts: mail that cannot go out', () => {
+  let platform: Platform;
+  let platformWithoutMail: Platform;
+  beforeAll(async () => {
+    // Nothing listens on port 1 of loopback: the SMTP connection is refused at once.
+    platform = await startPlatform({ SMTP_URL: 'smtp://127.0.0.1:1' }, { worker: false });
+    platformWithoutMail = await startPlatform({}, { worker: false });
+  });
+  afterAll(async () => {
+    await platformWithoutMail?.close();
+    await platform?.close();
+  });
+
+  it('answers 503 and keeps no invitation nobody received; without SMTP_URL, says so', async () => {
+    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+    const tenant = (await admin.post('/v1/tenants', { name: 'Unmailed' })).body;
+    const sent = await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'lost@acme.test', role: 'owner' });
+    expect(sent.status).toBe(503);
+    expect(sent.body.error.code).toBe('MAIL_SEND_FAILED');
+    expect((await apiClient(platform.apiUrl, tenant.apiKey).get('/v1/invitations')).body.items).toEqual([]);
+
+    const other = apiClient(platformWithoutMail.apiUrl, ADMIN_KEY);
+    const otherTenant = (await other.post('/v1/tenants', { name: 'Unmailed' })).body;
+    const unconfigured = await other.post(`/v1/tenants/${otherTenant.id}/invitations`, {
+      email: 'lost@acme.test',
+      role: 'owner',
+    });
+    expect(unconfigured.status).toBe(503);
+    expect(unconfigured.body.error.code).toBe('MAIL_NOT_CONFIGURED');
+    const reset = await apiClient(platformWithoutMail.apiUrl).post('/v1/auth/password-reset', { email: 'a@acme.test' });
+    expect(reset.body.error.code).toBe('MAIL_NOT_CONFIGURED');
+  });
+});

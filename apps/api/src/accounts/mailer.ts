@@ -1,5 +1,6 @@
 // Invitations and password resets go out by SMTP (SMTP_URL) through nodemailer, in the request
 // that asks for them: the person waits for "sent" or sees that it failed.
+import { Logger } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { AccountsConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
@@ -11,6 +12,7 @@ export interface Mail {
 }
 
 export class Mailer {
+  private readonly logger = new Logger('mail');
   private readonly transport: Transporter | undefined;
 
   constructor(private readonly config: Pick<AccountsConfig, 'smtpUrl' | 'mailFrom'>) {
@@ -23,9 +25,15 @@ export class Mailer {
       throw new DomainError('unavailable', 'MAIL_NOT_CONFIGURED', 'this platform sends no email: SMTP_URL is not set');
   }
 
+  /** A server that refuses or cannot be reached is the platform's problem, said as 503 MAIL_SEND_FAILED. */
   async send(mail: Mail): Promise<void> {
     this.assertConfigured();
-    await this.transport?.sendMail({ from: this.config.mailFrom, ...mail });
+    try {
+      await this.transport?.sendMail({ from: this.config.mailFrom, ...mail });
+    } catch (error) {
+      this.logger.error(`mail "${mail.subject}" not sent: ${error instanceof Error ? error.message : String(error)}`);
+      throw new DomainError('unavailable', 'MAIL_SEND_FAILED', 'the email could not be sent; try again later');
+    }
   }
 
   close(): void {

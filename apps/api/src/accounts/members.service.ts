@@ -71,11 +71,17 @@ export class MembersService {
       actor,
     );
     const link = `${this.config.accounts.consoleUrl}/#/accept-invitation/${token}`;
-    await this.mailer.send({
-      to: row.email,
-      subject: `You are invited to ${tenant.name} on Sitemaps`,
-      text: `You are invited to join ${tenant.name} on Sitemaps as ${role}.\n\nAccept within 7 days:\n${link}\n`,
-    });
+    // An invitation nobody received is withdrawn, so the inviter can simply try again.
+    await this.mailer
+      .send({
+        to: row.email,
+        subject: `You are invited to ${tenant.name} on Sitemaps`,
+        text: `You are invited to join ${tenant.name} on Sitemaps as ${role}.\n\nAccept within 7 days:\n${link}\n`,
+      })
+      .catch(async (error: unknown) => {
+        await this.people.deleteInvitation(tenantId, row.id);
+        throw error;
+      });
     return presentInvitation(row);
   }
 
