@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parse as parseCookies } from 'cookie';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
 import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
-import { parse as parseCookies } from 'cookie';
 import { AccountsService, SESSION_COOKIE } from '../accounts/accounts.service';
 import { ApiKeysService, TENANT_SUSPENDED } from './api-keys.service';
 import type { Principal } from './principal';
@@ -15,7 +15,8 @@ export function bearerKey(header: string | undefined): string | undefined {
 
 /**
  * Who makes a request, decided once per request: by a fastify hook before any body is read (see
- * api.app.ts) or by the guard. Each authenticated request spends one of its key's points; each
+ * api.app.ts) or by the guard. A bearer key, else a person's session cookie (AccountsService
+ * checks its CSRF token on writes and the person's tenant). Each authenticated request spends one of its key's points; each
  * invalid key spends one of its address's, so guessing keys costs the guesser, not the database.
  * A tenant's requests are also counted together, whatever key makes them: more keys buy no more.
  * Every answer to a request that presented a key says where it stands (RateLimit-Limit,
@@ -84,7 +85,8 @@ export class RequestAuthenticator {
 
   private async limited(principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     if (principal.kind === 'tenant') this.tenants.set(request, principal.tenantId);
-    // Per key (a session counts as a key), so one noisy integration cannot starve its tenant's other keys; then per tenant.
+    // Per key (a person's session counts as one), so one noisy integration cannot starve its
+    // tenant's other keys; then per tenant.
     const spent: Spent[] = [];
     const consume = async (limiter: RateLimiterAbstract, key: string, whose: string) => {
       try {
