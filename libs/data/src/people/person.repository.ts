@@ -24,6 +24,9 @@ export interface MemberView {
 /** A session with its person, found by the hash of its token (read on every cookie request). */
 export type SessionWithPerson = Session & { person: Pick<Person, 'id' | 'email' | 'name'> };
 
+/** A busy database should slow these down, not fail them (Prisma's defaults: 2 s to start, 5 s to run). */
+const PEOPLE_TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
+
 export class PersonRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -105,7 +108,7 @@ export class PersonRepository {
         after: null,
       });
       return found;
-    });
+    }, PEOPLE_TRANSACTION);
   }
 
   async setPassword(personId: string, passwordHash: string): Promise<void> {
@@ -157,7 +160,7 @@ export class PersonRepository {
         after: { invitationId: row.id, email: row.email, role: row.role },
       });
       return row;
-    });
+    }, PEOPLE_TRANSACTION);
   }
 
   /** Pending (unaccepted, unexpired) invitations of the tenant, oldest first. */
@@ -173,26 +176,31 @@ export class PersonRepository {
   }
 
   /**
-   * Accepts the invitation with this token hash, once: `personOf` finds or creates the person
-   * (inside the transaction, given the invitation's email) and the membership is written with the
-   * invitation's role (an existing membership keeps the higher of nothing: it is replaced). Null if
-   * the token is unknown, used or expired.
+   * Accepts the invitation with this token hash, once. `person` decides, outside any transaction
+   * (it hashes or verifies a password: slow on purpose), whether the invitation's email is an
+   * existing person or a new one to create; then, under the invitation's row lock, the membership
+   * is written with the invitation's role (replacing an existing one's). Null if the token is
+   * unknown, used or expired.
    */
-  acceptInvitation(
+  async acceptInvitation(
     tokenHash: Uint8Array<ArrayBuffer>,
     person: (
       invitation: Invitation,
     ) => Promise<{ existing: Person } | { create: { name: string; passwordHash: string } }>,
     now = new Date(),
   ): Promise<{ invitation: Invitation; person: Person } | null> {
+    const pending = await this.prisma.invitation.findFirst({
+      where: { tokenHash, acceptedAt: null, expiresAt: { gt: now } },
+    });
+    if (!pending) return null;
+    const decided = await person(pending);
     return this.prisma.$transaction(async (tx) => {
       const [locked] = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM invitations
-        WHERE token_hash = ${Buffer.from(tokenHash)} AND accepted_at IS NULL AND expires_at > ${now}
+        WHERE id = ${pending.id}::uuid AND accepted_at IS NULL AND expires_at > ${now}
         FOR UPDATE`;
       if (!locked) return null;
       const invitation = await tx.invitation.update({ where: { id: locked.id }, data: { acceptedAt: now } });
-      const decided = await person(invitation);
       const row =
         'existing' in decided
           ? decided.existing
@@ -213,7 +221,7 @@ export class PersonRepository {
         },
       );
       return { invitation, person: row };
-    });
+    }, PEOPLE_TRANSACTION);
   }
 
   /** A tenant's first owner, made by the platform operator (or a test) without an invitation. */
@@ -229,7 +237,7 @@ export class PersonRepository {
         update: { role: membership.role },
       });
       return row;
-    });
+    }, PEOPLE_TRANSACTION);
   }
 
   /**
@@ -271,6 +279,6 @@ export class PersonRepository {
       await tx.person.update({ where: { id: reset.personId }, data: { passwordHash } });
       await tx.session.deleteMany({ where: { personId: reset.personId } });
       return reset.personId;
-    });
+    }, PEOPLE_TRANSACTION);
   }
 }
