@@ -1,14 +1,18 @@
 // Multi-tenancy at the API boundary, against real servers: every REST endpoint and GraphQL
-// operation keeps tenants apart, enforces key scopes and revocation; quotas, per-key rate limits
-// and size limits answer with clear codes. The tables below are checked against the OpenAPI
-// document and the GraphQL schema, so a new endpoint or operation cannot skip them.
+// operation keeps tenants apart, enforces key scopes and revocation, for API keys and for people
+// signed in with a session alike; quotas, per-key rate limits and size limits answer with clear
+// codes. The tables below are checked against the OpenAPI document and the GraphQL schema, so a
+// new endpoint or operation cannot skip them.
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
+import { linkToken, startMailServer, type MailServer } from './support/mail-server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { sessionClient, type SessionClient } from './support/session-client';
 
-type Access = 'read' | 'write' | 'admin' | 'platform';
+/** `public`: how a person signs in (no key, no session); `person`: a signed-in person's own account. */
+type Access = 'read' | 'write' | 'admin' | 'platform' | 'public' | 'person';
 /**
  * What another tenant's key gets: 404 with this code, a list without the owner's objects, null as for an
  * unknown id (`node`), or nothing to isolate.
@@ -39,13 +43,17 @@ interface Ids {
   otherSiteId: string;
   webhookId: string;
   deliveryId: string;
+  personId: string;
+  invitationId: string;
 }
 
-function graphqlClient(baseUrl: string, key?: string) {
+/** With a key, or with a session's headers (cookie, CSRF token, tenant). */
+function graphqlClient(baseUrl: string, key?: string | Record<string, string>) {
+  const auth = typeof key === 'string' ? { authorization: `Bearer ${key}` } : (key ?? {});
   return async (query: string, variables: Record<string, unknown> = {}, raw?: string) => {
     const response = await fetch(`${baseUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      headers: { 'content-type': 'application/json', ...auth },
       body: raw ?? JSON.stringify({ query, variables }),
     });
     return {
@@ -72,6 +80,60 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'DELETE', path: '/v1/tenants/{tenantId}', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/sites', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/audit-log', access: 'platform', isolation: 'none' },
+  {
+    method: 'POST',
+    path: '/v1/tenants/{tenantId}/invitations',
+    body: { email: 'first@owner.test', role: 'owner' },
+    access: 'platform',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/sign-in',
+    body: { email: 'nobody@owner.test', password: 'x' },
+    access: 'public',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/password-reset',
+    body: { email: 'x@owner.test' },
+    access: 'public',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/password-reset/confirm',
+    body: { token: 'x'.repeat(43), password: 'x'.repeat(12) },
+    access: 'public',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/accept-invitation',
+    body: { token: 'x'.repeat(43), password: 'x'.repeat(12) },
+    access: 'public',
+    isolation: 'none',
+  },
+  { method: 'GET', path: '/v1/auth/session', access: 'person', isolation: 'none' },
+  { method: 'POST', path: '/v1/auth/sign-out', access: 'person', isolation: 'none' },
+  { method: 'POST', path: '/v1/auth/sign-out-everywhere', access: 'person', isolation: 'none' },
+  { method: 'GET', path: '/v1/members', access: 'read', isolation: 'list' },
+  { method: 'DELETE', path: '/v1/members/{personId}', access: 'admin', isolation: { notFound: 'MEMBER_NOT_FOUND' } },
+  {
+    method: 'POST',
+    path: '/v1/invitations',
+    body: { email: 'new@owner.test', role: 'viewer' },
+    access: 'admin',
+    isolation: 'none',
+  },
+  { method: 'GET', path: '/v1/invitations', access: 'admin', isolation: 'list' },
+  {
+    method: 'DELETE',
+    path: '/v1/invitations/{invitationId}',
+    access: 'admin',
+    isolation: { notFound: 'INVITATION_NOT_FOUND' },
+  },
   { method: 'GET', path: '/v1/api-keys', access: 'admin', isolation: 'list' },
   { method: 'POST', path: '/v1/api-keys', body: { name: 'k', scopes: ['read'] }, access: 'admin', isolation: 'none' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },
@@ -352,6 +414,22 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
   let owner: ReturnType<typeof apiClient>;
   let intruder: ReturnType<typeof apiClient>;
   let ids: Ids;
+  let mail: MailServer;
+  /** People signed in: the owner tenant's owner, viewer and editor; the intruder tenant's owner. */
+  let people: Record<'owner' | 'viewer' | 'editor' | 'intruder', SessionClient>;
+
+  /** A person invited to the tenant with this role (by the operator) and signed in through the mailed link. */
+  async function personIn(tenantId: string, email: string, role: string): Promise<SessionClient> {
+    const since = mail.received.length;
+    expect((await admin.post(`/v1/tenants/${tenantId}/invitations`, { email, role })).status).toBe(201);
+    const token = linkToken(await mail.mailTo(email, since), 'accept-invitation');
+    const accepted = await apiClient(platform.apiUrl).post('/v1/auth/accept-invitation', {
+      token,
+      password: 'a long enough password',
+    });
+    expect(accepted.status).toBe(200);
+    return sessionClient(platform.apiUrl, accepted, tenantId);
+  }
 
   /** A key of the owner tenant with these scopes. */
   async function ownerKeyWith(scopes: string[], name = scopes.join('+')): Promise<{ id: string; apiKey: string }> {
@@ -361,11 +439,13 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
   }
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    mail = await startMailServer();
+    platform = await startPlatform({ SMTP_URL: mail.url });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
     const ownerTenant = (await admin.post('/v1/tenants', { name: 'Owner' })).body;
     ownerKey = ownerTenant.apiKey;
-    intruderKey = (await admin.post('/v1/tenants', { name: 'Intruder' })).body.apiKey;
+    const intruderTenant = (await admin.post('/v1/tenants', { name: 'Intruder' })).body;
+    intruderKey = intruderTenant.apiKey;
     owner = apiClient(platform.apiUrl, ownerKey);
     intruder = apiClient(platform.apiUrl, intruderKey);
     const siteId = (await owner.post('/v1/sites', { hostname: SITE })).body.id;
@@ -379,9 +459,38 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
     const otherSiteId = (await intruder.post('/v1/sites', { hostname: 'b.example.com' })).body.id;
     const webhookId = (await owner.post('/v1/webhooks', { url: HOOK_URL, eventTypes: ['site.verified'] })).body.id;
     const deliveryId = (await owner.post(`/v1/webhooks/${webhookId}/test`)).body.id;
-    ids = { tenantId: ownerTenant.id, siteId, buildId, keyId, otherSiteId, webhookId, deliveryId };
+    people = {
+      owner: await personIn(ownerTenant.id, 'owner@owner.test', 'owner'),
+      viewer: await personIn(ownerTenant.id, 'viewer@owner.test', 'viewer'),
+      editor: await personIn(ownerTenant.id, 'editor@owner.test', 'editor'),
+      intruder: await personIn(intruderTenant.id, 'intruder@intruder.test', 'owner'),
+    };
+    const personId = (await people.owner.get('/v1/auth/session')).body.person.id;
+    const invitationId = (await people.owner.post('/v1/invitations', { email: 'pending@owner.test', role: 'viewer' }))
+      .body.id;
+    ids = {
+      tenantId: ownerTenant.id,
+      siteId,
+      buildId,
+      keyId,
+      otherSiteId,
+      webhookId,
+      deliveryId,
+      personId,
+      invitationId,
+    };
   });
-  afterAll(() => platform?.close());
+  afterAll(async () => {
+    await platform?.close();
+    await mail?.close();
+  });
+
+  /** What a list answered to another tenant must not hold. */
+  function expectNoneOfTheOwners(body: unknown): void {
+    const text = JSON.stringify(body);
+    for (const secret of [ids.siteId, ids.keyId, ids.webhookId, ids.personId, ids.invitationId, SITE, '@owner.test'])
+      expect(text).not.toContain(secret);
+  }
 
   describe('coverage', () => {
     it('serves an OpenAPI document at /docs-json listing every REST path, and its UI at /docs', async () => {
@@ -439,10 +548,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         const res = await intruder.call(op.method, fill(op.path, ids), op.body);
         if (op.isolation === 'list') {
           expect(res.status).toBe(200);
-          expect(JSON.stringify(res.body)).not.toContain(ids.siteId);
-          expect(JSON.stringify(res.body)).not.toContain(ids.keyId);
-          expect(JSON.stringify(res.body)).not.toContain(ids.webhookId);
-          expect(JSON.stringify(res.body)).not.toContain(SITE);
+          expectNoneOfTheOwners(res.body);
         } else if (typeof op.isolation === 'object') {
           expect(res.status).toBe(404);
           expect(res.body).toEqual({
@@ -503,15 +609,102 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       expect(builds.filter((build) => build.trigger === 'api').map((build) => build.id)).toEqual([ids.buildId]);
       const keys = (await owner.get('/v1/api-keys')).body.items as { id: string; revokedAt: string | null }[];
       expect(keys.find((key) => key.id === ids.keyId)?.revokedAt).toBeNull();
+      const members = (await owner.get('/v1/members')).body.items as { personId: string }[];
+      expect(members.map((member) => member.personId)).toContain(ids.personId);
+      const invitations = (await owner.get('/v1/invitations')).body.items as { id: string }[];
+      expect(invitations.map((invitation) => invitation.id)).toEqual([ids.invitationId]);
     });
   });
 
+  describe("another tenant's person, signed in", () => {
+    it.each(REST_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [label(op), op] as const))(
+      'REST %s in their own tenant: 404 or an empty list, never data',
+      async (_, op) => {
+        const res = await people.intruder.call(op.method, fill(op.path, ids), op.body);
+        if (op.isolation === 'list') {
+          expect(res.status).toBe(200);
+          expectNoneOfTheOwners(res.body);
+        } else if (typeof op.isolation === 'object') {
+          expect(res.status).toBe(404);
+          expect(res.body.error.code).toBe(op.isolation.notFound);
+        }
+      },
+    );
+
+    it("gets 403 NOT_A_MEMBER on every route when naming the owner's tenant, REST and GraphQL", async () => {
+      const headers = { 'x-tenant-id': ids.tenantId };
+      for (const op of REST_OPERATIONS.filter((op) => op.access !== 'public')) {
+        const res = await people.intruder.call(op.method, fill(op.path, ids), op.body, headers);
+        expect(res.status, label(op)).toBe(403);
+        expect(res.body.error.code, label(op)).toBe('NOT_A_MEMBER');
+      }
+      const gql = graphqlClient(platform.apiUrl, {
+        cookie: people.intruder.cookie,
+        'x-csrf-token': people.intruder.csrfToken,
+        ...headers,
+      });
+      for (const op of GQL_OPERATIONS) {
+        const res = await gql(op.query, variablesFor(op.query, ids));
+        expect(
+          res.body.errors?.map((e) => e.extensions.code),
+          op.field,
+        ).toEqual(['NOT_A_MEMBER']);
+      }
+    });
+
+    it.each(GQL_OPERATIONS.filter((op) => op.isolation !== 'none').map((op) => [op.field, op] as const))(
+      'GraphQL %s in their own tenant: an error with the REST code or an empty list, never data',
+      async (_, op) => {
+        const res = await graphqlClient(platform.apiUrl, {
+          cookie: people.intruder.cookie,
+          'x-csrf-token': people.intruder.csrfToken,
+          'x-tenant-id': (await people.intruder.get('/v1/auth/session')).body.memberships[0].tenantId,
+        })(op.query, variablesFor(op.query, ids));
+        if (op.isolation === 'list') {
+          expect(res.body.errors).toBeUndefined();
+          expectNoneOfTheOwners(res.body.data);
+        } else if (op.isolation === 'null') {
+          expect(res.body.errors).toBeUndefined();
+          expect(Object.values(res.body.data)).toEqual([null, null, null, null, null]);
+        } else if (typeof op.isolation === 'object') {
+          expect(res.body.data).toEqual(refusedData(op));
+          expect(res.body.errors?.map((e) => e.extensions.code)).toEqual([op.isolation.notFound]);
+        }
+      },
+    );
+  });
+
   describe('scopes', () => {
-    const weaker: Record<Exclude<Access, 'platform'>, string[][]> = {
+    const weaker: Record<'read' | 'write' | 'admin', string[][]> = {
       read: [],
       write: [['read']],
       admin: [['read'], ['write'], ['read', 'write']],
     };
+    /** Roles without the scope: a role is its scopes. */
+    const weakerRoles: Record<'read' | 'write' | 'admin', ('viewer' | 'editor')[]> = {
+      read: [],
+      write: ['viewer'],
+      admin: ['viewer', 'editor'],
+    };
+
+    it('every REST endpoint refuses a person whose role lacks the scope with 403, as it does a key', async () => {
+      for (const op of REST_OPERATIONS) {
+        if (op.access === 'public' || op.access === 'person') continue;
+        if (op.access === 'platform') {
+          const res = await people.owner.call(op.method, fill(op.path, ids), op.body);
+          expect(res.status, label(op)).toBe(403);
+          expect(res.body.error.code).toBe('FORBIDDEN');
+          continue;
+        }
+        for (const role of weakerRoles[op.access]) {
+          const res = await people[role].call(op.method, fill(op.path, ids), op.body);
+          expect(res.status, `${label(op)} as ${role}`).toBe(403);
+          expect(res.body.error.code).toBe('INSUFFICIENT_SCOPE');
+        }
+        if (op.access === 'read' && op.method === 'GET')
+          expect((await people.viewer.call(op.method, fill(op.path, ids))).status, `${label(op)} as viewer`).toBe(200);
+      }
+    });
 
     it('every REST endpoint refuses a key without its scope with 403, and lets one with it through', async () => {
       const keys = new Map<string, string>();
@@ -520,8 +713,9 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
         return keys.get(scopes.join()) as string;
       };
       for (const op of REST_OPERATIONS) {
-        if (op.access === 'platform') {
-          const res = await owner.call(op.method, op.path, op.body);
+        if (op.access === 'public') continue;
+        if (op.access === 'platform' || op.access === 'person') {
+          const res = await owner.call(op.method, fill(op.path, ids), op.body);
           expect(res.status, label(op)).toBe(403);
           expect(res.body.error.code).toBe('FORBIDDEN');
           continue;
@@ -591,7 +785,7 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
       expect(revoked.body.data).toEqual({ revokeApiKey: { apiKey: { id: viaGql.id, revokedAt: expect.any(String) } } });
 
       for (const key of [viaRest.apiKey, viaGql.apiKey]) {
-        for (const op of REST_OPERATIONS) {
+        for (const op of REST_OPERATIONS.filter((op) => op.access !== 'public')) {
           const res = await apiClient(platform.apiUrl, key).call(op.method, fill(op.path, ids), op.body);
           expect(res.status, label(op)).toBe(401);
           expect(res.body.error.code).toBe('UNAUTHENTICATED');

@@ -21,6 +21,13 @@ import { RequestLog, requestIdOf } from './http/request-log';
 const GRAPHQL_PATH = '/graphql';
 /** Routes that take up to 10,000 entries; every other route takes a small body. */
 const BULK_ROUTES = new Set(['PUT /v1/sites/:siteId/urls', 'DELETE /v1/sites/:siteId/urls', `POST ${GRAPHQL_PATH}`]);
+/** Routes whose body is how a person authenticates (an email and password, an emailed token). */
+const PUBLIC_BODY_ROUTES = new Set([
+  '/v1/auth/sign-in',
+  '/v1/auth/password-reset',
+  '/v1/auth/password-reset/confirm',
+  '/v1/auth/accept-invitation',
+]);
 
 /**
  * Fastify as the API wants it, set up before Nest or mercurius add a route:
@@ -82,7 +89,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
       // The queue board checks the admin key itself (Basic or Bearer), before its body is read.
       if (!announcesBody(request) || request.url.startsWith(`${QUEUE_BOARD_PATH}/`)) return;
       cutOffIdleBody(request, reply, limits.bodyIdleTimeoutMs);
-      if (!this.authenticator) return;
+      if (!this.authenticator || PUBLIC_BODY_ROUTES.has(request.routeOptions.url ?? '')) return;
       try {
         await this.authenticator.principalOf(request, reply);
       } catch (error) {

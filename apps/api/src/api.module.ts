@@ -30,6 +30,13 @@ import {
   URL_INGEST,
   VERIFICATION_PRODUCER,
 } from './api.tokens';
+import { AccountsController } from './accounts/accounts.controller';
+import { AccountsService } from './accounts/accounts.service';
+import { MAILER, PASSWORD_HASHER, SIGN_IN_LIMITER } from './accounts/accounts.tokens';
+import { Mailer } from './accounts/mailer';
+import { MembersController } from './accounts/members.controller';
+import { MembersService } from './accounts/members.service';
+import { PasswordHasher } from './accounts/password-hasher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
 import { DATA_PROVIDERS, readRoutingProviders, type ReplicaClients } from './data.providers';
@@ -143,6 +150,8 @@ export class ApiModule {
         HealthController,
         TenantsController,
         TenantAdminController,
+        AccountsController,
+        MembersController,
         SitesController,
         UrlsController,
         ExclusionsController,
@@ -219,6 +228,15 @@ export class ApiModule {
             sharedLimiter(redis, `${config.queuePrefix}:auth-failures`, authFailures),
         },
         {
+          provide: SIGN_IN_LIMITER,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) =>
+            sharedLimiter(redis, `${config.queuePrefix}:sign-in-failures`, config.accounts.signInFailures),
+        },
+        // Each request that mails opens its own SMTP connection: nothing to close at shutdown.
+        { provide: MAILER, useFactory: () => new Mailer(config.accounts) },
+        { provide: PASSWORD_HASHER, useFactory: () => new PasswordHasher() },
+        {
           provide: Readiness,
           inject: [PG_POOL, REDIS],
           useFactory: (pool: Pool, redis: RedisConnection) => {
@@ -236,6 +254,8 @@ export class ApiModule {
         ...readRoutingProviders(config, metrics),
         RequestAuthenticator,
         ApiKeysService,
+        AccountsService,
+        MembersService,
         TenantsService,
         TenantAdminService,
         TenantAdminResolver,

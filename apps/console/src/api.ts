@@ -1,5 +1,7 @@
-// The console's access to the admin API: the typed client of libs/client, same origin, with the
-// key the tenant signed in with. The key lives in sessionStorage: gone when the tab closes.
+// The console's access to the admin API: the typed client of libs/client, same origin, as a
+// person (the HttpOnly session cookie the browser sends by itself, with the session's CSRF token
+// and the tenant they act in) or with a tenant's API key, kept in sessionStorage: gone when the
+// tab closes.
 import { createSitemapsClient, SitemapsApiError, unwrap, type Schemas, type SitemapsClient } from '@sitemaps/client';
 
 export { SitemapsApiError, unwrap };
@@ -16,8 +18,41 @@ export function storeKey(key: string | null): void {
   else sessionStorage.setItem(KEY_ITEM, key);
 }
 
-export function clientFor(apiKey: string): SitemapsClient {
-  return createSitemapsClient({ baseUrl: window.location.origin, apiKey });
+/** How requests authenticate: a key, or a person's session acting in one of their tenants. */
+export type Credentials = { apiKey: string } | { csrfToken: string; tenantId: string | undefined };
+
+export function authHeaders(credentials: Credentials): Record<string, string> {
+  if ('apiKey' in credentials) return { authorization: `Bearer ${credentials.apiKey}` };
+  return {
+    'x-csrf-token': credentials.csrfToken,
+    ...(credentials.tenantId ? { 'x-tenant-id': credentials.tenantId } : {}),
+  };
+}
+
+export function clientFor(credentials: Credentials | string): SitemapsClient {
+  const headers = authHeaders(typeof credentials === 'string' ? { apiKey: credentials } : credentials);
+  return createSitemapsClient({ baseUrl: window.location.origin, headers });
+}
+
+const SIGNED_IN_ITEM = 'sitemaps.signedIn';
+const TENANT_ITEM = 'sitemaps.tenantId';
+
+/** Whether this browser signed a person in: only then is the session asked for (no 401 on a first visit). */
+export function hasSession(): boolean {
+  return localStorage.getItem(SIGNED_IN_ITEM) === '1';
+}
+
+export function rememberSession(signedIn: boolean): void {
+  if (signedIn) localStorage.setItem(SIGNED_IN_ITEM, '1');
+  else localStorage.removeItem(SIGNED_IN_ITEM);
+}
+
+export function storedTenant(): string | null {
+  return sessionStorage.getItem(TENANT_ITEM);
+}
+
+export function storeTenant(tenantId: string): void {
+  sessionStorage.setItem(TENANT_ITEM, tenantId);
 }
 
 /** `field` → message, from a VALIDATION_FAILED answer's details: shown on the form's fields. */
@@ -47,20 +82,20 @@ export interface UploadProgress {
  * reports the bytes sent. The API answers when the import has finished.
  */
 export function uploadUrls(upload: {
-  apiKey: string;
+  credentials: Credentials;
   siteId: string;
   file: File;
   mode: 'upsert' | 'replace';
   onProgress(progress: UploadProgress): void;
 }): Promise<Schemas['ImportResult']> {
-  const { apiKey, siteId, file, mode, onProgress } = upload;
+  const { credentials, siteId, file, mode, onProgress } = upload;
   const name = file.name.toLowerCase();
   const gzipped = name.endsWith('.gz');
   const format = name.replace(/\.gz$/, '').endsWith('.csv') ? 'csv' : 'ndjson';
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/v1/sites/${encodeURIComponent(siteId)}/urls/import?mode=${mode}&format=${format}`);
-    xhr.setRequestHeader('authorization', `Bearer ${apiKey}`);
+    for (const [name, value] of Object.entries(authHeaders(credentials))) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('content-type', format === 'csv' ? 'text/csv' : 'application/x-ndjson');
     if (gzipped) xhr.setRequestHeader('content-encoding', 'gzip');
     xhr.upload.onprogress = (event) =>

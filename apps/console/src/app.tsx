@@ -1,15 +1,39 @@
-import { createContext, useContext, useMemo, useState, type FormEvent } from 'react';
-import { clientFor, messageOf, SitemapsApiError, storedKey, storeKey, unwrap } from './api';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  clientFor,
+  hasSession,
+  rememberSession,
+  storedKey,
+  storedTenant,
+  storeKey,
+  storeTenant,
+  unwrap,
+  type Credentials,
+  type Schemas,
+} from './api';
+import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, SignIn } from './account-pages';
+import { KeysPage } from './keys-page';
+import { PeoplePage } from './people-page';
 import { hrefOf, useRoute } from './route';
 import { SitePage } from './site-page';
 import { SitesPage } from './sites-page';
-import { Field } from './ui';
 import { WebhooksPage } from './webhooks-page';
 import type { SitemapsClient } from '@sitemaps/client';
 
+export type Account = Schemas['Account'];
+type Role = Account['memberships'][number]['role'];
+
+/** Signed in with a tenant's key (kept in this tab), or as a person acting in one of their tenants. */
+type Auth = { kind: 'key'; apiKey: string } | { kind: 'person'; account: Account; tenantId: string | undefined };
+
 interface Session {
-  apiKey: string;
+  credentials: Credentials;
   api: SitemapsClient;
+  /** The person's role in the tenant; undefined with a key (its scopes are the server's to check). */
+  role: Role | undefined;
+  /** What the UI offers; the API refuses the rest anyway. */
+  canWrite: boolean;
+  canAdmin: boolean;
   signOut(reason?: string): void;
 }
 
@@ -21,38 +45,99 @@ export function useSession(): Session {
   return session;
 }
 
+function personAuth(account: Account): Auth {
+  const remembered = storedTenant();
+  const tenantId =
+    account.memberships.find((m) => m.tenantId === remembered)?.tenantId ?? account.memberships[0]?.tenantId;
+  return { kind: 'person', account, tenantId };
+}
+
 export function App() {
-  const [apiKey, setApiKey] = useState(storedKey);
+  const [auth, setAuth] = useState<Auth | null>(() => {
+    const key = storedKey();
+    return key ? { kind: 'key', apiKey: key } : null;
+  });
+  // A person's session cookie is HttpOnly: whether it still holds is the API's to say.
+  const [checking, setChecking] = useState(() => auth === null && hasSession());
   const [notice, setNotice] = useState<string | null>(null);
   const route = useRoute();
-  const session = useMemo<Session | null>(
-    () =>
-      apiKey
-        ? {
-            apiKey,
-            api: clientFor(apiKey),
-            signOut(reason) {
-              storeKey(null);
-              setApiKey(null);
-              setNotice(reason ?? null);
-            },
-          }
-        : null,
-    [apiKey],
-  );
 
-  if (!session) {
+  useEffect(() => {
+    if (!checking) return;
+    unwrap(clientFor({ csrfToken: '', tenantId: undefined }).GET('/v1/auth/session'))
+      .then((account) => setAuth(personAuth(account)))
+      .catch(() => rememberSession(false))
+      .finally(() => setChecking(false));
+  }, [checking]);
+
+  const session = useMemo<Session | null>(() => {
+    if (!auth) return null;
+    const credentials: Credentials =
+      auth.kind === 'key' ? { apiKey: auth.apiKey } : { csrfToken: auth.account.csrfToken, tenantId: auth.tenantId };
+    const role =
+      auth.kind === 'person' ? auth.account.memberships.find((m) => m.tenantId === auth.tenantId)?.role : undefined;
+    const api = clientFor(credentials);
+    return {
+      credentials,
+      api,
+      role,
+      canWrite: auth.kind === 'key' || role !== 'viewer',
+      canAdmin: auth.kind === 'key' || role === 'owner' || role === 'admin',
+      signOut(reason) {
+        if (auth.kind === 'person') {
+          void api.POST('/v1/auth/sign-out');
+          rememberSession(false);
+        } else storeKey(null);
+        setAuth(null);
+        setNotice(reason ?? null);
+      },
+    };
+  }, [auth]);
+
+  const signedInAsPerson = (account: Account) => {
+    rememberSession(true);
+    setNotice(null);
+    setAuth(personAuth(account));
+    window.location.hash = hrefOf({ page: 'sites' });
+  };
+
+  if (route.page === 'accept-invitation')
+    return <AcceptInvitationPage token={route.token} onAccepted={signedInAsPerson} />;
+  if (route.page === 'reset-password') return <ResetPasswordPage token={route.token} />;
+  if (route.page === 'forgot-password') return <ForgotPasswordPage />;
+  if (checking)
+    return (
+      <main id="main" className="sign-in">
+        <p role="status">Loading…</p>
+      </main>
+    );
+  if (!session || !auth) {
     return (
       <SignIn
         notice={notice}
-        onSignedIn={(key) => {
+        onPerson={signedInAsPerson}
+        onKey={(key) => {
           storeKey(key);
           setNotice(null);
-          setApiKey(key);
+          setAuth({ kind: 'key', apiKey: key });
         }}
       />
     );
   }
+  if (auth.kind === 'person' && !auth.tenantId) {
+    return (
+      <main id="main" className="sign-in">
+        <h1>No tenant yet</h1>
+        <p>
+          You are signed in as {auth.account.person.email}, but belong to no tenant: ask an owner for an invitation.
+        </p>
+        <button type="button" className="secondary" onClick={() => session.signOut()}>
+          Sign out
+        </button>
+      </main>
+    );
+  }
+  const current = (page: string) => (route.page === page ? 'page' : undefined);
   return (
     <SessionContext.Provider value={session}>
       <a className="skip" href="#main">
@@ -63,76 +148,56 @@ export function App() {
           Sitemaps
         </a>
         <nav aria-label="Main">
-          <a href={hrefOf({ page: 'sites' })} aria-current={route.page !== 'webhooks' ? 'page' : undefined}>
+          <a
+            href={hrefOf({ page: 'sites' })}
+            aria-current={route.page === 'sites' || route.page === 'site' ? 'page' : undefined}
+          >
             Sites
           </a>
-          <a href={hrefOf({ page: 'webhooks' })} aria-current={route.page === 'webhooks' ? 'page' : undefined}>
+          <a href={hrefOf({ page: 'webhooks' })} aria-current={current('webhooks')}>
             Webhooks
           </a>
+          {auth.kind === 'person' && (
+            <a href={hrefOf({ page: 'people' })} aria-current={current('people')}>
+              People
+            </a>
+          )}
+          {session.canAdmin && (
+            <a href={hrefOf({ page: 'keys' })} aria-current={current('keys')}>
+              API keys
+            </a>
+          )}
         </nav>
+        {auth.kind === 'person' && (
+          <label className="tenant-switch">
+            <span className="visually-hidden">Tenant</span>
+            <select
+              value={auth.tenantId}
+              onChange={(event) => {
+                storeTenant(event.target.value);
+                setAuth({ ...auth, tenantId: event.target.value });
+                window.location.hash = hrefOf({ page: 'sites' });
+              }}
+            >
+              {auth.account.memberships.map((m) => (
+                <option key={m.tenantId} value={m.tenantId}>
+                  {m.tenantName} ({m.role})
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button type="button" className="secondary" onClick={() => session.signOut()}>
           Sign out
         </button>
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} key={auth.kind === 'person' ? auth.tenantId : 'key'}>
         {route.page === 'sites' && <SitesPage />}
         {route.page === 'site' && <SitePage key={route.siteId} siteId={route.siteId} tab={route.tab} />}
         {route.page === 'webhooks' && <WebhooksPage />}
+        {route.page === 'keys' && <KeysPage />}
+        {route.page === 'people' && <PeoplePage />}
       </main>
     </SessionContext.Provider>
-  );
-}
-
-function SignIn(props: { notice: string | null; onSignedIn(key: string): void }) {
-  const [key, setKey] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const trimmed = key.trim();
-    if (!trimmed) return setError('Enter an API key');
-    setBusy(true);
-    try {
-      // A tenant's key can list its sites: the cheapest proof that the key works.
-      await unwrap(clientFor(trimmed).GET('/v1/sites', { params: { query: { limit: 1 } } }));
-      props.onSignedIn(trimmed);
-    } catch (e) {
-      setError(
-        e instanceof SitemapsApiError && e.status === 401 ? 'This key is not valid, or has been revoked' : messageOf(e),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return (
-    <main id="main" className="sign-in">
-      <h1>Sitemaps console</h1>
-      <p>Sign in with one of your tenant's API keys. It is kept in this tab only, until you close it or sign out.</p>
-      {props.notice && (
-        <p className="error" role="alert">
-          {props.notice}
-        </p>
-      )}
-      <form onSubmit={submit} noValidate>
-        <Field label="API key" error={error}>
-          {(ids) => (
-            <input
-              {...ids}
-              type="password"
-              autoComplete="current-password"
-              spellCheck={false}
-              value={key}
-              onChange={(e) => setKey(e.target.value)}
-              required
-            />
-          )}
-        </Field>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-    </main>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
+import { fieldErrors, unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
 import { useSession } from './app';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
@@ -7,7 +7,7 @@ import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusB
 const POLL_MS = 500;
 
 export function ImportPanel({ site }: { site: Schemas['Site'] }) {
-  const { api, apiKey } = useSession();
+  const { api, credentials } = useSession();
   const fileRef = useRef<HTMLInputElement>(null);
   const [mode, setMode] = useState<'upsert' | 'replace'>('upsert');
   const [fileError, setFileError] = useState<string | undefined>();
@@ -53,7 +53,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
     setProgress({ sent: 0, total: file.size });
     setUploading(true);
     try {
-      setResult(await uploadUrls({ apiKey, siteId: site.id, file, mode, onProgress: setProgress }));
+      setResult(await uploadUrls({ credentials, siteId: site.id, file, mode, onProgress: setProgress }));
     } catch (e) {
       setError(e);
     } finally {
@@ -64,6 +64,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
 
   return (
     <>
+      <SitemapImport site={site} onDone={imports.reload} />
       <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-heading">
         <h2 id="upload-heading">Upload URLs</h2>
         <p className="muted">
@@ -205,5 +206,75 @@ function Rejections({ siteId, importId }: { siteId: string; importId: string }) 
       )}
       <Pager label="Rejected lines" {...rejections} />
     </section>
+  );
+}
+
+/** Imports a site's existing sitemaps from the web: queued, then followed until it ends. */
+function SitemapImport({ site, onDone }: { site: Schemas['Site']; onDone(): void }) {
+  const { api, canWrite } = useSession();
+  const [url, setUrl] = useState(`${site.scheme}://${site.hostname}/robots.txt`);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [importId, setImportId] = useState<string | null>(null);
+  const [state, setState] = useState<Schemas['Import'] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    if (!importId) return;
+    let live = true;
+    const poll = async () => {
+      const found = await unwrap(
+        api.GET('/v1/sites/{siteId}/imports/{importId}', { params: { path: { siteId: site.id, importId } } }),
+      );
+      if (!live) return;
+      setState(found);
+      if (found.status === 'completed' || found.status === 'failed') {
+        setImportId(null);
+        onDone();
+      }
+    };
+    const timer = setInterval(() => void poll().catch((e: unknown) => live && setError(e)), POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [api, site.id, importId, onDone]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setError(null);
+    setState(null);
+    try {
+      const queued = await unwrap(
+        api.POST('/v1/sites/{siteId}/imports/sitemaps', { params: { path: { siteId: site.id } }, body: { url } }),
+      );
+      setImportId(queued.importId);
+    } catch (e) {
+      const fields = fieldErrors(e);
+      if (Object.keys(fields).length) setErrors(fields);
+      else setError(e);
+    }
+  }
+
+  if (!canWrite) return null;
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby="sitemap-import-heading">
+      <h2 id="sitemap-import-heading">Import existing sitemaps</h2>
+      <p className="muted">A robots.txt, a sitemap index or a sitemap on the web; its URLs are added or updated.</p>
+      <div className="inline">
+        <Field label="Sitemap or robots.txt URL" error={errors.url}>
+          {(ids) => <input {...ids} type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />}
+        </Field>
+        <button type="submit" disabled={importId !== null}>
+          {importId ? 'Importing…' : 'Import from URL'}
+        </button>
+      </div>
+      <p role="status" aria-live="polite">
+        {state &&
+          `Sitemaps import ${state.status}: ${formatNumber(state.linesRead)} URLs read, ` +
+            `${formatNumber(state.stored)} stored, ${formatNumber(state.rejected)} rejected`}
+      </p>
+      <ErrorNote error={error} />
+    </form>
   );
 }

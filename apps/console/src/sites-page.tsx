@@ -5,7 +5,7 @@ import { hrefOf } from './route';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 export function SitesPage() {
-  const { api } = useSession();
+  const { api, canWrite } = useSession();
   const sites = useCursorPages(
     (cursor) => unwrap(api.GET('/v1/sites', { params: { query: { limit: 25, cursor } } })),
     [api],
@@ -13,9 +13,13 @@ export function SitesPage() {
   return (
     <>
       <h1>Sites</h1>
-      <CreateSite
-        onCreated={(site) => (window.location.hash = hrefOf({ page: 'site', siteId: site.id, tab: 'overview' }))}
-      />
+      {canWrite ? (
+        <CreateSite
+          onCreated={(site) => (window.location.hash = hrefOf({ page: 'site', siteId: site.id, tab: 'overview' }))}
+        />
+      ) : (
+        <p>Your role (viewer) reads this tenant's sites; an editor, admin or owner adds them.</p>
+      )}
       <section aria-labelledby="sites-heading">
         <h2 id="sites-heading">Your sites</h2>
         <ErrorNote error={sites.error} />

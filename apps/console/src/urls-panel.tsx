@@ -63,14 +63,34 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
           )}
           <Pager label="URLs" {...urls} />
         </div>
-        {selected && <UrlDetails url={selected} />}
+        {selected && (
+          <UrlDetails
+            url={selected}
+            siteId={site.id}
+            onDeleted={() => {
+              setSelected(null);
+              urls.reload();
+            }}
+          />
+        )}
       </div>
     </>
   );
 }
 
-function UrlDetails({ url }: { url: Schemas['Url'] }) {
+function UrlDetails({ url, siteId, onDeleted }: { url: Schemas['Url']; siteId: string; onDeleted(): void }) {
+  const { api, canWrite } = useSession();
+  const [error, setError] = useState<unknown>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  async function remove() {
+    setError(null);
+    try {
+      await unwrap(api.DELETE('/v1/sites/{siteId}/urls', { params: { path: { siteId } }, body: { locs: [url.loc] } }));
+      onDeleted();
+    } catch (e) {
+      setError(e);
+    }
+  }
   // Moves focus (and, on a phone, the view) to the URL just chosen.
   useEffect(() => heading.current?.focus(), [url.loc]);
   const cluster = url.alternates;
@@ -131,6 +151,14 @@ function UrlDetails({ url }: { url: Schemas['Url'] }) {
       {cluster.length > 0 && !cluster.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default') && (
         <p className="muted">No x-default in this cluster.</p>
       )}
+      {canWrite && (
+        <p>
+          <button type="button" className="danger" onClick={() => void remove()}>
+            Delete this URL
+          </button>
+        </p>
+      )}
+      <ErrorNote error={error} />
     </article>
   );
 }

@@ -8,6 +8,7 @@ import {
   BuildRepository,
   createPgPool,
   IdempotencyKeyRepository,
+  PersonRepository,
   IndexNowRepository,
   createPrismaClient,
   ManifestRepository,
@@ -163,12 +164,18 @@ export class WorkerModule {
         },
         {
           provide: GarbageCollector,
-          inject: [BLOB_STORE, BuildRepository, IdempotencyKeyRepository],
-          useFactory: (store: BlobStore, builds: BuildRepository, idempotencyKeys: IdempotencyKeyRepository) =>
+          inject: [BLOB_STORE, BuildRepository, IdempotencyKeyRepository, PersonRepository],
+          useFactory: (
+            store: BlobStore,
+            builds: BuildRepository,
+            idempotencyKeys: IdempotencyKeyRepository,
+            people: PersonRepository,
+          ) =>
             new GarbageCollector({
               store,
               builds,
               idempotencyKeys,
+              people,
               graceMs: config.storage.graceMs,
               idempotencyKeyTtlSeconds: config.idempotencyKeyTtlSeconds,
             }),

@@ -16,10 +16,12 @@ export interface ClientOptions {
   apiKey?: string;
   fetch?: typeof globalThis.fetch;
   userAgent?: string;
+  /** Sent with every request: a console session's X-CSRF-Token and X-Tenant-Id. */
+  headers?: Record<string, string>;
 }
 
 export function createSitemapsClient(options: ClientOptions): SitemapsClient {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   if (options.userAgent) headers['user-agent'] = options.userAgent;
   return createClient<paths>({

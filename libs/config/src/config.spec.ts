@@ -2,11 +2,29 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, KNOWN_QUEUES, parseConfig, SECRET_VARIABLES } from './config';
+import { ConfigError, describeConfig, KNOWN_QUEUES, parseConfig, SECRET_VARIABLES } from './config';
 
 const base = { DATABASE_URL: 'postgres://localhost/db' };
 
 describe('config', () => {
+  it('points emailed links at the console, makes cookies Secure behind https, and takes smtp URLs only', () => {
+    expect(parseConfig(base).accounts).toMatchObject({
+      consoleUrl: 'http://localhost:3000/console',
+      secureCookies: false,
+      smtpUrl: undefined,
+    });
+    const https = parseConfig({ ...base, CONSOLE_URL: 'https://sitemaps.example.com/console/' }).accounts;
+    expect(https).toMatchObject({ consoleUrl: 'https://sitemaps.example.com/console', secureCookies: true });
+    expect(parseConfig({ ...base, SMTP_URL: 'smtps://u:p@mail.example.com:465' }).accounts.smtpUrl).toBe(
+      'smtps://u:p@mail.example.com:465',
+    );
+    expect(() => parseConfig({ ...base, SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+    const logged = JSON.stringify(
+      describeConfig(parseConfig({ ...base, SMTP_URL: 'smtp://u:secret@mail.example.com' })),
+    );
+    expect(logged).not.toContain('secret');
+  });
+
   it('runs one public server process per CPU unless PUBLIC_WORKERS says otherwise', () => {
     expect(parseConfig(base).public.workers).toBe(availableParallelism());
     expect(parseConfig({ ...base, PUBLIC_WORKERS: '3' }).public.workers).toBe(3);

@@ -112,6 +112,17 @@ const envSchema = z.object({
   TRUSTED_PROXIES: csv
     .pipe(z.array(z.string().refine(isProxyRange, 'expected an IP address, a CIDR or loopback|linklocal|uniquelocal')))
     .default([]),
+  /** Failed sign-ins (email and password) per address and email per window, then 429. */
+  SIGN_IN_FAILURE_POINTS: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(900),
+  /** Where people reach the console (links in invitation and password-reset emails); an https URL
+   *  also makes the session cookie Secure. Unset: http://localhost:API_PORT/console. */
+  CONSOLE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The SMTP server invitations and password resets are sent through: smtp:// or smtps://,
+   *  credentials in the URL. Unset: those routes answer 503 MAIL_NOT_CONFIGURED. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional().meta(secret),
+  /** The From of those emails. */
+  MAIL_FROM: z.string().min(3).default('Sitemaps <no-reply@localhost>'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   /** Aliased fields per GraphQL operation: each alias runs its field again. */
@@ -333,6 +344,7 @@ export interface AppConfig {
     consoleDir: string | undefined;
     limits: ApiLimits;
   };
+  accounts: AccountsConfig;
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
   /** TRUSTED_PROXIES: the peers whose X-Forwarded-For names the client; empty: the peer is the client. */
   trustedProxies: string[];
@@ -359,6 +371,17 @@ export interface AppConfig {
   webhooks: WebhookConfig;
   idempotencyKeyTtlSeconds: number;
   verification: VerificationConfig;
+}
+
+export interface AccountsConfig {
+  /** The console's public URL, no trailing slash; links in emails point under it. */
+  consoleUrl: string;
+  /** Whether the session cookie is Secure (the console is served over https). */
+  secureCookies: boolean;
+  /** undefined: no mail can be sent. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  signInFailures: { points: number; durationSeconds: number };
 }
 
 export interface WebhookConfig {
@@ -485,6 +508,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
           maxQueryLength: e.GRAPHQL_MAX_QUERY_LENGTH,
         },
       },
+    },
+    accounts: {
+      consoleUrl: (e.CONSOLE_URL ?? `http://localhost:${e.API_PORT}/console`).replace(/\/+$/, ''),
+      secureCookies: (e.CONSOLE_URL ?? '').startsWith('https:'),
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM,
+      signInFailures: { points: e.SIGN_IN_FAILURE_POINTS, durationSeconds: e.SIGN_IN_FAILURE_DURATION_S },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
     trustedProxies: e.TRUSTED_PROXIES,
@@ -634,6 +664,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       password: config.redisCluster.password ? '***' : undefined,
     },
     api: { ...config.api, adminApiKey: config.api.adminApiKey ? '***' : undefined },
+    accounts: { ...config.accounts, smtpUrl: config.accounts.smtpUrl && maskUrl(config.accounts.smtpUrl) },
     storage: {
       ...config.storage,
       s3: config.storage.s3 && { ...config.storage.s3, credentials: config.storage.s3.credentials ? '***' : undefined },

@@ -24,3 +24,4 @@ export * from './imports/import-run.repository';
 export * from './replication/wal-position';
 export * from './replication/read-router';
 export * from './indexnow/indexnow.repository';
+export * from './people/person.repository';

@@ -16,6 +16,7 @@ import { WebhookRepository } from './webhooks/webhook.repository';
 import { ApiKeyRepository } from './keys/api-key.repository';
 import { ImportRepository } from './imports/import.repository';
 import { IndexNowRepository } from './indexnow/indexnow.repository';
+import { PersonRepository } from './people/person.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -35,6 +36,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     apiKeys: new ApiKeyRepository(prisma),
     imports: new ImportRepository(prisma),
     indexNow: new IndexNowRepository(pool),
+    people: new PersonRepository(prisma),
   };
 }
 
@@ -57,6 +59,7 @@ export const REPOSITORY_CLASSES = {
   apiKeys: ApiKeyRepository,
   imports: ImportRepository,
   indexNow: IndexNowRepository,
+  people: PersonRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
 
 /**

@@ -12,7 +12,9 @@ export type ErrorKind =
   /** Well-formed, but contradicts what the client sent before (IDEMPOTENCY_KEY_REUSED). */
   | 'unprocessable'
   | 'too_large'
-  | 'rate_limited';
+  | 'rate_limited'
+  /** Something the platform is not set up to do (MAIL_NOT_CONFIGURED). */
+  | 'unavailable';
 
 export interface ErrorDetail {
   field?: string;

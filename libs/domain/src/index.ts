@@ -17,3 +17,4 @@ export * from './sites/site-verification';
 export * from './urls/exclusion.rules';
 export * from './urls/url-conflicts';
 export * from './shards/shard-size.rules';
+export * from './people/person.rules';

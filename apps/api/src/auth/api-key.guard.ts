@@ -10,7 +10,7 @@ import { PUBLIC_EXTENSION } from '../openapi/openapi.document';
 export type { AuthedRequest } from './transport-context';
 
 const ACCESS = 'access';
-type Access = { public: true } | { platform: true } | { scope: Scope };
+type Access = { public: true } | { platform: true } | { person: true } | { scope: Scope };
 
 /** Access to a route or GraphQL operation: public, platform key only, or a tenant key holding the scope (default: read). */
 /** Public routes are documented without the bearer requirement. */
@@ -18,6 +18,8 @@ export const Public = () =>
   applyDecorators(SetMetadata(ACCESS, { public: true } satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
 export const PlatformOnly = () => SetMetadata(ACCESS, { platform: true } satisfies Access);
 export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { scope } satisfies Access);
+/** A person signed in to the console (session cookie), acting in a tenant or not: their own account. */
+export const PersonOnly = () => SetMetadata(ACCESS, { person: true } satisfies Access);
 
 /** admin implies write, write implies read. */
 const GRANTS: Record<Scope, Scope[]> = { admin: ['admin', 'write', 'read'], write: ['write', 'read'], read: ['read'] };
@@ -44,10 +46,22 @@ export class ApiKeyGuard implements CanActivate {
         throw new DomainError('forbidden', 'FORBIDDEN', 'only the platform admin key may do this');
       return true;
     }
+    if ('person' in access) {
+      if (principal.kind === 'person' || (principal.kind === 'tenant' && principal.person)) return true;
+      throw new DomainError('forbidden', 'FORBIDDEN', 'sign in as a person for this; API keys have no account');
+    }
+    if (principal.kind === 'person')
+      throw new DomainError('forbidden', 'TENANT_REQUIRED', 'choose a tenant: send X-Tenant-Id with one of yours');
     if (principal.kind !== 'tenant')
       throw new DomainError('forbidden', 'FORBIDDEN', 'use a tenant API key for tenant resources');
     if (!principal.scopes.some((scope) => GRANTS[scope].includes(access.scope))) {
-      throw new DomainError('forbidden', 'INSUFFICIENT_SCOPE', `this key lacks the "${access.scope}" scope`);
+      throw new DomainError(
+        'forbidden',
+        'INSUFFICIENT_SCOPE',
+        principal.person
+          ? `the ${principal.person.role} role lacks the "${access.scope}" scope`
+          : `this key lacks the "${access.scope}" scope`,
+      );
     }
     return true;
   }

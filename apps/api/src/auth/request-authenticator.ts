@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parse as parseCookies } from 'cookie';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
 import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
+import { AccountsService, SESSION_COOKIE } from '../accounts/accounts.service';
 import { ApiKeysService, keyPrefix, TENANT_SUSPENDED } from './api-keys.service';
 import type { Principal } from './principal';
 
@@ -13,9 +15,10 @@ export function bearerKey(header: string | undefined): string | undefined {
 
 /**
  * Who makes a request, decided once per request: by a fastify hook before any body is read (see
- * api.app.ts) or by the guard. Each authenticated request spends one of its key's points; each
- * invalid key spends one point of its address and prefix (request.ip: the client behind a
- * trusted proxy), so repeating a bad key costs its sender and nobody else.
+ * api.app.ts) or by the guard. A bearer key, else a person's session cookie (AccountsService
+ * checks its CSRF token on writes and the person's tenant). Each authenticated request spends one
+ * of its key's points; each invalid key spends one point of its address and prefix (request.ip:
+ * the client behind a trusted proxy), so repeating a bad key costs its sender and nobody else.
  * A tenant's requests are also counted together, whatever key makes them: more keys buy no more.
  * Every answer to a request that presented a key says where it stands (RateLimit-Limit,
  * RateLimit-Remaining, RateLimit-Reset: the allowance that runs out first).
@@ -28,6 +31,7 @@ export class RequestAuthenticator {
 
   constructor(
     private readonly keys: ApiKeysService,
+    private readonly accounts: AccountsService,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiterAbstract,
     @Inject(TENANT_RATE_LIMITER) private readonly tenantLimiter: RateLimiterAbstract,
     @Inject(AUTH_FAILURE_LIMITER) private readonly failures: RateLimiterAbstract,
@@ -46,6 +50,10 @@ export class RequestAuthenticator {
 
   private async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const key = bearerKey(request.headers.authorization);
+    // A key wins over a session cookie: a program's request is the program's.
+    const session = key === undefined ? sessionToken(request.headers.cookie) : undefined;
+    if (session !== undefined)
+      return this.limited(await this.accounts.principalOfSession(session, request), request, reply);
     let principal: Principal;
     try {
       // The key is judged before any failure count: a valid key is never refused for others' mistakes.
@@ -61,8 +69,13 @@ export class RequestAuthenticator {
         await this.chargeFailure(request, reply, key);
       throw error;
     }
+    return this.limited(principal, request, reply);
+  }
+
+  private async limited(principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     if (principal.kind === 'tenant') this.tenants.set(request, principal.tenantId);
-    // Per key, so one noisy integration cannot starve its tenant's other keys; then per tenant.
+    // Per key (a person's session counts as one), so one noisy integration cannot starve its
+    // tenant's other keys; then per tenant.
     const spent: Spent[] = [];
     const consume = async (limiter: RateLimiterAbstract, key: string, whose: string) => {
       try {
@@ -77,7 +90,7 @@ export class RequestAuthenticator {
         );
       }
     };
-    await consume(this.limiter, principal.kind === 'tenant' ? principal.keyId : 'platform', 'key');
+    await consume(this.limiter, limiterKeyOf(principal), 'key');
     if (principal.kind === 'tenant')
       await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
     setRateLimitHeaders(reply, spent);
@@ -103,6 +116,18 @@ export class RequestAuthenticator {
 }
 
 type Spent = [RateLimiterAbstract, RateLimiterRes];
+
+function limiterKeyOf(principal: Principal): string {
+  if (principal.kind === 'platform') return 'platform';
+  if (principal.person) return `session:${principal.person.sessionId}`;
+  return principal.keyId;
+}
+
+/** The session cookie's token, if the request carries one. */
+function sessionToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  return parseCookies(header)[SESSION_COOKIE] || undefined;
+}
 
 /** The allowance with the fewest requests left (on a tie, the one that resets last) is the one to report. */
 function setRateLimitHeaders(reply: FastifyReply, spent: Spent[]): void {

@@ -1,12 +1,25 @@
 // The console (apps/console) is static files built by `npm run build`; the API serves them under
-// /console so there is no server of its own to run. It talks to the API from the same origin
-// with the tenant's key, like any other client: nothing here authenticates or renders.
+// /console so there is no server of its own to run. It talks to the API from the same origin,
+// with a person's session cookie or a tenant's key: nothing here authenticates or renders.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 export const CONSOLE_PATH = '/console';
+
+/** No inline script or style anywhere; not framable (clickjacking); forms post only here. */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /** dist/console beside the compiled API (dist/apps/api/src/console), or the repository's dist/ when run from source. */
 export function defaultConsoleDir(): string {
@@ -40,10 +53,11 @@ export async function serveConsole(app: NestFastifyApplication, dir: string = de
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       res.header('x-content-type-options', 'nosniff');
-      res.header(
-        'content-security-policy',
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-      );
+      res.header('content-security-policy', CONSOLE_CSP);
+      // Links out of the console carry no invitation or reset token in a Referer.
+      res.header('referrer-policy', 'no-referrer');
+      res.header('x-frame-options', 'DENY');
+      res.header('cross-origin-opener-policy', 'same-origin');
     },
   });
 }

@@ -17,6 +17,7 @@ const STATUS: Record<ErrorKind, number> = {
   quota: 403,
   unprocessable: 422,
   rate_limited: 429,
+  unavailable: 503,
 };
 
 const FRAMEWORK_CODES: Record<number, string> = {

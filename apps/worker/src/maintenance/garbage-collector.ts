@@ -1,8 +1,8 @@
 // Deletes what is no longer served or needed: blobs a publish dropped, once crawlers that
 // started a download before the switch have had the grace period to finish, old render records
-// and expired idempotency keys.
+// expired idempotency keys, and sessions, invitations and password resets that sign nobody in.
 import { Logger } from '@nestjs/common';
-import type { BuildRepository, IdempotencyKeyRepository } from '@sitemaps/data';
+import type { BuildRepository, IdempotencyKeyRepository, PersonRepository } from '@sitemaps/data';
 import type { BlobStore } from '@sitemaps/storage';
 
 /** Render records of builds older than this are only history. */
@@ -16,22 +16,24 @@ export class GarbageCollector {
       store: BlobStore;
       builds: BuildRepository;
       idempotencyKeys: IdempotencyKeyRepository;
+      people: PersonRepository;
       /** How long a released blob stays downloadable. */
       graceMs: number;
       idempotencyKeyTtlSeconds: number;
     },
   ) {}
 
-  async collect(): Promise<{ blobs: number; renders: number; idempotencyKeys: number }> {
-    const { store, builds, idempotencyKeys: keys } = this.deps;
+  async collect(): Promise<{ blobs: number; renders: number; idempotencyKeys: number; accountTokens: number }> {
+    const { store, builds, idempotencyKeys: keys, people } = this.deps;
     const blobs = await store.collectGarbage(this.deps.graceMs);
     const renders = await builds.deleteRendersBefore(new Date(Date.now() - RENDER_RETENTION_MS));
     const idempotencyKeys = await keys.deleteExpired(new Date(Date.now() - this.deps.idempotencyKeyTtlSeconds * 1000));
-    if (blobs || renders || idempotencyKeys) {
+    const accountTokens = await people.deleteExpired();
+    if (blobs || renders || idempotencyKeys || accountTokens) {
       this.logger.log(
-        `collected ${blobs} blobs, ${renders} render records and ${idempotencyKeys} expired idempotency keys`,
+        `collected ${blobs} blobs, ${renders} render records, ${idempotencyKeys} expired idempotency keys and ${accountTokens} expired sessions, invitations and resets`,
       );
     }
-    return { blobs, renders, idempotencyKeys };
+    return { blobs, renders, idempotencyKeys, accountTokens };
   }
 }

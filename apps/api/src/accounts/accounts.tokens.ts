@@ -1,0 +1,4 @@
+export const MAILER = Symbol('MAILER');
+export const PASSWORD_HASHER = Symbol('PASSWORD_HASHER');
+/** Failed sign-ins per address and email (SIGN_IN_FAILURE_*). */
+export const SIGN_IN_LIMITER = Symbol('SIGN_IN_LIMITER');

@@ -1,0 +1,169 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@sitemaps/config';
+import { PersonRepository, TenantRepository, type AuditActor, type MemberView } from '@sitemaps/data';
+import {
+  assertKeepsAnOwner,
+  assertMayManage,
+  checkPassword,
+  DomainError,
+  INVITATION_TTL_MS,
+  notFound,
+  normaliseEmail,
+  parseRole,
+  type MemberManager,
+  type Role,
+} from '@sitemaps/domain';
+import { CONFIG } from '../api.tokens';
+import type { Principal } from '../auth/principal';
+import { uuidKey } from '../common/pagination';
+import { hashToken, newToken } from './account-tokens';
+import { AccountsService, type NewSession } from './accounts.service';
+import { MAILER, PASSWORD_HASHER } from './accounts.tokens';
+import type { Mailer } from './mailer';
+import type { PasswordHasher } from './password-hasher';
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/** Who may belong to a tenant: invitations by email, the members and their roles. */
+@Injectable()
+export class MembersService {
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly people: PersonRepository,
+    private readonly tenants: TenantRepository,
+    private readonly accounts: AccountsService,
+    @Inject(PASSWORD_HASHER) private readonly passwords: PasswordHasher,
+    @Inject(MAILER) private readonly mailer: Mailer,
+  ) {}
+
+  async members(tenantId: string): Promise<(MemberView & { role: Role })[]> {
+    return (await this.people.members(tenantId)).map((m) => ({ ...m, role: parseRole(m.role) }));
+  }
+
+  /** Mails an invitation to join the tenant with this role; the link works once, for a week. */
+  async invite(
+    principal: Principal,
+    invitation: { tenantId: string; email: string; role: Role },
+    actor: AuditActor,
+  ): Promise<InvitationView> {
+    const { tenantId, email, role } = invitation;
+    assertMayManage(managerOf(principal), role);
+    this.mailer.assertConfigured();
+    const tenant = await this.tenants.findById(tenantId);
+    if (!tenant) throw notFound('tenant', tenantId);
+    const token = newToken();
+    const row = await this.people.createInvitation(
+      {
+        tenantId,
+        email: normaliseEmail(email),
+        role,
+        tokenHash: hashToken(token),
+        invitedBy: actor.actor,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      },
+      actor,
+    );
+    const link = `${this.config.accounts.consoleUrl}/#/accept-invitation/${token}`;
+    // An invitation nobody received is withdrawn, so the inviter can simply try again.
+    await this.mailer
+      .send({
+        to: row.email,
+        subject: `You are invited to ${tenant.name} on Sitemaps`,
+        text: `You are invited to join ${tenant.name} on Sitemaps as ${role}.\n\nAccept within 7 days:\n${link}\n`,
+      })
+      .catch(async (error: unknown) => {
+        await this.people.deleteInvitation(tenantId, row.id);
+        throw error;
+      });
+    return presentInvitation(row);
+  }
+
+  async pendingInvitations(tenantId: string): Promise<InvitationView[]> {
+    return (await this.people.pendingInvitations(tenantId)).map(presentInvitation);
+  }
+
+  async revokeInvitation(tenantId: string, id: string): Promise<void> {
+    if (!uuidKey.safeParse(id).success || !(await this.people.deleteInvitation(tenantId, id)))
+      throw new DomainError('not_found', 'INVITATION_NOT_FOUND', `invitation ${id} not found`);
+  }
+
+  async remove(principal: Principal, personId: string, actor: AuditActor): Promise<void> {
+    const { tenantId } = tenantOf(principal);
+    const manager = managerOf(principal);
+    const removed = uuidKey.safeParse(personId).success
+      ? await this.people.removeMember(
+          tenantId,
+          personId,
+          (membership, ownersLeft) => {
+            // Leaving a tenant oneself is always allowed, as long as an owner stays.
+            if (principal.kind !== 'tenant' || principal.person?.personId !== personId)
+              assertMayManage(manager, parseRole(membership.role));
+            assertKeepsAnOwner(ownersLeft);
+          },
+          actor,
+        )
+      : null;
+    if (!removed) throw new DomainError('not_found', 'MEMBER_NOT_FOUND', `member ${personId} not found`);
+  }
+
+  /**
+   * Accepts an invitation and signs the person in. A new person chooses a name and a password; a
+   * person who already has an account proves it with their password.
+   */
+  async accept(token: string, input: { name?: string | undefined; password: string }): Promise<NewSession> {
+    const accepted = await this.people.acceptInvitation(hashToken(token), async (invitation) => {
+      const existing = await this.people.findByEmail(invitation.email);
+      if (existing) {
+        if (!(await this.passwords.verify(existing.passwordHash, input.password)))
+          throw new DomainError(
+            'unauthenticated',
+            'SIGN_IN_FAILED',
+            'this email has an account: accept with its password',
+          );
+        return { existing };
+      }
+      checkPassword(input.password);
+      const name = input.name?.trim() || invitation.email.split('@')[0] || invitation.email;
+      return { create: { name, passwordHash: await this.passwords.hash(input.password) } };
+    });
+    if (!accepted)
+      throw new DomainError('invalid', 'INVITATION_INVALID', 'this invitation is unknown, used or expired');
+    return this.accounts.startSession(accepted.person.id);
+  }
+}
+
+function tenantOf(principal: Principal): { tenantId: string } {
+  if (principal.kind !== 'tenant') throw new Error('a tenant route without a tenant principal');
+  return { tenantId: principal.tenantId };
+}
+
+function managerOf(principal: Principal): MemberManager {
+  if (principal.kind === 'platform') return { platform: true };
+  if (principal.kind === 'tenant' && principal.person) return { role: principal.person.role };
+  return { key: true };
+}
+
+function presentInvitation(row: {
+  id: string;
+  email: string;
+  role: string;
+  invitedBy: string;
+  expiresAt: Date;
+  createdAt: Date;
+}): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    role: parseRole(row.role),
+    invitedBy: row.invitedBy,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
+}

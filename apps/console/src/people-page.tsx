@@ -1,0 +1,173 @@
+// The tenant's people: everyone sees who else is; owners and admins invite by email and remove.
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldErrors, unwrap, type Schemas } from './api';
+import { useSession } from './app';
+import { ErrorNote, Field, formatTime } from './ui';
+
+const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
+type Role = (typeof ROLES)[number];
+
+export function PeoplePage() {
+  const { api, canAdmin } = useSession();
+  const [members, setMembers] = useState<Schemas['Member'][] | null>(null);
+  const [invitations, setInvitations] = useState<Schemas['Invitation'][]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const [version, setVersion] = useState(0);
+  const reload = () => setVersion((v) => v + 1);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([
+      unwrap(api.GET('/v1/members')),
+      canAdmin ? unwrap(api.GET('/v1/invitations')) : Promise.resolve({ items: [] }),
+    ])
+      .then(([m, i]) => {
+        if (!live) return;
+        setMembers(m.items);
+        setInvitations(i.items);
+      })
+      .catch((e: unknown) => live && setError(e));
+    return () => {
+      live = false;
+    };
+  }, [api, canAdmin, version]);
+
+  async function act(call: Promise<unknown>) {
+    setError(null);
+    try {
+      await call;
+      reload();
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <>
+      <h1>People</h1>
+      {canAdmin && <Invite onInvited={reload} />}
+      <ErrorNote error={error} />
+      <section aria-labelledby="members-heading">
+        <h2 id="members-heading">Members</h2>
+        {members && (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">Members of this tenant</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Since</th>
+                  {canAdmin && <th scope="col">Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {members.map((member) => (
+                  <tr key={member.personId}>
+                    <td>{member.name}</td>
+                    <td className="break">{member.email}</td>
+                    <td>{member.role}</td>
+                    <td>{formatTime(member.createdAt)}</td>
+                    {canAdmin && (
+                      <td>
+                        <button
+                          type="button"
+                          className="danger"
+                          aria-label={`Remove ${member.email}`}
+                          onClick={() =>
+                            act(
+                              unwrap(
+                                api.DELETE('/v1/members/{personId}', {
+                                  params: { path: { personId: member.personId } },
+                                }),
+                              ),
+                            )
+                          }
+                        >
+                          Remove
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {canAdmin && invitations.length > 0 && (
+        <section aria-labelledby="invitations-heading">
+          <h2 id="invitations-heading">Pending invitations</h2>
+          <ul>
+            {invitations.map((invitation) => (
+              <li key={invitation.id}>
+                {invitation.email} as {invitation.role}, until {formatTime(invitation.expiresAt)}{' '}
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                  onClick={() =>
+                    act(
+                      unwrap(
+                        api.DELETE('/v1/invitations/{invitationId}', {
+                          params: { path: { invitationId: invitation.id } },
+                        }),
+                      ),
+                    )
+                  }
+                >
+                  Revoke
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}
+
+function Invite({ onInvited }: { onInvited(): void }) {
+  const { api } = useSession();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [sent, setSent] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    setSent(null);
+    try {
+      const invitation = await unwrap(api.POST('/v1/invitations', { body: { email, role } }));
+      setSent(invitation.email);
+      setEmail('');
+      onInvited();
+    } catch (e) {
+      const fields = fieldErrors(e);
+      setErrors(Object.keys(fields).length ? fields : { email: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Invite a person">
+      <Field label="Email to invite" error={errors.email}>
+        {(ids) => <input {...ids} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />}
+      </Field>
+      <Field label="Role" error={errors.role}>
+        {(ids) => (
+          <select {...ids} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button type="submit">Send invitation</button>
+      {sent && <p role="status">Invitation sent to {sent}.</p>}
+    </form>
+  );
+}
