@@ -180,6 +180,16 @@ const REST_OPERATIONS: RestOperation[] = [
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   { method: 'GET', path: '/v1/sites/{siteId}/shards', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/sites/{siteId}/urls/export', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/sites/{siteId}/exclusions', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  {
+    method: 'PUT',
+    path: '/v1/sites/{siteId}/exclusions',
+    body: { rules: [{ kind: 'prefix', path: '/nothing-here/' }] },
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  { method: 'GET', path: '/v1/sites/{siteId}/conflicts', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   {
     method: 'POST',
     path: '/v1/validate',
@@ -334,6 +344,24 @@ const GQL_OPERATIONS: GqlOperation[] = [
   {
     field: 'shards',
     query: 'query($siteId: ID!) { shards(siteId: $siteId) { nodes { id } } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'exclusions',
+    query: 'query($siteId: ID!) { exclusions(siteId: $siteId) { flaggedUrls } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'setExclusionRules',
+    query: `mutation($siteId: ID!) { setExclusionRules(input: { siteId: $siteId, rules: [{ kind: prefix, path: "/nothing-here/" }] }) { changed { urls } } }`,
+    access: 'write',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'conflictReport',
+    query: 'query($siteId: ID!) { conflictReport(siteId: $siteId) { total } }',
     access: 'read',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },

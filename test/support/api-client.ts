@@ -24,7 +24,13 @@ export function apiClient(baseUrl: string, key?: string) {
       body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+    // A stream of lines (an export) stays text: only a JSON answer is one document.
+    const json = text && !/ndjson/.test(response.headers.get('content-type') ?? '');
+    return {
+      status: response.status,
+      body: (json ? JSON.parse(text) : text || undefined) as T,
+      headers: response.headers,
+    };
   };
   return {
     call,

@@ -166,6 +166,7 @@ describe('secrets from files (<NAME>_FILE)', () => {
         'DATABASE_URL',
         'REDIS_CLUSTER_PASSWORD',
         'REDIS_URL',
+        'SMTP_URL',
         'STORAGE_S3_ACCESS_KEY_ID',
         'STORAGE_S3_SECRET_ACCESS_KEY',
       ].sort(),
