@@ -13,7 +13,7 @@ import {
   type SiteSnapshot,
 } from '@sitemaps/storage';
 import { SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
-import { acceptsGzip, isNotModified } from './http-conditions';
+import { acceptsGzip, ifRangeHolds, isNotModified, parseByteRange } from './http-conditions';
 import { resolveTarget, type RequestTarget } from './request-target';
 
 export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
@@ -34,6 +34,8 @@ export interface PublicRequest {
     'accept-encoding'?: string;
     'if-none-match'?: string;
     'if-modified-since'?: string;
+    range?: string;
+    'if-range'?: string;
   };
 }
 
@@ -91,16 +93,19 @@ export class PublicService {
     const snapshot = this.reader.peek(target.hostname);
     if (snapshot === undefined) return undefined;
     const { response, read } = this.answer(request, target, snapshot);
-    if (!read) return response;
+    if (!read) return ranged(request, response);
     const body = this.reader.peekBytes(read.siteId, read.file, read.variant);
-    return body && withBody(response, body);
+    return body && ranged(request, withBody(response, body));
   }
 
   async respond(request: PublicRequest): Promise<PublicResponse> {
     const target = this.target(request);
     if (!('hostname' in target)) return target;
     const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
-    return read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response;
+    return ranged(
+      request,
+      read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response,
+    );
   }
 
   /** What the request names, or the answer when that alone decides it. */
@@ -193,6 +198,7 @@ function fileRepresentation(snapshot: SiteSnapshot, file: PublishedFile, form: F
   if (form !== 'stored') validators.vary = 'Accept-Encoding';
   const ok: Record<string, string> = {
     ...validators,
+    'accept-ranges': 'bytes',
     'content-type':
       form === 'stored' ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8',
   };
@@ -216,7 +222,12 @@ interface TextFile {
 function textFile(snapshot: SiteSnapshot, body: string): TextFile {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const validators = { etag, 'cache-control': cacheControl(snapshot) };
-  const ok = { ...validators, 'content-type': TEXT, 'content-length': String(Buffer.byteLength(body)) };
+  const ok = {
+    ...validators,
+    'accept-ranges': 'bytes',
+    'content-type': TEXT,
+    'content-length': String(Buffer.byteLength(body)),
+  };
   return { body, representation: { etag, lastModified: null, notModified: validators, ok, head: ok } };
 }
 
@@ -228,7 +239,12 @@ const STYLESHEET = (() => {
   return {
     body,
     validators,
-    ok: { ...validators, 'content-type': 'text/xsl; charset=utf-8', 'content-length': String(body.length) },
+    ok: {
+      ...validators,
+      'accept-ranges': 'bytes',
+      'content-type': 'text/xsl; charset=utf-8',
+      'content-length': String(body.length),
+    },
   };
 })();
 
@@ -256,6 +272,36 @@ function cacheControl({ site }: SiteSnapshot): string {
  */
 function withBody(response: PublicResponse, body: Buffer): PublicResponse {
   return { status: response.status, headers: { ...response.headers, 'content-length': String(body.length) }, body };
+}
+
+/**
+ * A GET's 200 cut to the byte range the client asks for: 206 with Content-Range, or 416 when
+ * the range starts past the end; the 200 itself without a Range, when If-Range no longer holds,
+ * or when the range is to be ignored (several ranges: see parseByteRange). The range counts the
+ * bytes of the representation sent — the gzip bytes when it goes out gzip-encoded — which its
+ * ETag names (`"<sha256>"` for those, `"<sha256>-identity"` for the decompressed XML). A HEAD's
+ * 200 has no body here and stays whole: range handling is defined for GET only (RFC 9110 §14.2).
+ */
+function ranged(request: PublicRequest, response: PublicResponse): PublicResponse {
+  const header = request.headers.range;
+  // The common case costs this one test.
+  if (header === undefined || response.status !== 200 || response.body === undefined) return response;
+  const { headers } = response;
+  if (!ifRangeHolds(request.headers['if-range'], headers.etag, headers['last-modified'])) return response;
+  const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+  const range = parseByteRange(header, body.length);
+  if (range === null) return response;
+  if (range === 'unsatisfiable')
+    return plain(416, 'Range Not Satisfiable', { 'content-range': `bytes */${body.length}` });
+  return {
+    status: 206,
+    headers: {
+      ...headers,
+      'content-range': `bytes ${range.start}-${range.end}/${body.length}`,
+      'content-length': String(range.end - range.start + 1),
+    },
+    body: body.subarray(range.start, range.end + 1),
+  };
 }
 
 /** Error bodies name nothing: no site, no path, no id. */
