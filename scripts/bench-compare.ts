@@ -24,7 +24,7 @@ import {
 } from '../bench/support/bench-result';
 
 const ROOT = path.resolve(__dirname, '..');
-const BENCHES = ['serve', 'build', 'render', 'ingest', 'limits', 'storage'];
+const BENCHES = ['serve', 'hot-path', 'build', 'render', 'ingest', 'limits', 'storage'];
 
 interface Options {
   baseRef: string;
