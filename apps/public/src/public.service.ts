@@ -49,7 +49,7 @@ export interface PublicResponse {
 /** A response whose body is a file's bytes, still to be read. */
 interface FileAnswer {
   response: PublicResponse;
-  read?: { siteId: string; file: ManifestFile; variant: FileVariant };
+  read?: { siteId: string; file: ManifestFile; variant: FileVariant; length: number };
 }
 
 /** One representation of a file or text: its validators and the header sets it is sent with. */
@@ -57,9 +57,9 @@ interface Representation {
   etag: string;
   lastModified: Date | null;
   notModified: Readonly<Record<string, string>>;
-  /** A GET's headers; a file's Content-Length is that of the bytes read (`withBody`). */
+  /** A GET's headers: a text's with its Content-Length, a file's without (see `head`). */
   ok: Readonly<Record<string, string>>;
-  /** The GET headers with the Content-Length the manifest records: HEAD reads no bytes. */
+  /** The GET headers with the Content-Length the manifest records: HEAD's, and a GET's when the bytes read agree (`withBody`). */
   head: Readonly<Record<string, string>>;
 }
 
@@ -95,7 +95,7 @@ export class PublicService {
     const { response, read } = this.answer(request, target, snapshot);
     if (!read) return ranged(request, response);
     const body = this.reader.peekBytes(read.siteId, read.file, read.variant);
-    return body && ranged(request, withBody(response, body));
+    return body && ranged(request, withBody(response, body, read.length));
   }
 
   async respond(request: PublicRequest): Promise<PublicResponse> {
@@ -104,7 +104,7 @@ export class PublicService {
     const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
     return ranged(
       request,
-      read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response,
+      read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant), read.length) : response,
     );
   }
 
@@ -149,8 +149,13 @@ export class PublicService {
       return { response: this.redirect(snapshot, file, this.options.blobBaseUrl) };
     }
     return {
-      response: { status: 200, headers: representation.ok },
-      read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' },
+      response: { status: 200, headers: representation.head },
+      read: {
+        siteId: snapshot.site.id,
+        file,
+        variant: form === 'identity' ? 'identity' : 'gzip',
+        length: form === 'identity' ? file.byteSize : file.gzipSize,
+      },
     };
   }
 
@@ -268,9 +273,11 @@ function cacheControl({ site }: SiteSnapshot): string {
 
 /**
  * Every answer with a body says how long it is: the in-memory lane writes the head before the
- * body, and Node would otherwise fall back to chunked encoding.
+ * body, and Node would otherwise fall back to chunked encoding. The headers carry the length the
+ * manifest records (built once per file); only bytes of another length need headers of their own.
  */
-function withBody(response: PublicResponse, body: Buffer): PublicResponse {
+function withBody(response: PublicResponse, body: Buffer, length: number): PublicResponse {
+  if (body.length === length) return { status: response.status, headers: response.headers, body };
   return { status: response.status, headers: { ...response.headers, 'content-length': String(body.length) }, body };
 }
 
