@@ -18,7 +18,7 @@ import { printResult } from './support/bench-result';
 const ITERATIONS = arg('iterations', 200_000);
 const RUNS = arg('runs', 7);
 const HOST = 'bench.example.com';
-const SHARD = 'sitemaps/sitemap-1.xml.gz';
+const SHARD = 'sitemap-1.xml.gz';
 
 function file(xml: string, kind: PublishedFile['kind']): { file: PublishedFile; gzip: Buffer } {
   const gzip = gzipSync(xml);
@@ -46,7 +46,7 @@ const snapshot: SiteSnapshot = {
     id: 'bench-site',
     hostname: HOST,
     scheme: 'https',
-    settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: 'bench-key', textSitemap: false },
+    settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: 'bench-key', textSitemap: false, xslStylesheet: false },
   },
   manifest: {
     version: 1,
@@ -55,6 +55,7 @@ const snapshot: SiteSnapshot = {
       ['sitemap.xml', index.file],
       [SHARD, shard.file],
     ]),
+    redirects: new Map(),
   },
 };
 const bytes = new Map([

@@ -35,7 +35,7 @@ interface Measurement extends LoadResult {
 }
 
 const HOST = 'bench.example.com';
-const SHARD_PATH = 'sitemaps/sitemap-1.xml.gz';
+const SHARD_PATH = 'sitemap-1.xml.gz';
 const URLS = 50_000;
 const TARGETS = { shardShareOfNginx: 0.5, notModifiedRps: 30_000, p99Ms: 20 };
 const DURATION_S = arg('duration', 10);

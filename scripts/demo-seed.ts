@@ -22,6 +22,8 @@ export interface DemoSeedOptions {
   log?: (line: string) => void;
   /** Aborts the seed when `npm start` is stopped meanwhile. */
   signal?: AbortSignal;
+  /** The apps' SITE_VERIFICATION: `on` refuses the demo's hostname, so there is no demo then. */
+  siteVerification?: string;
 }
 
 export type DemoSeedResult =
@@ -81,8 +83,17 @@ export function demoUrls(origin = `http://${DEMO_HOSTNAME}`): DemoUrl[] {
   return urls;
 }
 
+/** Why there is no demo with SITE_VERIFICATION=on, and what to do instead. */
+export const VERIFICATION_ON_REASON = [
+  `SITE_VERIFICATION=on serves a site only once its owner proves the hostname, and ${DEMO_HOSTNAME} cannot`,
+  '  be proven (HOSTNAME_NOT_PUBLIC). To try it: create a tenant with the admin key (POST /v1/tenants), a site',
+  '  for a hostname you control with its key (POST /v1/sites), publish the TXT record or the file its',
+  '  `verification` names, then POST /v1/sites/<id>/verify. Unset SITE_VERIFICATION for the demo.',
+].join('\n');
+
 export async function seedDemo(opts: DemoSeedOptions): Promise<DemoSeedResult> {
   const log = opts.log ?? (() => {});
+  if (opts.siteVerification === 'on') return { status: 'unavailable', reason: VERIFICATION_ON_REASON };
   const api = new ApiClient(opts.apiUrl, opts.signal);
   const tenantKeyFile = path.resolve(opts.dataDir, 'demo-tenant-key');
 

@@ -184,6 +184,7 @@ class Platform {
     const adminKey = configuredAdminKey
       ? { key: configuredAdminKey, source: 'ADMIN_API_KEY' }
       : await persistedKey(path.join(dataDir, 'admin-api-key'));
+    const siteVerification = developmentSiteVerification();
     const env = childProcessEnv({
       DATABASE_URL: postgres.url,
       // With REDIS_CLUSTER_NODES (passed on as it is), the apps use the cluster and no REDIS_URL.
@@ -192,7 +193,7 @@ class Platform {
       API_PORT: String(apiPort),
       PUBLIC_PORT: String(publicPort),
       // The demo runs in development mode (sites verified on creation) unless SITE_VERIFICATION says otherwise.
-      SITE_VERIFICATION: developmentSiteVerification(),
+      SITE_VERIFICATION: siteVerification,
       [PARENT_PID_ENV]: String(process.pid),
     });
     const format = logFormat === 'pretty' ? prettyLines() : (line: string) => line;
@@ -218,6 +219,7 @@ class Platform {
       dataDir,
       log,
       signal: this.stopController.signal,
+      siteVerification,
     });
     printBanner({ apiUrl, publicPort, postgres, redis, adminKey, demo });
   }

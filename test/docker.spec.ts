@@ -7,13 +7,14 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { APP_NODE_FLAGS, parseConfig } from '@sitemaps/config';
+import { APP_NODE_FLAGS, KNOWN_QUEUES, parseConfig } from '@sitemaps/config';
 
 const ROOT = path.resolve(__dirname, '..');
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
 /** Node lines with long-term support until at least 2027 (20 ended in April 2026). */
-const SUPPORTED_NODE_MAJORS = ['22', '24'];
+const SUPPORTED_NODE_MAJORS = ['22', '24', '26'];
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
 
 interface Service {
   command?: string[];
@@ -79,6 +80,21 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('runs a worker for every queue: one nobody serves is work that never happens', () => {
+    // Without `verification` every site stays pending; without `webhook` no event is delivered.
+    const served = new Set(
+      Object.values(compose.services).flatMap((service) =>
+        service.command?.includes('dist/apps/worker/src/main.js')
+          ? parseConfig({
+              DATABASE_URL: 'postgres://x@localhost/x',
+              WORKER_QUEUES: interpolate(service.environment?.WORKER_QUEUES ?? ''),
+            }).worker.queues
+          : [],
+      ),
+    );
+    expect([...served].sort()).toEqual([...KNOWN_QUEUES].sort());
+  });
+
   it('lets a worker finish a shard render on stop, and sets PUBLIC_WORKERS', () => {
     const lockSeconds = parseConfig({ DATABASE_URL: 'postgres://x@localhost/x' }).worker.lockMs / 1000;
     // Longer than a render takes, and than the lock that hands a cut-off job to another worker.
@@ -142,6 +158,11 @@ describe('Dockerfile', () => {
     const version = /^ARG NODE_VERSION=(\d+)$/m.exec(dockerfile)?.[1];
     expect(SUPPORTED_NODE_MAJORS).toContain(version);
     expect(dockerfile).toMatch(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim AS base$/m);
+    // package.json says the same lines (22 from 22.13, which some dependencies need), and .ci/run
+    // runs the tests on the image's line, read from the same ARG.
+    expect(manifest.engines.node).toBe('^22.13.0 || >=24.0.0');
+    expect(readFileSync(path.join(ROOT, '.ci/run'), 'utf8')).toContain("sed -n 's/^ARG NODE_VERSION=");
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain(`Node.js ${version} (also 22 ≥ 22.13, or 26`);
   });
 
   it('installs from the package manifests alone, before any source, so installs are cached', () => {

@@ -73,7 +73,8 @@ function watchConsistency(platform: Platform) {
           const newest = [...shard.xml.matchAll(/<lastmod>([^<]*)<\/lastmod>/g)]
             .map((m) => Date.parse(m[1] as string))
             .reduce((a, b) => Math.max(a, b), 0);
-          if (lastmod && newest < Date.parse(lastmod)) problems.push(`${loc} is older than its index entry`);
+          // The index dates a file by when its bytes changed: never before the newest URL it lists.
+          if (lastmod && newest > Date.parse(lastmod)) problems.push(`${loc} lists a URL newer than its index entry`);
         }
       }
       rounds += 1;

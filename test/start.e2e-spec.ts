@@ -2,7 +2,8 @@
 // ports, and the test's Redis. The demo sitemap is fetched through the public server as a
 // crawler would and every file validated. Killed outright, its apps stop by themselves and the
 // next start takes over the database it left; Ctrl-C then stops everything with exit code 0 and
-// leaves no PostgreSQL (and no app) behind.
+// leaves no PostgreSQL (and no app) behind. With SITE_VERIFICATION=on it starts all the same and
+// says why there is no demo.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -70,7 +71,7 @@ describe('npm start', () => {
     startNpm();
   });
 
-  function startNpm(): void {
+  function startNpm(env: Record<string, string> = {}): void {
     output = '';
     child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/start.ts'], {
       cwd: ROOT,
@@ -85,6 +86,7 @@ describe('npm start', () => {
         PUBLIC_PORT: String(publicPort),
         WORKER_HTTP_PORT: '0',
         QUEUE_PREFIX: queuePrefix,
+        ...env,
       }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -190,8 +192,12 @@ describe('npm start', () => {
       );
       expect(isAlive(orphan)).toBe(true);
 
-      startNpm();
+      // Production's verification this time: the demo's hostname cannot be proven, and that is said,
+      // not a failed start.
+      startNpm({ SITE_VERIFICATION: 'on' });
       await outputContaining(BANNER_TITLE);
+      await outputContaining('Ctrl-C stops everything.');
+      expect(output).toContain('demo site            not available: SITE_VERIFICATION=on');
       expect(output).toContain(`stopping the PostgreSQL (pid ${orphan}) that an earlier npm start left running`);
       expect(isAlive(orphan)).toBe(false);
       expect(isAlive(await postmasterPid())).toBe(true);

@@ -1,10 +1,11 @@
 // /sitemap.txt through the real workers: published with a build when the site enables it, the
-// live URLs in shard order, capped at one file's 50,000 URLs, never listed in the XML index.
+// live URLs in shard order, split at one file's 50,000 URLs (sitemap.txt, sitemap-2.txt, …), each
+// named in robots.txt, never listed in the XML index.
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
-import { crawl, locsOf } from './support/crawler';
+import { crawl, crawlFromRobots, locsOf, viaPublicServer } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const HOST = 'text.example.net';
@@ -83,14 +84,32 @@ describe('text sitemap', () => {
     expect(Object.keys(rows[0]?.files ?? {})).not.toContain('sitemap.txt');
   });
 
-  it('holds the first 50,000 URLs when the site has more', async () => {
+  it('splits at 50,000 URLs, and robots.txt names every file', async () => {
     await api.patch(`/v1/sites/${siteId}`, { textSitemap: true });
     await putUrls(Array.from({ length: 50_001 }, (_, i) => ({ loc: url(`/many/${i}`) })));
     await publish();
     const lines = (await fetchText()).body.toString('utf8').split('\n');
     expect(lines).toHaveLength(50_001); // 50,000 lines, each ending in a newline
     expect(lines.at(-1)).toBe('');
-    expect(new Set(lines.slice(0, -1)).size).toBe(50_000);
+
+    const { sitemaps, files } = await crawlFromRobots(url('/robots.txt'), viaPublicServer(platform.publicUrl));
+    expect(sitemaps).toEqual([url('/sitemap.xml'), url('/sitemap.txt'), url('/sitemap-2.txt')]);
+    const texts = files.filter((file) => file.kind === 'text');
+    expect(texts.map((file) => [file.url, file.status, file.locs.length])).toEqual([
+      [url('/sitemap.txt'), 200, 50_000],
+      [url('/sitemap-2.txt'), 200, 4], // 50,001 new URLs and the three left from the tests above
+    ]);
+    const listed = texts.flatMap((file) => file.locs);
+    expect(new Set(listed).size).toBe(50_004);
+    for (const file of texts) for (const loc of file.locs) expect(loc.startsWith(`https://${HOST}/`)).toBe(true);
+
+    await api.patch(`/v1/sites/${siteId}`, { textSitemap: false });
+    await waitUntil(
+      'every text file to be gone after the site turned it off',
+      async (seen) => seen((await rawRequest(platform.publicUrl, '/sitemap-2.txt', { host: HOST })).status) === 404,
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
+    expect((await rawRequest(platform.publicUrl, '/robots.txt', { host: HOST })).body.toString()).not.toContain('.txt');
   });
 });
 

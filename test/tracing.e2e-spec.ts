@@ -1,7 +1,9 @@
 // One trace from a PUT to the publish, across processes: the api and a worker run as production
 // runs them, with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a local OTLP/HTTP receiver (a node:http
-// server here, decoding the exporter's JSON). The PUT's server span is the root; the build's jobs
-// (plan, shard renders, publish) hang under it through the context BullMQ carries in each job.
+// server here, decoding the exporter's JSON: OTEL_EXPORTER_OTLP_PROTOCOL=http/json). The PUT's
+// server span is the root; the build's jobs (plan, shard renders, publish) hang under it through
+// the context BullMQ carries in each job. The SDK reads the standard OTEL_* variables (service
+// name, resource attributes, protocol, batch delay), and log lines written in a span name it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +15,22 @@ import { ADMIN_KEY } from './support/platform';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
 
 const HOST = 'traced.example.com';
+/** The worker's OTEL_SERVICE_NAME; the api keeps its default name. */
+const WORKER_SERVICE = 'worker-blue';
+
+type Line = Record<string, unknown>;
+
+function jsonLines(output: string): Line[] {
+  return output
+    .split('\n')
+    .filter((text) => text.startsWith('{'))
+    .map((text) => JSON.parse(text) as Line);
+}
 
 interface ReceivedSpan {
   service: string;
+  /** The resource's `deployment.environment.name`. */
+  environment: string | undefined;
   traceId: string;
   spanId: string;
   parentSpanId: string | undefined;
@@ -35,23 +50,30 @@ async function startReceiver(): Promise<{
   url: string;
   spans: ReceivedSpan[];
   contentTypes: Set<string>;
+  paths: Set<string>;
   close(): Promise<void>;
 }> {
   const spans: ReceivedSpan[] = [];
   const contentTypes = new Set<string>();
+  const paths = new Set<string>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       contentTypes.add(String(request.headers['content-type']));
+      paths.add(String(request.url));
       if (request.url === '/v1/traces') {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJson;
         for (const resource of body.resourceSpans ?? []) {
-          const service = resource.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
+          const attribute = (key: string) =>
+            resource.resource?.attributes?.find((a) => a.key === key)?.value.stringValue;
+          const service = attribute('service.name') ?? '';
+          const environment = attribute('deployment.environment.name');
           for (const scope of resource.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
               spans.push({
                 service,
+                environment,
                 traceId: span.traceId,
                 spanId: span.spanId,
                 parentSpanId: span.parentSpanId || undefined,
@@ -70,6 +92,7 @@ async function startReceiver(): Promise<{
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
     contentTypes,
+    paths,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -88,13 +111,17 @@ describe('tracing', () => {
       REDIS_URL: testRedisUrl(),
       ADMIN_API_KEY: ADMIN_KEY,
       QUEUE_PREFIX: uniqueQueuePrefix('trace'),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       BUILD_QUIET_MS: '100',
       INDEXNOW_ENDPOINTS: 'off',
       SITE_VERIFICATION: developmentSiteVerification(),
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      // Read by OpenTelemetry's SDK itself.
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=e2e',
     };
-    [api, worker] = await Promise.all([spawnApi(env), spawnWorker(env)]);
+    [api, worker] = await Promise.all([spawnApi(env), spawnWorker({ ...env, OTEL_SERVICE_NAME: WORKER_SERVICE })]);
   }, 120_000);
 
   afterAll(async () => {
@@ -134,7 +161,7 @@ describe('tracing', () => {
       () =>
         receiver.spans.find(
           (span) =>
-            span.traceId === putSpan.traceId && span.service === 'sitemaps-worker' && span.name === 'process publish',
+            span.traceId === putSpan.traceId && span.service === WORKER_SERVICE && span.name === 'process publish',
         ),
       { timeoutMs: 30_000 },
     );
@@ -156,7 +183,7 @@ describe('tracing', () => {
     const names = chain.map((span) => `${span.service}: ${span.name}`);
     // The build job was added by the API and processed by the worker, which added the flow.
     expect(names).toEqual(
-      expect.arrayContaining(['sitemaps-worker: process publish', 'sitemaps-worker: process build']),
+      expect.arrayContaining([`${WORKER_SERVICE}: process publish`, `${WORKER_SERVICE}: process build`]),
     );
     expect(names.some((name) => name.startsWith('sitemaps-api: add build.'))).toBe(true);
     expect(new Set(chain.map((span) => span.traceId))).toEqual(new Set([putSpan.traceId]));
@@ -169,5 +196,22 @@ describe('tracing', () => {
       true,
     );
     expect([...receiver.contentTypes]).toEqual(['application/json']);
+    // OTEL_RESOURCE_ATTRIBUTES on every span of both processes; traces only, no OTLP metrics or logs.
+    expect(new Set(receiver.spans.map((span) => span.environment))).toEqual(new Set(['e2e']));
+    expect([...receiver.paths]).toEqual(['/v1/traces']);
+
+    // The PUT's request line names its trace; the publish job's last line, the publish span.
+    const putLine = jsonLines(api.output()).find(
+      (line) => line.msg === 'request' && line.method === 'PUT' && line.route === '/v1/sites/:siteId/urls',
+    );
+    expect(putLine).toMatchObject({ traceId: putSpan.traceId, spanId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const publishLine = await waitUntil('the publish job line', () =>
+      jsonLines(worker.output()).find((line) => line.msg === 'job done' && line.queue === 'publish'),
+    );
+    expect(publishLine).toMatchObject({ traceId: putSpan.traceId, spanId: publish.spanId });
+    // Lines outside any span name none.
+    const listening = jsonLines(api.output()).find((line) => String(line.msg).startsWith('api listening'));
+    expect(listening).toBeDefined();
+    expect(listening?.traceId).toBeUndefined();
   }, 120_000);
 });

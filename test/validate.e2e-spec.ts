@@ -173,6 +173,26 @@ describe('validating sitemaps', () => {
       );
     });
 
+    it('checks text sitemaps, fetched or uploaded, and refuses a file mixing http and https', async () => {
+      const text = `https://${HOST}/a\nhttps://${HOST}/b?x=1&y=2\n`;
+      files.set('/sitemap.txt', Buffer.from(text));
+      const fetched = await apiClient(platform.apiUrl, key).post('/v1/validate', { url: `${origin}/sitemap.txt` });
+      expect(fetched.body).toEqual({
+        valid: true,
+        files: [{ file: `${origin}/sitemap.txt`, kind: 'text', entries: 2, bytes: text.length, problems: [] }],
+      });
+      const uploaded = await post(Buffer.from(text), 'application/octet-stream');
+      expect(JSON.parse(uploaded.text).files[0]).toMatchObject({ kind: 'text', entries: 2, problems: [] });
+      const mixed = await post(
+        `${HEAD}<url><loc>https://${HOST}/a</loc></url>\n<url><loc>http://${HOST}/b</loc></url>\n</urlset>\n`,
+        'application/xml',
+      );
+      expect(JSON.parse(mixed.text)).toMatchObject({
+        valid: false,
+        files: [{ problems: [expect.objectContaining({ line: 4, rule: 'one-scheme' })] }],
+      });
+    });
+
     it('fetches a URL, following an index', async () => {
       const res = await apiClient(platform.apiUrl, key).post('/v1/validate', {
         url: `${origin}/index.xml`,

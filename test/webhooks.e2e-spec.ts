@@ -2,7 +2,6 @@
 // endpoint. Every delivery is checked against the Standard Webhooks signature computed here with
 // node:crypto alone (not the platform's signer), retried after 500s with exponential backoff,
 // logged per endpoint, and an endpoint that keeps failing is disabled until its owner enables it.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
 import { startDnsServer, type TestDnsServer } from './support/dns-server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { verifySignature } from './support/webhook-signature';
 
 const HOST = 'hooks.example.com';
 const BACKOFF_MS = 300;
@@ -58,21 +58,6 @@ class Receiver {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** Standard Webhooks, verified independently: HMAC-SHA256 of `id.timestamp.body` with the base64-decoded secret. */
-function verifySignature(secret: string, request: Received): boolean {
-  const id = String(request.headers['webhook-id']);
-  const timestamp = String(request.headers['webhook-timestamp']);
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest();
-  return String(request.headers['webhook-signature'])
-    .split(' ')
-    .some((signature) => {
-      const [version, value] = signature.split(',');
-      const given = Buffer.from(value ?? '', 'base64');
-      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
-    });
 }
 
 describe('webhooks', () => {

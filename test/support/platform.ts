@@ -22,9 +22,9 @@ export interface Platform {
 
 export async function startPlatform(
   overrides: Record<string, string> = {},
-  opts: { worker?: boolean } = {},
+  opts: { worker?: boolean; /** Instead of a new one; dropped on close all the same. */ db?: TestDatabase } = {},
 ): Promise<Platform> {
-  const db = await createTestDatabase();
+  const db = opts.db ?? (await createTestDatabase());
   const env = {
     DATABASE_URL: db.url,
     REDIS_URL: testRedisUrl(),

@@ -37,9 +37,13 @@ class ApiFastifyAdapter extends FastifyAdapter {
   constructor(
     private readonly limits: ApiLimits,
     requestLog: RequestLog,
+    trustedProxies: string[],
   ) {
     super({
       bodyLimit: limits.bodyLimitBytes,
+      // request.ip — what the failed-authentication limiter counts, the request log and the audit
+      // log record — is X-Forwarded-For's client only through a TRUSTED_PROXIES peer.
+      trustProxy: trustedProxies.length > 0 ? trustedProxies : false,
       // From the client's X-Request-Id when it is a sane token, else a new UUID; echoed back.
       genReqId: requestIdOf,
       clientErrorHandler: clientErrorHandler({
@@ -153,7 +157,7 @@ export async function createApiApp(
   const limits = apiLimits(config.api.limits, limitOverrides);
   const logger: Logger = createLogger('api', config.logLevel);
   const metrics = new PlatformMetrics('api');
-  const adapter = new ApiFastifyAdapter(limits, new RequestLog(logger, metrics));
+  const adapter = new ApiFastifyAdapter(limits, new RequestLog(logger, metrics), config.trustedProxies);
   const app = await NestFactory.create<NestFastifyApplication>(
     ApiModule.forRoot(config, limitOverrides, { logger, metrics }),
     adapter,

@@ -155,7 +155,7 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
           checked={draft.textSitemap}
           onChange={(e) => set('textSitemap', e.target.checked)}
         />
-        <label htmlFor="text-sitemap">Also publish /sitemap.txt</label>
+        <label htmlFor="text-sitemap">Also publish text sitemaps (/sitemap.txt, one per 50,000 URLs)</label>
       </div>
       <div className="check">
         <input

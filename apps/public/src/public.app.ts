@@ -26,11 +26,14 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
     maxHeaderBytes: 8_192,
     requestTimeoutMs: 10_000,
     keepAliveTimeoutMs: 30_000,
+    trustedProxies: config.trustedProxies,
   });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     logController: new AccessLogController(accessLog, metrics.publicTally),
     serverFactory: server.factory,
+    // The access log's `ip` for what Fastify answers; the lane in front reads it the same way.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     clientErrorHandler: clientErrorHandler({
       contentType: 'text/plain; charset=utf-8',
       body: (status) => `${STATUS_CODES[status] ?? 'Error'}\n`,

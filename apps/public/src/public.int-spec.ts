@@ -132,7 +132,7 @@ describe('public server', () => {
 
   describe('shards', () => {
     it('serves the stored gzip bytes at the listed path', async () => {
-      const response = await send('/sitemaps/sitemap-1.xml.gz', { headers: { 'accept-encoding': 'gzip' } });
+      const response = await send('/sitemap-1.xml.gz', { headers: { 'accept-encoding': 'gzip' } });
       expect(response.status).toBe(200);
       expect(response.headers).toMatchObject({
         'content-type': 'application/gzip',
@@ -147,7 +147,7 @@ describe('public server', () => {
     });
 
     it('serves the same shard without .gz like the index', async () => {
-      const response = await send('/sitemaps/sitemap-1.xml');
+      const response = await send('/sitemap-1.xml');
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
       expect(response.headers.etag).toBe(`"${site.shard.file.sha256}-identity"`);
@@ -155,14 +155,7 @@ describe('public server', () => {
     });
 
     it('answers 404 for paths the manifest does not list', async () => {
-      for (const missing of [
-        '/',
-        '/sitemaps/sitemap-2.xml.gz',
-        '/sitemap.xml.gz',
-        '/sitemaps/',
-        '/constructor',
-        '/__proto__',
-      ]) {
+      for (const missing of ['/', '/sitemap-2.xml.gz', '/sitemap.xml.gz', '/sitemaps/', '/constructor', '/__proto__']) {
         const response = await send(missing);
         expect([missing, response.status]).toEqual([missing, 404]);
       }
@@ -171,9 +164,9 @@ describe('public server', () => {
 
   describe('conditional requests and methods', () => {
     it('answers 304 to a matching If-None-Match, with the validators and no body', async () => {
-      const first = await send('/sitemaps/sitemap-1.xml.gz');
+      const first = await send('/sitemap-1.xml.gz');
       for (const tag of [first.headers.etag ?? '', `"nope", ${first.headers.etag}`, `W/${first.headers.etag}`, '*']) {
-        const response = await send('/sitemaps/sitemap-1.xml.gz', { headers: { 'if-none-match': tag } });
+        const response = await send('/sitemap-1.xml.gz', { headers: { 'if-none-match': tag } });
         expect([tag, response.status]).toEqual([tag, 304]);
         expect(response.headers.etag).toBe(first.headers.etag);
         expect(response.headers['last-modified']).toBe(first.headers['last-modified']);
@@ -203,7 +196,7 @@ describe('public server', () => {
       for (const [target, headers] of [
         ['/sitemap.xml', {}],
         ['/sitemap.xml', { 'accept-encoding': 'gzip' }],
-        ['/sitemaps/sitemap-1.xml.gz', {}],
+        ['/sitemap-1.xml.gz', {}],
         ['/robots.txt', {}],
       ] as const) {
         const get = await send(target, { headers });
@@ -242,15 +235,15 @@ describe('public server', () => {
       const cases: [string, Record<string, string>, string?][] = [
         ['/sitemap.xml', {}],
         ['/sitemap.xml', { 'accept-encoding': 'gzip' }],
-        ['/sitemaps/sitemap-1.xml.gz', {}],
-        ['/sitemaps/sitemap-1.xml.gz', { 'if-none-match': `"${site.shard.file.sha256}"` }],
+        ['/sitemap-1.xml.gz', {}],
+        ['/sitemap-1.xml.gz', { 'if-none-match': `"${site.shard.file.sha256}"` }],
         ['/sitemap.xml', { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() }],
-        ['/sitemaps/sitemap-1.xml.gz', {}, 'HEAD'],
+        ['/sitemap-1.xml.gz', {}, 'HEAD'],
         ['/robots.txt', {}],
         ['/robots.txt', {}, 'HEAD'],
         [`/${site.site.indexNowKey}.txt`, {}],
-        ['/sitemaps/sitemap-9.xml.gz', {}],
-        ['/sitemaps/sitemap-1.xml.gz', { range: 'bytes=0-9' }],
+        ['/sitemap-9.xml.gz', {}],
+        ['/sitemap-1.xml.gz', { range: 'bytes=0-9' }],
         ['/sitemap.xml', { range: 'bytes=-20', 'accept-encoding': 'gzip' }],
         ['/sitemap.xml', { range: 'bytes=999999-' }],
         ['/robots.txt', { range: 'bytes=5-' }],
@@ -475,7 +468,7 @@ describe('public server', () => {
         expect([scheme, response.status, response.body.toString()]).toEqual([scheme, 200, site.index.xml]);
         expect(response.headers.etag).toBe(`"${site.index.file.sha256}-identity"`);
       }
-      const head = await send(`http://${host}/sitemaps/sitemap-1.xml.gz`, {
+      const head = await send(`http://${host}/sitemap-1.xml.gz`, {
         method: 'HEAD',
         host: 'unknown.example.org',
       });
@@ -490,11 +483,16 @@ describe('public server', () => {
       // On the platform host, by path.
       const byPath = await send(`http://${PLATFORM_HOST}/s/${host}/robots.txt`, { host: 'unknown.example.org' });
       expect([byPath.status, byPath.body.toString()]).toEqual([200, expect.stringContaining('Sitemap: ')]);
+      // The platform's index lists the platform's addresses: the target's host decides that too.
+      const platformIndex = await send(`http://${PLATFORM_HOST}/s/${host}/sitemap.xml`, { host });
+      expect(platformIndex.body.toString()).toContain(`<loc>http://${PLATFORM_HOST}/s/${host}/sitemap-1.xml.gz</loc>`);
+      const siteIndex = await send(`http://${host}/sitemap.xml`, { host: PLATFORM_HOST });
+      expect(siteIndex.body.toString()).toBe(site.index.xml);
     });
   });
 
   describe('byte ranges', () => {
-    const SHARD = '/sitemaps/sitemap-1.xml.gz';
+    const SHARD = '/sitemap-1.xml.gz';
 
     it('answers one range of a stored shard with 206 and Content-Range, and the rest resumes it', async () => {
       const length = site.shard.gzip.length;
@@ -602,44 +600,130 @@ describe('public server', () => {
 
   describe('path-based routing on the platform host', () => {
     it('serves /s/<hostname>/… as the site would on its own host', async () => {
+      const shard = await fetch(`${base}/s/${host}/sitemap-1.xml.gz`);
+      expect(Buffer.from(await shard.arrayBuffer())).toEqual(site.shard.gzip);
+      expect((await fetch(`${base}/s/unknown.example.org/sitemap.xml`)).status).toBe(404);
+      expect((await fetch(`${base}/sitemap.xml`, { headers: { 'x-ignored': '1' } })).status).toBe(404);
+    });
+
+    it('serves under /s/<hostname>/ an index whose files are served there too (cross-submission)', async () => {
       const index = await fetch(`${base}/s/${host}/sitemap.xml`);
       expect(index.status).toBe(200);
       expect(index.headers.get('content-type')).toBe('application/xml; charset=utf-8');
       // fetch asked for gzip and decompressed it.
       expect(index.headers.get('content-encoding')).toBe('gzip');
-      expect(await index.text()).toBe(site.index.xml);
-      const shard = await fetch(`${base}/s/${host}/sitemaps/sitemap-1.xml.gz`);
-      expect(Buffer.from(await shard.arrayBuffer())).toEqual(site.shard.gzip);
-      expect((await fetch(`${base}/s/unknown.example.org/sitemap.xml`)).status).toBe(404);
-      expect((await fetch(`${base}/sitemap.xml`, { headers: { 'x-ignored': '1' } })).status).toBe(404);
+      const tag = index.headers.get('etag') ?? '';
+      expect(tag).not.toBe(`"${site.index.file.sha256}"`);
+      const xml = await index.text();
+      expect(await validate('index.xml', Buffer.from(xml))).toBe('valid sitemapindex');
+      const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
+      expect(locs).toEqual([`http://${PLATFORM_HOST}/s/${host}/sitemap-1.xml.gz`]);
+      for (const loc of locs) {
+        const child = await fetch(`${base}${new URL(loc ?? '').pathname}`);
+        expect(child.status).toBe(200);
+        expect(Buffer.from(await child.arrayBuffer())).toEqual(site.shard.gzip);
+      }
+      expect((await fetch(`${base}/s/${host}/sitemap.xml`, { headers: { 'if-none-match': tag } })).status).toBe(304);
+      // The site's own host still gets the stored index, which lists the files on that host.
+      expect((await send('/sitemap.xml')).body.toString()).toBe(site.index.xml);
+    });
+  });
+
+  describe('files that moved', () => {
+    it('answers 301 from a path of the legacy folder to where the file is now, on the host and under /s/', async () => {
+      const moved = await publishSite(prisma, store, 'moved.example.com');
+      const { shard, index } = moved;
+      await switchManifest(
+        prisma,
+        moved.site.id,
+        { 'sitemap.xml': index.file, 'sitemap-1.xml.gz': shard.file },
+        { 'sitemaps/sitemap-1.xml.gz': 'sitemap-1.xml.gz' },
+      );
+      await publishManifestChanged(announcements, moved.site.id);
+      const cases: [string, string | undefined, string][] = [
+        ['/sitemaps/sitemap-1.xml.gz', 'moved.example.com', 'https://moved.example.com/sitemap-1.xml.gz'],
+        ['/sitemaps/sitemap-1.xml', 'moved.example.com', 'https://moved.example.com/sitemap-1.xml'],
+        [
+          '/s/moved.example.com/sitemaps/sitemap-1.xml.gz',
+          undefined,
+          `http://${PLATFORM_HOST}/s/moved.example.com/sitemap-1.xml.gz`,
+        ],
+      ];
+      for (const [path, siteHost, location] of cases) {
+        const response = await send(path, { host: siteHost ?? `${PLATFORM_HOST}:${port}` });
+        expect([path, response.status, response.headers.location]).toEqual([path, 301, location]);
+        const target = new URL(location);
+        const followed = await send(target.pathname, { host: siteHost ?? `${PLATFORM_HOST}:${port}` });
+        expect(followed.status).toBe(200);
+        expect(await validate(target.pathname, followed.body)).toBe('valid urlset');
+      }
+      expect((await send('/sitemaps/sitemap-2.xml.gz', { host: 'moved.example.com' })).status).toBe(404);
+    });
+  });
+
+  describe('on-demand TLS ask', () => {
+    /** What a TLS terminator sends before it gets a certificate: its own Host, the name in `domain`. */
+    const ask = (query: string, method = 'GET') =>
+      send(`/tls/allowed${query}`, { host: 'public.internal:8080', method });
+
+    it('says 200 for a served site and the platform host, 404 for any other name, and nothing more', async () => {
+      const yes = await ask(`?domain=${host}`);
+      expect(yes.status).toBe(200);
+      expect(yes.headers['cache-control']).toBe('no-store');
+      expect(yes.body.toString()).toBe('OK\n');
+      expect((await ask(`?domain=${host.toUpperCase()}`)).status).toBe(200);
+      expect((await ask(`?domain=${PLATFORM_HOST}`)).status).toBe(200);
+      expect((await ask('?domain=unknown.example.org', 'HEAD')).status).toBe(404);
+      const no = await ask('?domain=unknown.example.org');
+      expect(no.status).toBe(404);
+      expect(no.body.toString()).toBe('Not Found\n');
+      // On a site's own Host too: no site serves a file at that path.
+      expect((await send(`/tls/allowed?domain=${host}`)).status).toBe(200);
+    });
+
+    it('says 404 for a site still pending verification and for a suspended tenant', async () => {
+      const pending = await createSite(prisma, 'pending.example.net');
+      await prisma.site.update({
+        where: { id: pending.id },
+        data: { verificationStatus: 'pending', verifiedAt: null },
+      });
+      expect((await ask('?domain=pending.example.net')).status).toBe(404);
+      const suspended = await createSite(prisma, 'suspended.example.net');
+      await prisma.tenant.update({ where: { id: suspended.tenantId }, data: { suspendedAt: new Date() } });
+      expect((await ask('?domain=suspended.example.net')).status).toBe(404);
+    });
+
+    it('answers 400 without a plain hostname, and 405 to other methods', async () => {
+      for (const query of ['', '?domain=', `?domain=${host}:443`, '?domain=a..b', `?name=${host}`])
+        expect((await ask(query)).status, query).toBe(400);
+      expect((await ask(`?domain=${host}`, 'POST')).status).toBe(405);
     });
   });
 
   describe('publishing', () => {
     it('serves a switched manifest as soon as the switch is announced, not before', async () => {
-      const target = `${base}/s/${host}/sitemap.xml`;
-      const before = await fetch(target);
-      const oldTag = before.headers.get('etag') ?? '';
-      expect(await before.text()).toBe(site.index.xml);
+      const before = await send('/sitemap.xml');
+      const oldTag = before.headers.etag ?? '';
+      expect(before.body.toString()).toBe(site.index.xml);
 
       const origin = `https://${host}`;
-      const xml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz', 'sitemaps/sitemap-2.xml.gz']);
+      const xml = sitemapIndexXml(origin, ['sitemap-1.xml.gz', 'sitemap-2.xml.gz']);
       const next = await storeXml(store, site.site.id, { xml, kind: 'index' });
       await switchManifest(prisma, site.site.id, {
         'sitemap.xml': next.file,
-        'sitemaps/sitemap-1.xml.gz': site.shard.file,
-        'sitemaps/sitemap-2.xml.gz': site.shard.file,
+        'sitemap-1.xml.gz': site.shard.file,
+        'sitemap-2.xml.gz': site.shard.file,
       });
 
       // Unannounced, the change is invisible: the app answers from memory, not from Postgres.
-      expect((await fetch(target, { headers: { 'if-none-match': oldTag } })).status).toBe(304);
+      expect((await send('/sitemap.xml', { headers: { 'if-none-match': oldTag } })).status).toBe(304);
 
       await publishManifestChanged(announcements, site.site.id);
-      const after = await fetch(target, { headers: { 'if-none-match': oldTag } });
+      const after = await send('/sitemap.xml', { headers: { 'if-none-match': oldTag, 'accept-encoding': 'gzip' } });
       expect(after.status).toBe(200);
-      expect(after.headers.get('etag')).toBe(`"${next.file.sha256}"`);
-      expect(await after.text()).toBe(xml);
-      expect((await fetch(`${base}/s/${host}/sitemaps/sitemap-2.xml.gz`)).status).toBe(200);
+      expect(after.headers.etag).toBe(`"${next.file.sha256}"`);
+      expect(gunzipSync(after.body).toString()).toBe(xml);
+      expect((await fetch(`${base}/s/${host}/sitemap-2.xml.gz`)).status).toBe(200);
     });
   });
 });

@@ -38,6 +38,7 @@ export class PublicModule {
   static forRoot(config: AppConfig, metrics: PlatformMetrics = new PlatformMetrics('public')): DynamicModule {
     const options: PublicOptions = {
       platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
+      platformOrigin: config.public.baseUrl ? new URL(config.public.baseUrl).origin : null,
       blobBaseUrl: config.storage.publicBaseUrl ?? null,
     };
     // Everything here only reads: from the replica when there is one.

@@ -100,7 +100,7 @@ describe('public server on a read replica', () => {
       const view = seen(await crawl().catch(() => undefined));
       return view?.locs.includes(`https://${host}/v1`) ? view : undefined;
     });
-    expect(before.shards).toEqual(['sitemaps/sitemap-1.xml.gz']);
+    expect(before.shards).toEqual(['sitemap-1.xml.gz']);
 
     await pair.pauseReplay();
     // A new set on the primary: two new shards under new paths, the old shard dropped from the manifest.
@@ -108,13 +108,13 @@ describe('public server on a read replica', () => {
     const a = await storeXml(store, site.id, { xml: urlsetXml(origin2, ['/v2/a']), kind: 'shard', urlCount: 1 });
     const b = await storeXml(store, site.id, { xml: urlsetXml(origin2, ['/v2/b']), kind: 'shard', urlCount: 1 });
     const index = await storeXml(store, site.id, {
-      xml: sitemapIndexXml(origin2, ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz']),
+      xml: sitemapIndexXml(origin2, ['sitemap-v2-1.xml.gz', 'sitemap-v2-2.xml.gz']),
       kind: 'index',
     });
     await switchManifest(prisma, site.id, {
       'sitemap.xml': index.file,
-      'sitemaps/v2-1.xml.gz': a.file,
-      'sitemaps/v2-2.xml.gz': b.file,
+      'sitemap-v2-1.xml.gz': a.file,
+      'sitemap-v2-2.xml.gz': b.file,
     });
     await announceManifestChange(announcements, pool, site.id);
     const reader = app.get(ManifestReader);
@@ -137,7 +137,7 @@ describe('public server on a read replica', () => {
       { timeoutMs: 20_000 },
     );
     expect(after).toEqual({
-      shards: ['sitemaps/v2-1.xml.gz', 'sitemaps/v2-2.xml.gz'],
+      shards: ['sitemap-v2-1.xml.gz', 'sitemap-v2-2.xml.gz'],
       locs: [`${origin2}/v2/a`, `${origin2}/v2/b`],
     });
     expect(reader.sitesAwaitingReplay).toBe(0);

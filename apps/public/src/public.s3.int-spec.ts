@@ -84,14 +84,14 @@ describe('public server on the s3 storage driver', () => {
     const index = await rawRequest(origin(direct), '/sitemap.xml', { host });
     expect(index.status).toBe(200);
     expect(index.body.toString()).toBe(site.index.xml);
-    const shard = await rawRequest(origin(direct), '/sitemaps/sitemap-1.xml.gz', { host });
+    const shard = await rawRequest(origin(direct), '/sitemap-1.xml.gz', { host });
     expect(shard.status).toBe(200);
     expect(shard.body).toEqual(site.shard.gzip);
     expect((await validateSitemapFile('sitemap-1.xml.gz', shard.body)).problems).toEqual([]);
   });
 
   it('redirects a stored shard to the CDN, whose URL answers the same bytes', async () => {
-    const response = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', { host });
+    const response = await rawRequest(origin(redirecting), '/sitemap-1.xml.gz', { host });
     expect(response.status).toBe(302);
     const location = response.headers.location ?? '';
     expect(location).toBe(`${cdn}/${site.site.id}/${site.shard.file.sha256.slice(0, 2)}/${site.shard.file.sha256}.gz`);
@@ -105,15 +105,15 @@ describe('public server on the s3 storage driver', () => {
     const index = await rawRequest(origin(redirecting), '/sitemap.xml', { host });
     expect(index.status).toBe(200);
     expect(index.body.toString()).toBe(site.index.xml);
-    const xml = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml', { host });
+    const xml = await rawRequest(origin(redirecting), '/sitemap-1.xml', { host });
     expect({ status: xml.status, body: xml.body.toString() }).toEqual({ status: 200, body: site.shard.xml });
-    const head = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', { host, method: 'HEAD' });
+    const head = await rawRequest(origin(redirecting), '/sitemap-1.xml.gz', { host, method: 'HEAD' });
     expect({ status: head.status, length: head.headers['content-length'] }).toEqual({
       status: 200,
       length: String(site.shard.file.gzipSize),
     });
     const etag = `"${site.shard.file.sha256}"`;
-    const notModified = await rawRequest(origin(redirecting), '/sitemaps/sitemap-1.xml.gz', {
+    const notModified = await rawRequest(origin(redirecting), '/sitemap-1.xml.gz', {
       host,
       headers: { 'if-none-match': etag },
     });

@@ -5,6 +5,7 @@
 // Fastify itself refuses — goes to Fastify, and the route there answers through the same service.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import proxyAddr from '@fastify/proxy-addr';
 import { hasDuplicateHost } from '@sitemaps/config';
 import { answerHealth, healthProbeOf, type HealthProbe, type Readiness } from '@sitemaps/health';
 import type { AccessLog } from './public.logger';
@@ -18,19 +19,35 @@ export interface PublicServerOptions {
   requestTimeoutMs: number;
   /** …and idles this long between requests. */
   keepAliveTimeoutMs: number;
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-For names the client in the access log. */
+  trustedProxies: string[];
 }
 
+/** Asked by a TLS terminator, on any Host, before it gets a certificate for `?domain=`. */
+export const TLS_ASK_PATH = '/tls/allowed';
+
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+const TLS_ASK_UNAVAILABLE: PublicResponse = {
+  status: 503,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': '20' },
+  body: 'Service Unavailable\n',
+};
 
 export class PublicServer {
   private service: PublicService | undefined;
   private readiness: Readiness | undefined;
+  /** The client's address, as Fastify's `request.ip` has it with the same trustProxy. */
+  private readonly clientAddress: (request: IncomingMessage) => string | undefined;
 
   constructor(
     private readonly accessLog: AccessLog,
     private readonly tally: ResponseTally,
     private readonly options: PublicServerOptions,
-  ) {}
+  ) {
+    const trust = options.trustedProxies.length > 0 ? proxyAddr.compile(options.trustedProxies) : undefined;
+    this.clientAddress = trust ? (request) => proxyAddr(request, trust) : (request) => request.socket.remoteAddress;
+  }
 
   /** Fastify's `serverFactory`: Fastify passes its own handler, the fallback. */
   readonly factory = (fastify: Handler): http.Server => {
@@ -55,6 +72,11 @@ export class PublicServer {
     const probe = url.startsWith('/health') && (method === 'GET' || method === 'HEAD') ? healthProbeOf(url) : undefined;
     if (probe && this.readiness) return void this.answerProbe(probe, this.readiness, response);
     const started = performance.now();
+    // A TLS terminator's question, on any Host too (docs/custom-domains.md).
+    if (this.service && url.startsWith(TLS_ASK_PATH) && (method === 'GET' || method === 'HEAD')) {
+      const rest = url.charAt(TLS_ASK_PATH.length);
+      if (rest === '' || rest === '?') return void this.answerTlsAsk(this.service, request, response, started);
+    }
     let answer: PublicResponse | undefined;
     try {
       answer = hasDuplicateHost(request.rawHeaders)
@@ -73,22 +95,51 @@ export class PublicServer {
       answer = undefined;
     }
     if (!answer) return fastify(request, response);
+    this.send(request, response, answer, { started });
+  }
+
+  /** Writes an answer and its access-log line (`started`: when the request arrived). */
+  private send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    answer: PublicResponse,
+    { started, error }: { started: number; error?: Error },
+  ): void {
     response.writeHead(answer.status, answer.headers);
     response.end(answer.body);
     this.tally.count(answer.status, true);
     // Every answer with a body states its length; a 304 has none.
     const length = answer.headers['content-length'];
-    this.accessLog.write({
-      method: request.method,
-      host: request.headers.host,
-      url: request.url,
-      status: answer.status,
-      bytes: length === undefined ? undefined : Number(length),
-      // Until the answer was handed to the socket.
-      ms: performance.now() - started,
-      userAgent: request.headers['user-agent'],
-      ip: request.socket.remoteAddress,
-    });
+    this.accessLog.write(
+      {
+        method: request.method,
+        host: request.headers.host,
+        url: request.url,
+        status: answer.status,
+        bytes: length === undefined ? undefined : Number(length),
+        // Until the answer was handed to the socket.
+        ms: performance.now() - started,
+        userAgent: request.headers['user-agent'],
+        ip: this.clientAddress(request),
+      },
+      error,
+    );
+  }
+
+  private async answerTlsAsk(
+    service: PublicService,
+    request: IncomingMessage,
+    response: ServerResponse,
+    started: number,
+  ): Promise<void> {
+    let answer: PublicResponse;
+    try {
+      answer = await service.answerTlsAsk(request.url ?? '');
+    } catch (error) {
+      // No certificate while the database cannot say; the terminator asks again on a later handshake.
+      return this.send(request, response, TLS_ASK_UNAVAILABLE, { started, error: error as Error });
+    }
+    this.send(request, response, answer, { started });
   }
 
   /** Not in the access log: an orchestrator probes every few seconds. */

@@ -3,6 +3,7 @@
 // are read only for a 200 GET. Once a site (and a file's bytes) are cached, the answer comes from
 // memory without a tick (`respondFromMemory`): no await, no Postgres, no Redis.
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   blobPath,
@@ -12,15 +13,18 @@ import {
   type PublishedFile,
   type SiteSnapshot,
 } from '@sitemaps/storage';
-import { SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
+import { INDEX_PATH, indexEntries, LEGACY_SHARD_FOLDER, stylesheetHref, type ManifestFiles } from '@sitemaps/domain';
+import { renderSitemapIndex, SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, ifRangeHolds, isNotModified, parseByteRange } from './http-conditions';
-import { resolveTarget, type RequestTarget } from './request-target';
+import { normalizeHostname, requestHost, resolveTarget, type RequestTarget } from './request-target';
 
 export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
 
 export interface PublicOptions {
   /** Lowercase host of PUBLIC_BASE_URL, where sites are served under `/s/<hostname>/`; null: off. */
   platformHost: string | null;
+  /** PUBLIC_BASE_URL's origin (`https://sitemaps.example.net`), for the locations of files under `/s/<hostname>/`. */
+  platformOrigin?: string | null;
   /** Where a CDN serves the blob store (STORAGE_PUBLIC_BASE_URL, no trailing slash): a GET of a
    *  shard as stored (`.xml.gz`) is redirected there instead of read; null: served from here. */
   blobBaseUrl: string | null;
@@ -63,13 +67,17 @@ interface Representation {
   head: Readonly<Record<string, string>>;
 }
 
+/** A file made by this server rather than read from the store (the index under `/s/<hostname>/`). */
+interface InlineFile extends PublishedFile {
+  inline: { gzip: Buffer; identity: Buffer };
+}
+
 /** `stored`: `x.xml.gz` as stored; `gzip` and `identity`: `x.xml`, negotiated by Accept-Encoding. */
 type FileForm = 'stored' | 'gzip' | 'identity';
 
 const TEXT = 'text/plain; charset=utf-8';
 /** Served paths are short; a longer request target is a probe or a mistake (nginx allows 8 KiB for the whole line). */
 export const MAX_URL_LENGTH = 4_096;
-const TEXT_SITEMAP_PATH = 'sitemap.txt';
 
 @Injectable()
 export class PublicService {
@@ -77,6 +85,8 @@ export class PublicService {
   private readonly files = new WeakMap<PublishedFile, Partial<Record<FileForm, Representation>>>();
   private readonly texts = new WeakMap<SiteSnapshot, { robots?: TextFile; indexNowKey?: TextFile }>();
   private readonly redirects = new WeakMap<PublishedFile, PublicResponse>();
+  /** Per snapshot: the index served under `/s/<hostname>/`, which lists the files there. */
+  private readonly platformIndexes = new WeakMap<SiteSnapshot, InlineFile>();
 
   constructor(
     private readonly reader: ManifestReader,
@@ -108,6 +118,22 @@ export class PublicService {
     );
   }
 
+  /**
+   * A TLS terminator's question before it gets a certificate for a name (Caddy's on-demand TLS
+   * `ask`): 200 when this server serves `?domain=` — a verified site of a tenant in good standing,
+   * or PUBLIC_BASE_URL's host — 404 when not, 400 without a usable name. Says nothing else. From
+   * the same cache as the files: an unknown name costs one query per unknown-host TTL.
+   */
+  async answerTlsAsk(url: string): Promise<PublicResponse> {
+    const query = url.indexOf('?');
+    const domain = new URLSearchParams(query < 0 ? '' : url.slice(query + 1)).get('domain');
+    const hostname = normalizeHostname(domain ?? undefined);
+    // A port or a trailing dot is not part of a name a certificate is asked for.
+    if (hostname === null || hostname !== domain?.toLowerCase()) return BAD_REQUEST;
+    if (hostname === this.options.platformHost) return TLS_ALLOWED;
+    return (await this.reader.load(hostname)) ? TLS_ALLOWED : NOT_FOUND;
+  }
+
   /** What the request names, or the answer when that alone decides it. */
   private target(request: PublicRequest): RequestTarget | PublicResponse {
     if (request.method !== 'GET' && request.method !== 'HEAD') return METHOD_NOT_ALLOWED;
@@ -123,13 +149,15 @@ export class PublicService {
     if (target.path === 'robots.txt') return { response: this.text(request, snapshot, 'robots') };
     if (target.path === XSL_STYLESHEET_FILE) return { response: stylesheet(request) };
     if (target.path === `${settings.indexNowKey}.txt`) return { response: this.text(request, snapshot, 'indexNowKey') };
-    // Listed until the next publish after the site turns it off; the setting decides at once.
-    if (target.path === TEXT_SITEMAP_PATH && !settings.textSitemap) return { response: NOT_FOUND };
     const files = snapshot.manifest?.files;
     // `x.xml.gz` as stored; `x.xml` (or a listed `sitemap.xml`) as XML, gzip only if the client asks.
     const stored = target.path.endsWith('.gz') ? files?.get(target.path) : undefined;
     if (stored) return this.file(request, snapshot, stored, 'stored');
-    const negotiated = files?.get(target.path) ?? files?.get(`${target.path}.gz`);
+    let negotiated = files?.get(target.path) ?? files?.get(`${target.path}.gz`);
+    // Listed until the next publish after the site turns it off; the setting decides at once.
+    if (negotiated?.kind === 'text' && !settings.textSitemap) return { response: NOT_FOUND };
+    // Cross-submission: the index under `/s/<hostname>/` lists the files served there.
+    if (negotiated?.kind === 'index' && this.viaPlatform(request, target)) negotiated = this.platformIndex(snapshot);
     if (negotiated)
       return this.file(
         request,
@@ -137,10 +165,84 @@ export class PublicService {
         negotiated,
         acceptsGzip(request.headers['accept-encoding']) ? 'gzip' : 'identity',
       );
+    if (target.path.startsWith(LEGACY_SHARD_FOLDER)) return { response: this.moved(request, target, snapshot) };
     return { response: NOT_FOUND };
   }
 
-  private file(request: PublicRequest, snapshot: SiteSnapshot, file: PublishedFile, form: FileForm): FileAnswer {
+  /** Whether the request came by the platform's host, under `/s/<hostname>/`. */
+  private viaPlatform(request: PublicRequest, target: RequestTarget): boolean {
+    const { platformHost } = this.options;
+    return (
+      platformHost !== null &&
+      platformHost !== target.hostname &&
+      normalizeHostname(requestHost(request.headers.host, request.url)) === platformHost
+    );
+  }
+
+  /** The origin and prefix of the site's files as this request reached them, e.g. `https://shop.example.com/`. */
+  private base(request: PublicRequest, target: RequestTarget, snapshot: SiteSnapshot): string {
+    const { site } = snapshot;
+    return this.options.platformOrigin && this.viaPlatform(request, target)
+      ? `${this.options.platformOrigin}/s/${site.hostname}/`
+      : `${site.scheme}://${site.hostname}/`;
+  }
+
+  /**
+   * A path from before shards moved to the site's root: 301 to where the same file is now, for
+   * as long as it is published (`sitemaps/x.xml` as well as `sitemaps/x.xml.gz`).
+   */
+  private moved(request: PublicRequest, target: RequestTarget, snapshot: SiteSnapshot): PublicResponse {
+    const redirects = snapshot.manifest?.redirects;
+    const gz = target.path.endsWith('.gz');
+    const to = redirects?.get(target.path) ?? (gz ? undefined : redirects?.get(`${target.path}.gz`)?.slice(0, -3));
+    if (to === undefined) return NOT_FOUND;
+    return {
+      status: 301,
+      headers: {
+        location: this.base(request, target, snapshot) + to,
+        'cache-control': cacheControl(snapshot),
+        'content-length': '0',
+      },
+    };
+  }
+
+  /**
+   * The index as served under `/s/<hostname>/`: the same entries as the stored one, each at the
+   * platform's address of the file, so a crawler that follows a cross-submitted index reads every
+   * file where it is served (and the files sit under the index's directory, as the protocol asks).
+   * Made once per snapshot; its tag differs from the stored index's.
+   */
+  private platformIndex(snapshot: SiteSnapshot): PublishedFile | InlineFile | undefined {
+    const manifest = snapshot.manifest;
+    const stored = manifest?.files.get(INDEX_PATH);
+    if (!manifest || !stored || !this.options.platformOrigin) return stored;
+    let index = this.platformIndexes.get(snapshot);
+    if (!index) {
+      const files: ManifestFiles = Object.fromEntries(manifest.files);
+      const xml = Buffer.from(
+        renderSitemapIndex(indexEntries(files, `${this.options.platformOrigin}/s/${snapshot.site.hostname}`), {
+          stylesheet: snapshot.site.settings.xslStylesheet ? stylesheetHref(INDEX_PATH) : null,
+        }),
+      );
+      const gzip = gzipSync(xml);
+      index = {
+        ...stored,
+        sha256: createHash('sha256').update(gzip).digest('hex'),
+        byteSize: xml.length,
+        gzipSize: gzip.length,
+        inline: { gzip, identity: xml },
+      };
+      this.platformIndexes.set(snapshot, index);
+    }
+    return index;
+  }
+
+  private file(
+    request: PublicRequest,
+    snapshot: SiteSnapshot,
+    file: PublishedFile | InlineFile,
+    form: FileForm,
+  ): FileAnswer {
     const representation = this.representation(snapshot, file, form);
     if (isNotModified(request.headers, representation.etag, representation.lastModified))
       return { response: { status: 304, headers: representation.notModified } };
@@ -148,13 +250,22 @@ export class PublicService {
     if (form === 'stored' && file.kind === 'shard' && this.options.blobBaseUrl !== null) {
       return { response: this.redirect(snapshot, file, this.options.blobBaseUrl) };
     }
+    const length = form === 'identity' ? file.byteSize : file.gzipSize;
+    if ('inline' in file)
+      return {
+        response: withBody(
+          { status: 200, headers: representation.head },
+          file.inline[form === 'identity' ? 'identity' : 'gzip'],
+          length,
+        ),
+      };
     return {
       response: { status: 200, headers: representation.head },
       read: {
         siteId: snapshot.site.id,
         file,
         variant: form === 'identity' ? 'identity' : 'gzip',
-        length: form === 'identity' ? file.byteSize : file.gzipSize,
+        length,
       },
     };
   }
@@ -262,9 +373,23 @@ function stylesheet(request: PublicRequest): PublicResponse {
 }
 
 /** Served before the first publish too: it only names where the index will be. */
-function robotsTxt({ site }: SiteSnapshot): string {
+function robotsTxt({ site, manifest }: SiteSnapshot): string {
   const rules = site.settings.robotsTxt?.trimEnd() || 'User-agent: *\nAllow: /';
-  return `${rules}\n\nSitemap: ${site.scheme}://${site.hostname}/sitemap.xml\n`;
+  const origin = `${site.scheme}://${site.hostname}`;
+  // A sitemap index lists XML sitemaps only: each text file is named here, in order.
+  const texts = site.settings.textSitemap
+    ? [...(manifest?.files ?? [])]
+        .filter(([, file]) => file.kind === 'text')
+        .map(([path]) => path)
+        .sort(compareTextPaths)
+    : [];
+  return `${rules}\n\n${[INDEX_PATH, ...texts].map((path) => `Sitemap: ${origin}/${path}\n`).join('')}`;
+}
+
+/** `sitemap.txt`, then `sitemap-2.txt`, `sitemap-3.txt`… */
+function compareTextPaths(a: string, b: string): number {
+  const n = (path: string) => Number(/-(\d+)\.txt$/.exec(path)?.[1] ?? 1);
+  return n(a) - n(b);
 }
 
 function cacheControl({ site }: SiteSnapshot): string {
@@ -325,3 +450,4 @@ const BAD_REQUEST = plain(400, 'Bad Request');
 const NOT_FOUND = plain(404, 'Not Found');
 const METHOD_NOT_ALLOWED = plain(405, 'Method Not Allowed', { allow: 'GET, HEAD' });
 const URI_TOO_LONG = plain(414, 'URI Too Long');
+const TLS_ALLOWED = plain(200, 'OK', { 'cache-control': 'no-store' });

@@ -66,6 +66,11 @@ export function splitAbsoluteForm(url: string): { authority: string; path: strin
   return { authority, path: rest.startsWith('/') ? rest : `/${rest}` };
 }
 
+/** The host a request is addressed to: an absolute-form target's authority, else Host. */
+export function requestHost(host: string | undefined, url: string): string | undefined {
+  return url.charCodeAt(0) === SLASH ? host : (splitAbsoluteForm(url)?.authority ?? host);
+}
+
 /**
  * Host-based: `Host: example.com` + `/sitemap.xml`. Path-based, on the platform's own host
  * (PUBLIC_BASE_URL): `/s/example.com/sitemap.xml`. An absolute-form target carries its own host.

@@ -32,6 +32,7 @@ import { BuildFailures } from './builds/build-failures';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';
 import { BuildReconciler, type ReconciledQueues } from './builds/build-reconciler';
+import { LayoutMigration } from './builds/layout-migration';
 import { DATA_PROVIDERS } from './data.providers';
 import { JobWorkers } from './job-workers';
 import { WorkerHealth } from './http/worker-health';
@@ -281,6 +282,7 @@ export class WorkerModule {
         BuildFailures,
         BuildProcessors,
         BuildReconciler,
+        LayoutMigration,
         MaintenanceProcessors,
         ...IMPORT_PROVIDERS,
         IndexNowProcessors,

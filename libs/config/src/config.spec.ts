@@ -1,6 +1,8 @@
-import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, KNOWN_QUEUES, parseConfig } from './config';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, KNOWN_QUEUES, parseConfig, SECRET_VARIABLES } from './config';
 
 const base = { DATABASE_URL: 'postgres://localhost/db' };
 
@@ -43,6 +45,28 @@ describe('config', () => {
     expect(() => parseConfig({ ...s3, STORAGE_S3_PREFIX: 'no-slash' })).toThrow(/STORAGE_S3_PREFIX/);
     expect(() => parseConfig({ ...s3, STORAGE_S3_BUCKET: 'Bad_Bucket' })).toThrow(/STORAGE_S3_BUCKET/);
     expect(parseConfig(base).storage.s3).toBeUndefined();
+  });
+
+  it('trusts no proxy unless TRUSTED_PROXIES lists addresses, CIDRs or proxy-addr names, and refuses anything else', () => {
+    expect(parseConfig(base).trustedProxies).toEqual([]);
+    expect(
+      parseConfig({ ...base, TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7, fd00::/8, ::1, loopback' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1', 'loopback']);
+    for (const bad of ['10.0.0.0/33', 'lb.internal', '10.0.0', '*', '10.0.0.1:8080'])
+      expect(() => parseConfig({ ...base, TRUSTED_PROXIES: bad }), bad).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it('traces only with an OTLP endpoint and unless OTEL_SDK_DISABLED says not to', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(parseConfig(base).tracing.enabled).toBe(false);
+    expect(parseConfig({ ...base, ...endpoint }).tracing.enabled).toBe(true);
+    expect(
+      parseConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing.enabled,
+    ).toBe(true);
+    expect(parseConfig({ ...base, ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(() => parseConfig({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
   });
 
   it('takes a CDN base URL for stored files only where files live outside Postgres', () => {
@@ -104,5 +128,77 @@ describe('WORKER_QUEUES', () => {
       /WORKER_QUEUES\.1: unknown queue "shards"/,
     );
     expect(() => parseConfig({ ...base, WORKER_QUEUES: ',' })).toThrow(/WORKER_QUEUES: name at least one queue/);
+  });
+});
+
+describe('secrets from files (<NAME>_FILE)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'config-secrets-'));
+  const file = (name: string, content: string) => {
+    const full = path.join(dir, name);
+    writeFileSync(full, content);
+    return full;
+  };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('marks in the schema which variables are secrets', () => {
+    expect([...SECRET_VARIABLES].sort()).toEqual(
+      [
+        'ADMIN_API_KEY',
+        'DATABASE_READ_URL',
+        'DATABASE_URL',
+        'REDIS_CLUSTER_PASSWORD',
+        'REDIS_URL',
+        'STORAGE_S3_ACCESS_KEY_ID',
+        'STORAGE_S3_SECRET_ACCESS_KEY',
+      ].sort(),
+    );
+  });
+
+  it('reads every secret from the file its _FILE names, without the trailing newline', () => {
+    const env = {
+      DATABASE_URL_FILE: file('db', 'postgres://app:s3cret@db/sitemaps\n'),
+      DATABASE_READ_URL_FILE: file('db-read', 'postgres://app:s3cret@replica/sitemaps'),
+      REDIS_URL_FILE: file('redis', 'redis://:pw@redis:6379\r\n'),
+      REDIS_CLUSTER_NODES: 'a:7000',
+      REDIS_CLUSTER_PASSWORD_FILE: file('cluster', 'cluster-pw\n'),
+      ADMIN_API_KEY_FILE: file('admin', 'an-admin-key-of-32-characters-xx\n'),
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: 'sitemaps',
+      STORAGE_S3_ACCESS_KEY_ID_FILE: file('key-id', 'AKIA0000\n'),
+      STORAGE_S3_SECRET_ACCESS_KEY_FILE: file('secret', 'wJalr/secret\n'),
+    };
+    const config = parseConfig(env);
+    expect(config.databaseUrl).toBe('postgres://app:s3cret@db/sitemaps');
+    expect(config.databaseReadUrl).toBe('postgres://app:s3cret@replica/sitemaps');
+    expect(config.redisUrl).toBe('redis://:pw@redis:6379');
+    expect(config.redisCluster?.password).toBe('cluster-pw');
+    expect(config.api.adminApiKey).toBe('an-admin-key-of-32-characters-xx');
+    expect(config.storage.s3?.credentials).toEqual({ accessKeyId: 'AKIA0000', secretAccessKey: 'wJalr/secret' });
+    // Validated like the variable itself.
+    expect(() => parseConfig({ ...base, ADMIN_API_KEY_FILE: file('short', 'short\n') })).toThrow(
+      /ADMIN_API_KEY: must be at least 16 characters/,
+    );
+  });
+
+  it('refuses a missing or empty file, and two different values, naming the variable', () => {
+    expect(() => parseConfig({ ...base, ADMIN_API_KEY_FILE: path.join(dir, 'absent') })).toThrow(
+      /invalid configuration: ADMIN_API_KEY_FILE: cannot read .*absent/,
+    );
+    expect(() => parseConfig({ ...base, ADMIN_API_KEY_FILE: file('empty', '\n') })).toThrow(
+      /ADMIN_API_KEY_FILE: .* is empty/,
+    );
+    const key = file('key', 'an-admin-key-of-32-characters-xx\n');
+    expect(() =>
+      parseConfig({ ...base, ADMIN_API_KEY: 'another-admin-key-0123456789', ADMIN_API_KEY_FILE: key }),
+    ).toThrow(/ADMIN_API_KEY and ADMIN_API_KEY_FILE are both set/);
+    // The same value both ways (npm start hands its apps the key it read) is one value.
+    expect(
+      parseConfig({ ...base, ADMIN_API_KEY: 'an-admin-key-of-32-characters-xx', ADMIN_API_KEY_FILE: key }).api
+        .adminApiKey,
+    ).toBe('an-admin-key-of-32-characters-xx');
+  });
+
+  it('reads no file for a variable that is not a secret', () => {
+    expect(parseConfig({ ...base, LOG_LEVEL_FILE: file('level', 'debug') }).logLevel).toBe('info');
   });
 });

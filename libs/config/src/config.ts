@@ -1,12 +1,17 @@
 // The only place that reads process.env. Every app parses its config once at boot and stops
 // with a clear message on the first invalid variable; tests build config from plain objects.
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { SecretFileError, withSecretFiles } from './secret-files';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 // z.coerce.boolean() would read "false" as true.
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+/** Marks a variable as a secret: masked in logs, and it may be given as a file (`<NAME>_FILE`). */
+const secret = { secret: true } as const;
 const csv = z.string().transform((value) =>
   value
     .split(',')
@@ -39,14 +44,20 @@ const queueList = csv.pipe(
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).meta(secret),
   /** A streaming replica of DATABASE_URL: the public server reads manifests and files there. */
-  DATABASE_READ_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  DATABASE_READ_URL: z
+    .url({ protocol: /^postgres(ql)?$/ })
+    .optional()
+    .meta(secret),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .default('redis://127.0.0.1:6379')
+    .meta(secret),
   /** A Redis Cluster's seed nodes, `host:port,host:port,…`; when set, REDIS_URL is not used. */
   REDIS_CLUSTER_NODES: csv.pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)).optional(),
   /** The cluster's AUTH password (`requirepass`/`masterauth`), if it has one. */
-  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional(),
+  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional().meta(secret),
   API_PORT: port(3000),
   API_HOST: z.string().default('0.0.0.0'),
   /** Where the console's build is (the API serves it under /console); by default dist/console. */
@@ -92,6 +103,11 @@ const envSchema = z.object({
   /** Invalid or revoked keys one address may present per window before it gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
+  /** Load balancers and reverse proxies in front of the api and the public server: only a peer in
+   *  one of these is believed about the client's address (X-Forwarded-For). Unset: nobody is. */
+  TRUSTED_PROXIES: csv
+    .pipe(z.array(z.string().refine(isProxyRange, 'expected an IP address, a CIDR or loopback|linklocal|uniquelocal')))
+    .default([]),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
   /** Aliased fields per GraphQL operation: each alias runs its field again. */
@@ -99,7 +115,7 @@ const envSchema = z.object({
   /** Characters of one GraphQL document (variables are bounded as JSON): parsing costs memory per token. */
   GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(100).default(100_000),
   /** The platform's own key: may create tenants. Unset disables platform administration. */
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional().meta(secret),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** npm start only: how it shows the apps' JSON lines (`pretty`: through pino-pretty; `json`: as written). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty'),
@@ -107,8 +123,12 @@ const envSchema = z.object({
   API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   METRICS_HOST: z.string().default('0.0.0.0'),
-  /** OTLP/HTTP endpoint for traces (spans go to `<endpoint>/v1/traces`); unset: no tracing at all. */
+  /** OTLP endpoint (spans go to `<endpoint>/v1/traces`), or the traces' own; neither: no tracing at all.
+   *  The other OTEL_* variables are read by OpenTelemetry's SDK itself (libs/observability/src/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** OpenTelemetry's own switch: `true` turns tracing off whatever the endpoint. */
+  OTEL_SDK_DISABLED: flag.default(false),
   /** Prefix of every Redis key BullMQ writes; tests use one per file. */
   QUEUE_PREFIX: z
     .string()
@@ -157,8 +177,8 @@ const envSchema = z.object({
   STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
   STORAGE_S3_FORCE_PATH_STYLE: flag.default(false),
   /** Both or neither; neither: the SDK's default chain (instance role, web identity, shared config). */
-  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional().meta(secret),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional().meta(secret),
   /** Where a CDN serves the store's files (`<url>/<site id>/<2 hex>/<sha256>.gz`): the public server
    *  then answers a stored shard with a redirect there once it is not in its memory. */
   STORAGE_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -251,6 +271,39 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+/** What Fastify's trustProxy (proxy-addr) takes: `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, `loopback`. */
+function isProxyRange(value: string): boolean {
+  // proxy-addr also takes legacy forms (`10.0.0` for 10.0.0.0): only the ones everybody reads alike.
+  const address = value.split('/')[0] ?? '';
+  if (!isIP(address) && !['loopback', 'linklocal', 'uniquelocal'].includes(value)) return false;
+  try {
+    compileProxyTrust(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every variable of the schema, and those it marks secret (each may be set as `<NAME>_FILE`). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
+export const SECRET_VARIABLES = CONFIG_VARIABLES.filter((name) => envSchema.shape[name].meta()?.secret === true);
+
+/** One variable's value as the schema reads it (its default when undefined), or an error message. */
+export function parseVariable(name: keyof Env, value: string | undefined): { value: unknown } | { error: string } {
+  const result = envSchema.shape[name].safeParse(value === '' ? undefined : value);
+  return result.success ? { value: result.data } : { error: result.error.issues[0]?.message ?? 'invalid' };
+}
+
+/** The environment with secrets given as files read in; every loader below starts from it. */
+export function resolveEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  try {
+    return withSecretFiles(env, SECRET_VARIABLES, (file) => readFileSync(file, 'utf8'));
+  } catch (error) {
+    if (error instanceof SecretFileError) throw new ConfigError(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+}
+
 /** What node:dns Resolver.setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
 function isResolverAddress(value: string): boolean {
   if (isIP(value)) return true;
@@ -275,10 +328,13 @@ export interface AppConfig {
     limits: ApiLimits;
   };
   public: { host: string; port: number; baseUrl: string | undefined; workers: number };
+  /** TRUSTED_PROXIES: the peers whose X-Forwarded-For names the client; empty: the peer is the client. */
+  trustedProxies: string[];
   logLevel: string;
   /** Metrics listeners (undefined: off); the worker's /metrics is on its own HTTP listener. */
   metrics: { host: string; apiPort: number | undefined; publicPort: number | undefined };
-  tracing: { endpoint: string | undefined };
+  /** Whether the apps trace (an OTLP endpoint is set and OTEL_SDK_DISABLED is not). */
+  tracing: { enabled: boolean };
   /** On a cluster `{QUEUE_PREFIX}`: a hash tag, so every key of every queue is in one slot, as
    *  BullMQ's scripts (and flows across queues) need. */
   queuePrefix: string;
@@ -380,7 +436,7 @@ export class ConfigError extends Error {
 }
 
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
-  const result = envSchema.safeParse(emptyToUndefined(env));
+  const result = envSchema.safeParse(emptyToUndefined(resolveEnv(env)));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);
@@ -420,9 +476,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
+    trustedProxies: e.TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },
-    tracing: { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT },
+    tracing: { enabled: tracingEnabled(e) },
     queuePrefix: e.REDIS_CLUSTER_NODES ? `{${e.QUEUE_PREFIX}}` : e.QUEUE_PREFIX,
     worker: {
       queues: e.WORKER_QUEUES,
@@ -512,19 +569,29 @@ export function loadConfig(): AppConfig {
 
 /** Just the database URL, for the migration CLI. */
 export function loadDatabaseEnv(): { databaseUrl: string } {
-  const url = process.env.DATABASE_URL;
+  const url = resolveEnv(process.env).DATABASE_URL;
   if (!url) throw new ConfigError('DATABASE_URL is not set (npm start migrates its embedded database by itself)');
   return { databaseUrl: url };
 }
 
 /**
  * Read before anything else loads (the first line of each app's main.ts), since tracing must
- * hook modules before they are required: the OTLP endpoint alone, or undefined.
+ * hook modules before they are required: whether to trace.
  */
-export function loadTracingEnv(): { endpoint: string | undefined } {
-  const result = envSchema.pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true }).safeParse(emptyToUndefined(process.env));
+export function loadTracingEnv(): { enabled: boolean } {
+  const result = envSchema
+    .pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: true, OTEL_SDK_DISABLED: true })
+    .safeParse(emptyToUndefined(process.env));
   // An invalid value is reported by loadConfig, which stops the app.
-  return { endpoint: result.success ? result.data.OTEL_EXPORTER_OTLP_ENDPOINT : undefined };
+  return { enabled: result.success && tracingEnabled(result.data) };
+}
+
+function tracingEnabled(e: {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_SDK_DISABLED: boolean;
+}): boolean {
+  return !e.OTEL_SDK_DISABLED && !!(e.OTEL_EXPORTER_OTLP_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 /** What the local-services bootstrap may find already configured. */
@@ -534,9 +601,10 @@ export function loadServiceEnv(): {
   redisClusterNodes?: string;
   dataDir: string;
 } {
+  const env = resolveEnv(process.env);
   return {
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    redisUrl: process.env.REDIS_URL || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
     redisClusterNodes: process.env.REDIS_CLUSTER_NODES || undefined,
     dataDir: process.env.SITEMAPS_DATA_DIR || '.data',
   };
@@ -584,7 +652,7 @@ export function loadStartEnv(): {
 } {
   const result = envSchema
     .pick({ API_PORT: true, PUBLIC_PORT: true, WORKER_HTTP_PORT: true, ADMIN_API_KEY: true, LOG_FORMAT: true })
-    .safeParse(emptyToUndefined(process.env));
+    .safeParse(emptyToUndefined(resolveEnv(process.env)));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.') || 'env'}: ${issue?.message ?? 'invalid'}`);

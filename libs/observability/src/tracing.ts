@@ -1,15 +1,17 @@
-// OpenTelemetry traces, only when OTEL_EXPORTER_OTLP_ENDPOINT is set: then every app exports
-// spans over OTLP/HTTP (JSON) from HTTP, Fastify, pg, ioredis and GraphQL, and BullMQ carries
-// the trace context in each job it adds (bullmq-otel), so one trace follows a PUT through the
-// build's jobs to the publish across processes. Unset, nothing here is loaded: no cost.
+// OpenTelemetry traces, only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
+// is set: then every app runs OpenTelemetry's Node SDK (`@opentelemetry/sdk-node`), which reads
+// the standard OTEL_* variables itself (service name and resource attributes, exporter protocol
+// and headers, sampler, batch delays, propagators), and exports spans from HTTP, Fastify, pg,
+// ioredis and GraphQL; BullMQ carries the trace context in each job it adds (bullmq-otel), so one
+// trace follows a PUT through the build's jobs to the publish across processes. Log lines written
+// inside a span carry its `traceId` and `spanId`. Unset, nothing here is loaded: no cost.
 // `startTracing` must run before the instrumented modules are loaded (first line of each main.ts).
 import { createRequire } from 'node:module';
 import type { Telemetry } from 'bullmq';
 import { loadTracingEnv } from '@sitemaps/config';
 
 export interface TracingSettings {
-  /** OTLP/HTTP base URL: spans go to `<endpoint>/v1/traces`. */
-  endpoint: string;
+  /** The service name unless OTEL_SERVICE_NAME (or `service.name` in OTEL_RESOURCE_ATTRIBUTES) says otherwise. */
   serviceName: string;
 }
 
@@ -19,27 +21,28 @@ export interface Tracing {
 }
 
 let telemetry: Telemetry | undefined;
+let traceFields: (() => Record<string, string>) | undefined;
 
 /** BullMQ's telemetry while tracing is on, for every Queue, Worker and FlowProducer: `{...jobTelemetry()}`. */
 export function jobTelemetry(): { telemetry?: Telemetry } {
   return telemetry ? { telemetry } : {};
 }
 
-/** The span exporter flushes at most this long after a span ends. */
-const EXPORT_DELAY_MS = 500;
+/**
+ * While tracing is on, pino's `mixin`: the active span's `traceId` and `spanId` on every line
+ * written inside it (nothing outside one). Undefined while tracing is off, so the loggers of an
+ * untraced process pay nothing per line.
+ */
+export function traceLogMixin(): (() => Record<string, string>) | undefined {
+  return traceFields;
+}
 
 export function startTracing(settings: TracingSettings): Tracing {
   // Loaded here, not imported: an app without an endpoint never loads OpenTelemetry.
   const require = createRequire(__filename);
-  const { NodeTracerProvider, BatchSpanProcessor } =
-    require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node');
-  const { OTLPTraceExporter } =
-    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { NodeSDK, resources, api } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { ATTR_SERVICE_NAME } =
     require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions');
-  const { registerInstrumentations } =
-    require('@opentelemetry/instrumentation') as typeof import('@opentelemetry/instrumentation');
   const { HttpInstrumentation } =
     require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { FastifyInstrumentation } =
@@ -52,31 +55,39 @@ export function startTracing(settings: TracingSettings): Tracing {
     require('@opentelemetry/instrumentation-graphql') as typeof import('@opentelemetry/instrumentation-graphql');
   const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel');
 
-  const exporter = new OTLPTraceExporter({ url: `${settings.endpoint.replace(/\/+$/, '')}/v1/traces` });
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: EXPORT_DELAY_MS })],
-  });
-  // The global tracer, AsyncLocalStorage context and W3C trace-context propagation.
-  provider.register();
-  registerInstrumentations({
-    tracerProvider: provider,
+  const sdk = new NodeSDK({
+    // The SDK merges what OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES say over this (and the
+    // process and host attributes it detects).
+    resource: resources
+      .defaultResource()
+      .merge(resources.resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName })),
+    // Traces only: metrics are Prometheus' (/metrics), logs are JSON lines on stdout. Without
+    // these, the SDK would also push OTLP metrics and logs to the endpoint.
+    metricReaders: [],
+    logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({
-        // The exporter's own requests are not traced.
-        ignoreOutgoingRequestHook: (request) => String(request.path ?? '').endsWith('/v1/traces'),
-      }),
+      new HttpInstrumentation(),
       new FastifyInstrumentation(),
       new PgInstrumentation(),
       new IORedisInstrumentation({ requireParentSpan: true }),
       new GraphQLInstrumentation({ mergeItems: true }),
     ],
   });
+  // The global tracer provider (exporter, processor and sampler from OTEL_*), AsyncLocalStorage
+  // context and the propagators (W3C trace context and baggage unless OTEL_PROPAGATORS says otherwise).
+  sdk.start();
   telemetry = new BullMQOtel('sitemaps') as unknown as Telemetry;
+  traceFields = (): Record<string, string> => {
+    const span = api.trace.getSpan(api.context.active());
+    if (!span) return {};
+    const { traceId, spanId } = span.spanContext();
+    return { traceId, spanId };
+  };
   return {
     async shutdown() {
       telemetry = undefined;
-      await provider.shutdown();
+      traceFields = undefined;
+      await sdk.shutdown();
     },
   };
 }
@@ -84,12 +95,12 @@ export function startTracing(settings: TracingSettings): Tracing {
 let started: Tracing | undefined;
 
 /**
- * Starts tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set. Each app's `tracing.ts` calls it and is
- * the first import of its main.ts, so the instrumentations hook modules before they load.
+ * Starts tracing when the config says so (an OTLP endpoint is set, OTEL_SDK_DISABLED is not).
+ * Each app's `tracing.ts` calls it and is the first import of its main.ts, so the
+ * instrumentations hook modules before they load.
  */
 export function traceFromEnv(app: string): Tracing | undefined {
-  const { endpoint } = loadTracingEnv();
-  if (endpoint && !started) started = startTracing({ endpoint, serviceName: `sitemaps-${app}` });
+  if (loadTracingEnv().enabled && !started) started = startTracing({ serviceName: `sitemaps-${app}` });
   return started;
 }
 

@@ -14,7 +14,7 @@ export {
   validateHreflangCluster,
   type HreflangMember,
 } from './hreflang.rules';
-export { normalizeUrlEntry, type NormalizeOptions, type NormalizeResult } from './url-entry.rules';
+export { normalizeUrlEntry, roundPriority, type NormalizeOptions, type NormalizeResult } from './url-entry.rules';
 export {
   Namespace,
   ALL_NAMESPACES,

@@ -12,6 +12,11 @@ export const MAX_URL_LENGTH = 2_047;
 /** sitemap.xsd gives `<loc>` a minLength of 12 (`http://a.bc/`). */
 export const MIN_LOC_LENGTH = 12;
 /**
+ * Decimals a `<priority>` keeps (ours: the schema's xsd:decimal sets none). Three keep every
+ * value a site plausibly sends (0.55, 0.125) and are exact in the float4 column.
+ */
+export const PRIORITY_DECIMALS = 3;
+/**
  * Members of one hreflang cluster (ours, not Google's: it sets none). Every member's <url> lists
  * every member, so a cluster of n writes n² links: 256 languages and regions is more than any
  * site publishes, and 65,536 links; 1,000 members would be a million.

@@ -244,7 +244,7 @@ describe('normalizeUrlEntry: rejections name their field and code', () => {
     ['unknown top-level field', { loc: LOC, url: LOC }, 'url', 'UNKNOWN_FIELD'],
     ['unknown video field', withVideo({ resolution: 'hd' }), 'videos[0].resolution', 'UNKNOWN_FIELD'],
     ['unknown image field', { loc: LOC, images: [{ loc: LOC, alt: 'x' }] }, 'images[0].alt', 'UNKNOWN_FIELD'],
-    ['unknown news field', withNews({ keywords: 'a,b' }), 'news.keywords', 'UNKNOWN_FIELD'],
+    ['unknown news field', withNews({ section: 'World' }), 'news.section', 'UNKNOWN_FIELD'],
     ['control character in a video title', withVideo({ title: 'a\u0007b' }), 'videos[0].title', 'INVALID_CHARACTER'],
     ['U+FFFF in a description', withVideo({ description: 'a\uFFFF' }), 'videos[0].description', 'INVALID_CHARACTER'],
     ['lone low surrogate in a tag', withVideo({ tags: ['ok', 'x\uDC00'] }), 'videos[0].tags[1]', 'INVALID_CHARACTER'],
@@ -365,6 +365,19 @@ describe('normalizeUrlEntry: retired tags are accepted, reported and not written
     expect(xml).toContain('<video:player_loc>https://player.example.com/1</video:player_loc>');
   });
 
+  it('drops retired news fields with a warning each, keeping the article', () => {
+    const result = ok(withNews({ keywords: 'a, b', genres: 'Blog', stockTickers: 'NASDAQ:A', access: 'Subscription' }));
+    expect(result.warnings.map((w) => `${w.field} ${w.code}`)).toEqual([
+      'news.keywords RETIRED_TAG',
+      'news.genres RETIRED_TAG',
+      'news.stockTickers RETIRED_TAG',
+      'news.access RETIRED_TAG',
+    ]);
+    expect(result.url.news).toEqual(NEWS);
+    const xml = renderUrlFragment(result.url);
+    expect(xml).not.toMatch(/keywords|genres|stock_tickers|access|NASDAQ|Blog/);
+  });
+
   it('ignores retired fields set to null without a warning', () => {
     expect(ok({ loc: LOC, images: [{ loc: LOC, caption: null }] }).warnings).toEqual([]);
   });
@@ -405,9 +418,11 @@ describe('normalizeUrlEntry: normalization', () => {
     expect(ok({ loc: LOC, lastmod: '2024-05-01T00:00:00Z' }).url.lastmod).toBe('2024-05-01T00:00:00Z');
   });
 
-  it('rounds priority to one decimal and rating to two', () => {
-    expect(ok({ loc: LOC, priority: 0.55 }).url.priority).toBe(0.6);
-    expect(ok({ loc: LOC, priority: 0.04 }).url.priority).toBe(0);
+  it('keeps priority as sent, to three decimals, and rating to two', () => {
+    expect(ok({ loc: LOC, priority: 0.55 }).url.priority).toBe(0.55);
+    expect(ok({ loc: LOC, priority: 0.04 }).url.priority).toBe(0.04);
+    expect(ok({ loc: LOC, priority: 0.125 }).url.priority).toBe(0.125);
+    expect(ok({ loc: LOC, priority: 0.12345 }).url.priority).toBe(0.123);
     expect(ok({ loc: LOC, priority: 1 }).url.priority).toBe(1);
     expect(ok(withVideo({ rating: 4.256 })).url.videos?.[0]?.rating).toBe(4.26);
   });

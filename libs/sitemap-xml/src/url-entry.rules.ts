@@ -12,6 +12,7 @@ import {
   MAX_VIDEO_UPLOADER_LENGTH,
   MIN_LOC_LENGTH,
   MIN_VIDEO_DURATION,
+  PRIORITY_DECIMALS,
 } from './limits';
 import { SitemapXmlError } from './sitemap-xml.errors';
 import {
@@ -33,6 +34,7 @@ import {
   imageSchema,
   newsSchema,
   RETIRED_IMAGE_FIELDS,
+  RETIRED_NEWS_FIELDS,
   RETIRED_VIDEO_FIELDS,
   videoPlatformSchema,
   videoRestrictionSchema,
@@ -51,7 +53,7 @@ import { normalizeW3cDatetime } from './w3c-datetime.rules';
 // - URLs become strict RFC 3986 URIs (see url.rules.ts);
 // - dates: see w3c-datetime.rules.ts; `YYYY`/`YYYY-MM` on an optional field is dropped with a
 //   DATE_PRECISION_DROPPED warning (no sitemap schema can carry it), on a required one rejected;
-// - priority is rounded to one decimal, video rating to two;
+// - priority is kept to three decimals (PRIORITY_DECIMALS: 0.55 stays 0.55), video rating to two;
 // - changefreq, hreflang, language, country and relationship values are case-insensitive in
 //   and canonical out; empty arrays are omitted.
 
@@ -74,7 +76,8 @@ const VIDEO_KEYS = fieldsOf(videoSchema.shape, VIDEO_RETIRED);
 const RESTRICTION_KEYS = fieldsOf(videoRestrictionSchema.shape);
 const PLATFORM_KEYS = fieldsOf(videoPlatformSchema.shape);
 const UPLOADER_KEYS = fieldsOf(videoUploaderSchema.shape);
-const NEWS_KEYS = fieldsOf(newsSchema.shape);
+const NEWS_RETIRED: ReadonlySet<string> = new Set(RETIRED_NEWS_FIELDS);
+const NEWS_KEYS = fieldsOf(newsSchema.shape, NEWS_RETIRED);
 const PLATFORMS: ReadonlySet<string> = new Set<VideoPlatform>(['web', 'mobile', 'tv']);
 const CHANGEFREQ_SET: ReadonlySet<string> = new Set(CHANGEFREQS);
 
@@ -86,6 +89,15 @@ interface DateRule {
 const LASTMOD: DateRule = { code: 'INVALID_LASTMOD', required: false };
 const OPTIONAL_DATE: DateRule = { code: 'INVALID_DATE', required: false };
 const REQUIRED_DATE: DateRule = { code: 'INVALID_DATE', required: true };
+
+/**
+ * A priority as stored and written: what was sent, to PRIORITY_DECIMALS decimals (0.55 stays
+ * 0.55, 0.1234 becomes 0.123). Three decimals also survive the float4 column exactly.
+ */
+export function roundPriority(value: number): number {
+  return Math.round(value * PRIORITY_SCALE) / PRIORITY_SCALE;
+}
+const PRIORITY_SCALE = 10 ** PRIORITY_DECIMALS;
 
 /** Validates and normalizes one raw URL entry. Never throws for bad input; throws for a bad origin. */
 export function normalizeUrlEntry(input: unknown, opts: NormalizeOptions): NormalizeResult {
@@ -322,7 +334,7 @@ class EntryCheck {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
       return this.error('priority', 'INVALID_PRIORITY', 'priority must be a number from 0.0 to 1.0');
     }
-    return Math.round(value * 10) / 10;
+    return roundPriority(value);
   }
 
   alternates(value: unknown): SitemapAlternate[] {
@@ -567,7 +579,7 @@ class EntryCheck {
     if (Array.isArray(value)) return this.error('news', 'MULTIPLE_NEWS', 'news is one object per URL, not a list');
     const obj = this.record(value, 'news');
     if (obj === undefined) return undefined;
-    this.knownKeys(obj, NEWS_KEYS, NONE, 'news');
+    this.knownKeys(obj, NEWS_KEYS, NEWS_RETIRED, 'news');
     const publicationName = this.string(obj, 'publicationName', 'news.publicationName', true);
     const rawLanguage = this.string(obj, 'publicationLanguage', 'news.publicationLanguage', true);
     let publicationLanguage: string | undefined;

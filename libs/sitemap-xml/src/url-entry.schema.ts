@@ -26,6 +26,8 @@ import { CHANGEFREQS } from './sitemap-xml.types';
 /** Retired by Google: accepted with a RETIRED_TAG warning, never written. */
 export const RETIRED_IMAGE_FIELDS = ['caption', 'title', 'geoLocation', 'license'] as const;
 export const RETIRED_VIDEO_FIELDS = ['category', 'galleryLoc', 'price', 'tvshow', 'allowEmbed', 'autoplay'] as const;
+/** news:keywords, news:genres, news:stock_tickers and news:access, which Google News no longer reads. */
+export const RETIRED_NEWS_FIELDS = ['keywords', 'genres', 'stockTickers', 'access'] as const;
 
 const W3C_DATETIME = 'W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm';
 const url = (what: string) => z.string().min(1).max(MAX_URL_LENGTH).describe(`${what}: an absolute http(s) URL`);
@@ -109,6 +111,7 @@ export const newsSchema = z
     publicationLanguage: z.string().min(2).describe('ISO 639 code; zh-cn or zh-tw for Chinese'),
     publicationDate: z.string().min(10).describe(`${W3C_DATETIME}; at least a full date`),
     title: z.string().min(1),
+    ...retired(RETIRED_NEWS_FIELDS),
   })
   .strict()
   .describe('a Google News article');
@@ -116,9 +119,14 @@ export const newsSchema = z
 /** Fields of the sitemap protocol and Google's extensions: what `normalizeUrlEntry` reads. */
 export const entryFields = {
   loc: z.string().min(MIN_LOC_LENGTH).max(MAX_URL_LENGTH).describe("absolute URL on the site's scheme and host"),
-  lastmod: z.string().optional().describe(`${W3C_DATETIME}; by default, when the content last changed`),
+  lastmod: z
+    .string()
+    .optional()
+    .describe(
+      `${W3C_DATETIME}; when absent, none is written until the platform sees the content change, then that moment`,
+    ),
   changefreq: z.enum(CHANGEFREQS).optional().describe('case-insensitive'),
-  priority: z.number().min(0).max(1).optional(),
+  priority: z.number().min(0).max(1).optional().describe('kept to three decimals (0.55 stays 0.55)'),
   section: z.string().optional().describe('groups URLs into their own sitemap files'),
   alternates: z.array(alternateSchema).max(MAX_CLUSTER_SIZE).optional().describe('the hreflang cluster; [] leaves it'),
   images: z.array(imageSchema).max(MAX_IMAGES_PER_URL).optional(),

@@ -64,11 +64,21 @@ describe('renderUrlFragment', () => {
     expect(renderUrlFragment({ loc: LOC })).toBe(`<url><loc>${LOC}</loc></url>`);
   });
 
-  it('writes the core fields in schema order, priority with one decimal', () => {
+  it('writes the core fields in schema order, priority as given (at least one decimal, at most three)', () => {
     expect(renderUrlFragment({ loc: LOC, lastmod: '2024-05-01', changefreq: 'daily', priority: 1 })).toBe(
       `<url><loc>${LOC}</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>`,
     );
     expect(renderUrlFragment({ loc: LOC, priority: 0 })).toContain('<priority>0.0</priority>');
+    expect(renderUrlFragment({ loc: LOC, priority: 0.55 })).toContain('<priority>0.55</priority>');
+    expect(renderUrlFragment({ loc: LOC, priority: 0.04 })).toContain('<priority>0.04</priority>');
+    expect(renderUrlFragment({ loc: LOC, priority: 0.125 })).toContain('<priority>0.125</priority>');
+    expect(renderUrlFragment({ loc: LOC, priority: 0.5 })).toContain('<priority>0.5</priority>');
+  });
+
+  it('writes no lastmod when none is known', () => {
+    expect(renderUrlFragment({ loc: LOC, lastmod: undefined, priority: 0.3 })).toBe(
+      `<url><loc>${LOC}</loc><priority>0.3</priority></url>`,
+    );
   });
 
   it('escapes ampersands and apostrophes in URLs', () => {

@@ -1,5 +1,5 @@
 import { escapeXml as esc } from './escape';
-import { MAX_VIDEO_DURATION, MAX_VIDEO_RATING, MIN_VIDEO_DURATION } from './limits';
+import { MAX_VIDEO_DURATION, MAX_VIDEO_RATING, MIN_VIDEO_DURATION, PRIORITY_DECIMALS } from './limits';
 import { Namespace } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
 import { CHANGEFREQS, type SitemapNews, type SitemapUrl, type SitemapVideo } from './sitemap-xml.types';
@@ -30,7 +30,7 @@ interface DecimalRange {
   max: number;
   digits: number;
 }
-const PRIORITY: DecimalRange = { min: 0, max: 1, digits: 1 };
+const PRIORITY: DecimalRange = { min: 0, max: 1, digits: PRIORITY_DECIMALS };
 const VIDEO_RATING: DecimalRange = { min: 0, max: MAX_VIDEO_RATING, digits: 2 };
 
 export function renderUrlFragment(url: SitemapUrl): string {
@@ -170,9 +170,14 @@ function relationship(value: string): string {
 function decimal(what: string, value: number, { min, max, digits }: DecimalRange): string {
   if (typeof value !== 'number' || !(value >= min && value <= max)) throw invalid(what, value);
   const fixed = value.toFixed(digits);
-  // 4.50 → 4.5, 3.00 → 3.0: one decimal is enough to say "decimal", more is noise.
-  return digits > 1 ? fixed.replace(/(\.\d)0+$/, '$1') : fixed;
+  // 0.550 → 0.55, 3.00 → 3.0: one decimal is enough to say "decimal", more zeros are noise.
+  const firstDecimal = fixed.length - digits;
+  let end = fixed.length;
+  while (end > firstDecimal + 1 && fixed.charCodeAt(end - 1) === ZERO) end--;
+  return end === fixed.length ? fixed : fixed.slice(0, end);
 }
+
+const ZERO = 48;
 
 function integer(what: string, value: number, min: number, max: number): string {
   if (!Number.isInteger(value) || value < min || value > max) throw invalid(what, value);

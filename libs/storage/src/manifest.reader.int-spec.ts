@@ -65,7 +65,13 @@ describe('ManifestReader', () => {
         id: site.id,
         hostname: site.hostname,
         scheme: 'http',
-        settings: { robotsTxt: null, cacheMaxAge: 300, indexNowKey: site.indexNowKey, textSitemap: false },
+        settings: {
+          robotsTxt: null,
+          cacheMaxAge: 300,
+          indexNowKey: site.indexNowKey,
+          textSitemap: false,
+          xslStylesheet: false,
+        },
       },
       manifest: null,
     });
@@ -75,13 +81,13 @@ describe('ManifestReader', () => {
   it('loads the manifest with each file stamped by when its bytes were stored, and reads both variants', async () => {
     const site = await createSite(prisma);
     const shard = await storeFile(store, site.id, '<urlset/>');
-    const version = await switchManifest(prisma, site.id, { 'sitemaps/sitemap-1.xml.gz': shard });
+    const version = await switchManifest(prisma, site.id, { 'sitemap-1.xml.gz': shard });
     const snapshot = await reader.load(site.hostname);
     const stored = await prisma.blob.findUniqueOrThrow({
       where: { siteId_sha256: { siteId: site.id, sha256: shard.sha256 } },
     });
     expect(snapshot?.manifest?.version).toBe(version);
-    expect(snapshot?.manifest?.files.get('sitemaps/sitemap-1.xml.gz')).toEqual({
+    expect(snapshot?.manifest?.files.get('sitemap-1.xml.gz')).toEqual({
       ...shard,
       storedAt: stored.createdAt,
     });
@@ -110,7 +116,7 @@ describe('ManifestReader', () => {
   it('peeks at what is loaded without waiting, and at nothing being loaded, expired or invalidated', async () => {
     const site = await createSite(prisma);
     const shard = await storeFile(store, site.id, '<urlset/>');
-    await switchManifest(prisma, site.id, { 'sitemaps/sitemap-1.xml.gz': shard });
+    await switchManifest(prisma, site.id, { 'sitemap-1.xml.gz': shard });
     const loading = reader.load(site.hostname);
     expect(reader.peek(site.hostname)).toBeUndefined();
     const snapshot = await loading;

@@ -57,8 +57,10 @@ export interface SiteInfo {
     cacheMaxAge: number;
     /** Served at `/<key>.txt` so IndexNow can verify ownership. */
     indexNowKey: string;
-    /** Whether `/sitemap.txt` is served (the manifest may still list it until the next publish). */
+    /** Whether the text sitemaps are served (the manifest may still list them until the next publish). */
     textSitemap: boolean;
+    /** Whether the site's XML files name the XSL stylesheet (so an index made here does too). */
+    xslStylesheet: boolean;
   };
 }
 
@@ -72,6 +74,8 @@ export interface PublishedManifest {
   publishedAt: Date;
   /** Served path (no leading slash) -> file. A Map, so no request path can reach Object.prototype. */
   files: ReadonlyMap<string, PublishedFile>;
+  /** A path the site published before (no leading slash) -> the path of the same file now: answered with 301. */
+  redirects: ReadonlyMap<string, string>;
 }
 
 export interface SiteSnapshot {
@@ -300,6 +304,7 @@ export class ManifestReader {
         cacheMaxAge: site.cacheMaxAge,
         indexNowKey: site.indexNowKey,
         textSitemap: site.textSitemap,
+        xslStylesheet: site.xslStylesheet,
       },
     };
     const { manifest } = site;
@@ -308,7 +313,15 @@ export class ManifestReader {
     for (const [path, file] of Object.entries(manifest.files)) {
       files.set(path, { ...file, storedAt: manifest.storedAt.get(file.sha256) ?? manifest.publishedAt });
     }
-    return { site: info, manifest: { version: manifest.version, publishedAt: manifest.publishedAt, files } };
+    return {
+      site: info,
+      manifest: {
+        version: manifest.version,
+        publishedAt: manifest.publishedAt,
+        files,
+        redirects: new Map(Object.entries(manifest.redirects)),
+      },
+    };
   }
 
   private async fetchBytes(siteId: string, file: ManifestFile, variant: FileVariant): Promise<Buffer> {

@@ -105,10 +105,15 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
     const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/sitemaps`;
 
     const caughtUp = async () => {
+      // The insert position, not pg_current_wal_lsn() (what is written so far): with
+      // synchronous_commit = off a commit's record may still be in WAL buffers, past the written
+      // position, and a replica that had replayed only that far would miss it. (At a page boundary
+      // the insert position is a page header past the last record: the next record, such as the
+      // running-transactions one the background writer logs within 15 s, gets there.)
       const target = await withClient(
         primaryUrl,
         async (client) =>
-          (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]?.lsn,
+          (await client.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]?.lsn,
       );
       await waitUntil('the replica to replay the primary’s WAL', () =>
         withClient(replicaUrl, async (client) => {

@@ -11,7 +11,14 @@ export interface RawResponse {
 export function rawRequest(
   baseUrl: string,
   rawPath: string,
-  opts: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+  opts: {
+    host?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** The address to connect from, e.g. `127.0.0.2`: a second client on loopback (Linux routes all of 127/8 there). */
+    localAddress?: string;
+  } = {},
 ): Promise<RawResponse> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -22,6 +29,7 @@ export function rawRequest(
         path: rawPath,
         method: opts.method ?? 'GET',
         headers: { ...(opts.host ? { host: opts.host } : {}), ...opts.headers },
+        ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];

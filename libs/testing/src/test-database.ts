@@ -11,7 +11,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A migrated database of its own; `empty`: one with no schema at all, to restore a backup into. */
+export async function createTestDatabase(opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = inject('postgresUrl');
   const template = inject('templateDatabase');
   const pid = template.split('_').pop();
@@ -19,7 +20,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${opts.empty ? 'template0' : template}`);
   } finally {
     await admin.end();
   }

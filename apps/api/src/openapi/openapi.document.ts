@@ -8,6 +8,7 @@
 // `npm run openapi:lint` (and openapi.document.spec.ts) hold it to Redocly's recommended rules.
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { platformVersion } from '@sitemaps/config';
 import { ERROR_DESCRIPTIONS, errorSchemaRef, openApiComponents, UPLOAD_EXTENSION } from './zod-openapi';
 
 export const PUBLIC_EXTENSION = 'x-public';
@@ -48,8 +49,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every list is cursor-paginated (`cursor`, `limit`); every error is `{error: {code, message, details[]}}`. ' +
         'The same operations are available over GraphQL at /graphql.',
     )
-    .setVersion('1')
-    .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')
+    .setVersion(platformVersion())
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
     .addServer('/', 'the API that serves this document')
     .addSecurity(SECURITY_SCHEME, {
       type: 'http',

@@ -4,6 +4,7 @@ import {
   imageSchema,
   newsSchema,
   RETIRED_IMAGE_FIELDS,
+  RETIRED_NEWS_FIELDS,
   RETIRED_VIDEO_FIELDS,
   videoSchema,
 } from '@sitemaps/sitemap-xml';
@@ -15,7 +16,7 @@ describe('the URL extensions as GraphQL types', () => {
       [AlternateTypes, alternateSchema, []],
       [ImageTypes, imageSchema, RETIRED_IMAGE_FIELDS],
       [VideoTypes, videoSchema, RETIRED_VIDEO_FIELDS],
-      [NewsTypes, newsSchema, []],
+      [NewsTypes, newsSchema, RETIRED_NEWS_FIELDS],
     ] as const) {
       const expected = Object.keys(schema.shape).filter((field) => !(retired as readonly string[]).includes(field));
       expect(types.fields).toEqual(expected);

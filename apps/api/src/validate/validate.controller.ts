@@ -19,8 +19,8 @@ export class ValidateController {
   @ApiOperation({
     summary: 'Validate a sitemap or sitemap index',
     description:
-      'Upload the document (application/xml, text/xml, or gzip; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. ' +
-      'It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); ' +
+      'Upload the document (application/xml, text/xml, or gzip; a text sitemap as application/octet-stream; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. ' +
+      "It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host and one scheme, the file's own on its own host, absolute <loc> under 2,048 characters, no nested index); a text sitemap (one URL a line, UTF-8) by the same rules. " +
       'every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.',
   })
   @ApiUploadBody(

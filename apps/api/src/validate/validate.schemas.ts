@@ -30,7 +30,7 @@ export const validationView = z
       z
         .object({
           file: z.string().describe('the URL, or "upload"'),
-          kind: z.enum(['urlset', 'sitemapindex']).nullable(),
+          kind: z.enum(['urlset', 'sitemapindex', 'text']).nullable(),
           entries: z.number().int(),
           bytes: z.number().int().describe('uncompressed'),
           problems: z.array(problem),

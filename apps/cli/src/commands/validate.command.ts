@@ -42,7 +42,7 @@ export function validateCommand(program: Command, context: () => CliContext): vo
   program
     .command('validate <fileOrUrl>')
     .description(
-      "check a sitemap or sitemap index (.xml or .xml.gz) against the XSDs and the protocol's rules, here, with no API",
+      "check a sitemap, sitemap index or text sitemap (.xml, .xml.gz or .txt) against the XSDs and the protocol's rules, here, with no API",
     )
     .option('--follow', 'an index: also check every sitemap it lists')
     .action(async (target: string, options: { follow?: boolean }) => {

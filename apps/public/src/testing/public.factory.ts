@@ -55,12 +55,18 @@ export async function storeXml(store: BlobStore, siteId: string, { xml, kind, ur
 }
 
 /** Switches the site's manifest (version + 1) and returns the new version. */
-export async function switchManifest(prisma: PrismaClient, siteId: string, files: ManifestFiles): Promise<number> {
+export async function switchManifest(
+  prisma: PrismaClient,
+  siteId: string,
+  files: ManifestFiles,
+  redirects: Record<string, string> = {},
+): Promise<number> {
   const current = await prisma.manifest.findUnique({ where: { siteId }, select: { version: true } });
   const data = {
     version: (current?.version ?? 0) + 1,
     buildId: randomUUID(),
     files: files as object,
+    redirects,
     publishedAt: new Date(),
   };
   await prisma.manifest.upsert({ where: { siteId }, create: { siteId, ...data }, update: data });
@@ -78,11 +84,11 @@ export async function publishSite(
   const origin = `${site.scheme}://${site.hostname}`;
   const shardXml = urlsetXml(origin, paths);
   const shard = await storeXml(store, site.id, { xml: shardXml, kind: 'shard', urlCount: paths.length });
-  const indexXml = sitemapIndexXml(origin, ['sitemaps/sitemap-1.xml.gz']);
+  const indexXml = sitemapIndexXml(origin, ['sitemap-1.xml.gz']);
   const index = await storeXml(store, site.id, { xml: indexXml, kind: 'index' });
   const version = await switchManifest(prisma, site.id, {
     'sitemap.xml': index.file,
-    'sitemaps/sitemap-1.xml.gz': shard.file,
+    'sitemap-1.xml.gz': shard.file,
   });
   return { site, version, index: { ...index, xml: indexXml }, shard: { ...shard, xml: shardXml } };
 }

@@ -39,8 +39,11 @@ export class BuildPlanner {
     if (!build || build.status === 'published' || build.status === 'failed')
       return { buildId: build?.id ?? '', shards: 0 };
 
-    const hasManifest = await manifests.exists(build.siteId);
-    const shards = await shardRepository.ids(build.siteId, { dirtyOnly: !build.full && hasManifest });
+    // A manifest that still lists shards in the legacy folder moves them all in one build.
+    const layout = await manifests.layout(build.siteId);
+    const shards = await shardRepository.ids(build.siteId, {
+      dirtyOnly: !build.full && layout.published && !layout.legacy,
+    });
     await builds.markRunning(build);
 
     const base = { v: 1 as const, siteId: build.siteId, buildId: build.id };

@@ -9,20 +9,11 @@ import type {
   StageTimings,
   UrlRepository,
 } from '@sitemaps/data';
-import {
-  compareShardPaths,
-  droppedBlobs,
-  INDEX_PATH,
-  stylesheetHref,
-  mergeManifest,
-  newestLastmod,
-  TEXT_SITEMAP_PATH,
-  type ManifestFile,
-} from '@sitemaps/domain';
+import { droppedBlobs, INDEX_PATH, indexEntries, mergeManifest, stampModified, stylesheetHref } from '@sitemaps/domain';
 import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
-import { renderTextSitemapFile } from './text-sitemap-renderer';
+import { renderTextSitemapFiles } from './text-sitemap-renderer';
 
 export interface BuildPublisherDeps {
   builds: BuildRepository;
@@ -73,33 +64,31 @@ export class BuildPublisher {
 
   private async tryPublish({ build, site, renders }: BuildToPublish): Promise<boolean> {
     const current = await this.deps.manifests.current(build.siteId);
-    const { files, shards, applied } = mergeManifest(current, renders);
+    const now = new Date();
+    const stamp = now.toISOString();
+    const { files, shards, applied, redirects } = mergeManifest(current, renders, stamp);
+    const before = current?.files ?? {};
 
-    const origin = `${site.scheme}://${site.hostname}`;
-    const shardPaths = Object.keys(files).sort(compareShardPaths);
+    const shardPaths = Object.keys(files);
     if (shardPaths.length > 0) {
+      const entries = indexEntries(files, `${site.scheme}://${site.hostname}`);
       const xml = Buffer.from(
-        renderSitemapIndex(
-          shardPaths.map((path) => ({
-            loc: `${origin}/${path}`,
-            ...(files[path]?.lastmod ? { lastmod: files[path].lastmod } : {}),
-          })),
-          { stylesheet: site.xslStylesheet ? stylesheetHref(INDEX_PATH) : null },
-        ),
+        renderSitemapIndex(entries, { stylesheet: site.xslStylesheet ? stylesheetHref(INDEX_PATH) : null }),
       );
       const gzip = await gzipFile([xml]);
       const sha256 = await this.deps.store.put(build.siteId, gzip, xml.length);
-      files[INDEX_PATH] = {
-        sha256,
-        kind: 'index',
-        byteSize: xml.length,
-        gzipSize: gzip.length,
-        urlCount: 0,
-        lastmod: newestLastmod(shardPaths.map((p) => files[p] as ManifestFile)),
-      };
+      // Every lastmod is a `toISOString()` after the merge: compared as strings, they compare as instants.
+      const newest = entries.map((entry) => entry.lastmod ?? '').reduce((a, b) => (b > a ? b : a), '') || null;
+      files[INDEX_PATH] = stampModified(
+        before[INDEX_PATH],
+        { sha256, kind: 'index', byteSize: xml.length, gzipSize: gzip.length, urlCount: 0, lastmod: newest },
+        stamp,
+      );
     }
-    const text = site.textSitemap ? await renderTextSitemapFile(this.deps.urls, this.deps.store, build.siteId) : null;
-    if (text) files[TEXT_SITEMAP_PATH] = text;
+    if (site.textSitemap) {
+      for (const [path, text] of await renderTextSitemapFiles(this.deps.urls, this.deps.store, build.siteId))
+        files[path] = stampModified(before[path], text, stamp);
+    }
 
     const totals = shardPaths.reduce(
       (sum, path) => ({
@@ -109,13 +98,13 @@ export class BuildPublisher {
       { urls: 0, bytes: 0 },
     );
     const totalShards = await this.deps.shards.count(build.siteId);
-    const now = new Date();
     const switched = await this.deps.manifests.switch({
       siteId: build.siteId,
       buildId: build.id,
       expectedVersion: current?.version ?? null,
       files,
       shards,
+      redirects,
       dropped: droppedBlobs(current?.files ?? {}, files),
       applied,
       totals: {

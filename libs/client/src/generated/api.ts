@@ -294,7 +294,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a sitemap or sitemap index
-         * @description Upload the document (application/xml, text/xml, or gzip; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host, absolute <loc> under 2,048 characters, no nested index); every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.
+         * @description Upload the document (application/xml, text/xml, or gzip; a text sitemap as application/octet-stream; at most 50 MiB), or send {"url", "follow"} as JSON to have it fetched. It is checked against the published XSDs and the protocol rules (50,000 entries, 50 MiB, one host and one scheme, the file's own on its own host, absolute <loc> under 2,048 characters, no nested index); a text sitemap (one URL a line, UTF-8) by the same rules. every problem names its file, line and rule. 200 whether or not the document is valid: see `valid`.
          */
         post: operations["validate.validate"];
         delete?: never;
@@ -728,6 +728,26 @@ export interface components {
             /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; at least a full date */
             publicationDate: string;
             title: string;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            keywords?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            genres?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            stockTickers?: unknown;
+            /**
+             * @deprecated
+             * @description retired by Google: accepted with a warning, not written
+             */
+            access?: unknown;
         };
         /** @enum {string} */
         Scope: "read" | "write" | "admin";
@@ -1008,13 +1028,14 @@ export interface components {
         UrlEntry: {
             /** @description absolute URL on the site's scheme and host */
             loc: string;
-            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; by default, when the content last changed */
+            /** @description W3C datetime: YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or ±hh:mm; when absent, none is written until the platform sees the content change, then that moment */
             lastmod?: string;
             /**
              * @description case-insensitive
              * @enum {string}
              */
             changefreq?: "always" | "hourly" | "daily" | "weekly" | "monthly" | "yearly" | "never";
+            /** @description kept to three decimals (0.55 stays 0.55) */
             priority?: number;
             /** @description groups URLs into their own sitemap files */
             section?: string;
@@ -1054,7 +1075,7 @@ export interface components {
         ValidationFile: {
             /** @description the URL, or "upload" */
             file: string;
-            kind: ("urlset" | "sitemapindex") | null;
+            kind: ("urlset" | "sitemapindex" | "text") | null;
             entries: number;
             /** @description uncompressed */
             bytes: number;
@@ -1064,7 +1085,7 @@ export interface components {
             file: string;
             line?: number;
             /** @enum {string} */
-            rule: "not-a-sitemap" | "gzip" | "xsd" | "max-urls" | "max-bytes" | "loc-length" | "loc-absolute" | "one-host" | "index-nested" | "fetch";
+            rule: "not-a-sitemap" | "text-encoding" | "gzip" | "xsd" | "max-urls" | "max-bytes" | "loc-length" | "loc-absolute" | "one-host" | "one-scheme" | "index-nested" | "fetch";
             message: string;
         };
         ValidationRequest: {

@@ -1,7 +1,7 @@
 // The JSON columns of builds, shard renders and manifests. Written and read through these schemas
 // only (by the repositories), so a row that drifted from its shape fails loudly where it is read.
 import { z } from 'zod';
-import type { ManifestFile, ManifestFiles, RenderedFile, ShardVersions } from '@sitemaps/domain';
+import type { ManifestFile, ManifestFiles, ManifestRedirects, RenderedFile, ShardVersions } from '@sitemaps/domain';
 
 const BLOB_KEY = /^[0-9a-f]{64}$/;
 
@@ -12,10 +12,14 @@ export const manifestFileSchema = z.object({
   gzipSize: z.number().int().nonnegative(),
   urlCount: z.number().int().nonnegative(),
   lastmod: z.string().nullable(),
+  modifiedAt: z.iso.datetime().optional(),
 }) satisfies z.ZodType<ManifestFile>;
 
 /** `manifests.files` */
 export const manifestFilesSchema = z.record(z.string(), manifestFileSchema) satisfies z.ZodType<ManifestFiles>;
+
+/** `manifests.redirects`: old path -> current path. */
+export const manifestRedirectsSchema = z.record(z.string(), z.string()) satisfies z.ZodType<ManifestRedirects>;
 
 /** `manifests.shards` */
 export const shardVersionsSchema = z.record(

@@ -1,14 +1,21 @@
 // The manifests aggregate: what the public server serves for a site. A publish switches it in one
 // transaction with everything that follows from it: compare-and-swap on the version, blobs
 // released or kept, rendered shards marked clean, the build marked published.
-import type { ManifestFiles, ShardVersions } from '@sitemaps/domain';
+import { LEGACY_SHARD_FOLDER, type ManifestFiles, type ManifestRedirects, type ShardVersions } from '@sitemaps/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { buildTimingsSchema, manifestFilesSchema, shardVersionsSchema, type BuildTimings } from './build.schemas';
+import {
+  buildTimingsSchema,
+  manifestFilesSchema,
+  manifestRedirectsSchema,
+  shardVersionsSchema,
+  type BuildTimings,
+} from './build.schemas';
 
 export interface CurrentManifest {
   version: number;
   files: ManifestFiles;
   shards: ShardVersions;
+  redirects: ManifestRedirects;
 }
 
 export interface ManifestSwitch {
@@ -18,6 +25,7 @@ export interface ManifestSwitch {
   expectedVersion: number | null;
   files: ManifestFiles;
   shards: ShardVersions;
+  redirects: ManifestRedirects;
   /** Blobs the new manifest no longer lists (released now, deleted after the grace period). */
   dropped: string[];
   /** Renders merged in: their shards become clean if still at that version. */
@@ -36,11 +44,14 @@ export interface ServedSite {
   cacheMaxAge: number;
   indexNowKey: string;
   textSitemap: boolean;
+  xslStylesheet: boolean;
   /** Null until the site's first publish. */
   manifest: {
     version: number;
     publishedAt: Date;
     files: ManifestFiles;
+    /** Paths answered with a 301 to the path of the same file now. */
+    redirects: ManifestRedirects;
     /** When each listed blob was first stored, by sha256 (a blob with no row is absent). */
     storedAt: ReadonlyMap<string, Date>;
   } | null;
@@ -64,7 +75,8 @@ export class ManifestRepository {
         cacheMaxAge: true,
         indexNowKey: true,
         textSitemap: true,
-        manifest: { select: { version: true, publishedAt: true, files: true } },
+        xslStylesheet: true,
+        manifest: { select: { version: true, publishedAt: true, files: true, redirects: true } },
       },
     });
     if (!site) return null;
@@ -76,7 +88,16 @@ export class ManifestRepository {
       select: { sha256: true, createdAt: true },
     });
     const storedAt = new Map(blobs.map((blob) => [blob.sha256, blob.createdAt]));
-    return { ...settings, manifest: { version: manifest.version, publishedAt: manifest.publishedAt, files, storedAt } };
+    return {
+      ...settings,
+      manifest: {
+        version: manifest.version,
+        publishedAt: manifest.publishedAt,
+        files,
+        redirects: manifestRedirectsSchema.parse(manifest.redirects),
+        storedAt,
+      },
+    };
   }
 
   async current(siteId: string): Promise<CurrentManifest | null> {
@@ -86,12 +107,29 @@ export class ManifestRepository {
           version: row.version,
           files: manifestFilesSchema.parse(row.files),
           shards: shardVersionsSchema.parse(row.shards),
+          redirects: manifestRedirectsSchema.parse(row.redirects),
         }
       : null;
   }
 
-  async exists(siteId: string): Promise<boolean> {
-    return (await this.prisma.manifest.count({ where: { siteId } })) > 0;
+  /**
+   * Whether the site has published, and whether its manifest still lists shards in the legacy
+   * folder (`sitemaps/`): a build then renders every shard, so they all move to the root at once.
+   */
+  async layout(siteId: string): Promise<{ published: boolean; legacy: boolean }> {
+    const rows = await this.prisma.$queryRaw<{ legacy: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM jsonb_object_keys(m.files) AS path WHERE path LIKE ${`${LEGACY_SHARD_FOLDER}%`}) AS legacy
+        FROM manifests m WHERE m.site_id = ${siteId}::uuid`;
+    const row = rows[0];
+    return { published: row !== undefined, legacy: row?.legacy ?? false };
+  }
+
+  /** Sites whose manifest still lists shards in the legacy folder (none once every site has built since). */
+  async sitesWithLegacyPaths(): Promise<string[]> {
+    const rows = await this.prisma.$queryRaw<{ site_id: string }[]>`
+      SELECT m.site_id::text AS site_id FROM manifests m
+       WHERE EXISTS (SELECT 1 FROM jsonb_object_keys(m.files) AS path WHERE path LIKE ${`${LEGACY_SHARD_FOLDER}%`})`;
+    return rows.map((row) => row.site_id);
   }
 
   /** Switches the manifest; false when another publish switched it since `expectedVersion` was read. */
@@ -99,6 +137,7 @@ export class ManifestRepository {
     const { siteId, buildId, now } = next;
     const files = manifestFilesSchema.parse(next.files) as Prisma.InputJsonObject;
     const shards = shardVersionsSchema.parse(next.shards) as Prisma.InputJsonObject;
+    const redirects = manifestRedirectsSchema.parse(next.redirects) as Prisma.InputJsonObject;
     const live = [...new Set(Object.values(next.files).map((file) => file.sha256))];
     return this.prisma.$transaction(async (tx) => {
       const switched =
@@ -106,12 +145,12 @@ export class ManifestRepository {
           ? (
               await tx.manifest.updateMany({
                 where: { siteId, version: next.expectedVersion },
-                data: { version: next.expectedVersion + 1, buildId, files, shards, publishedAt: now },
+                data: { version: next.expectedVersion + 1, buildId, files, shards, redirects, publishedAt: now },
               })
             ).count === 1
           : (
               await tx.manifest.createMany({
-                data: [{ siteId, version: 1, buildId, files, shards, publishedAt: now }],
+                data: [{ siteId, version: 1, buildId, files, shards, redirects, publishedAt: now }],
                 skipDuplicates: true,
               })
             ).count === 1;

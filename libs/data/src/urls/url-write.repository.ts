@@ -20,13 +20,14 @@ export interface ExistingUrl {
   deleted: boolean;
   content_hash: Buffer;
   alternates: Links | null;
+  /** What its fragment says, and whether the client said it. */
+  lastmod: string | null;
+  lastmod_given: boolean;
 }
 
 /** A live URL outside the batch whose cluster changed: re-rendered from what is stored. */
 export interface PeerUrl extends ExistingUrl {
   loc: string;
-  lastmod: string | null;
-  lastmod_given: boolean;
   changefreq: string | null;
   priority: number | null;
   images: SitemapUrl['images'] | null;
@@ -38,7 +39,8 @@ export interface PeerUrl extends ExistingUrl {
 export interface UrlRowValues {
   loc: string;
   section: string;
-  lastmod: string;
+  /** None while unknown: the client gave none and the platform has not seen the URL change. */
+  lastmod: string | null;
   lastmodGiven: boolean;
   changefreq: string | null;
   priority: number | null;
@@ -119,7 +121,8 @@ export class UrlWriteRepository {
   async findExisting(db: Queryable, siteId: string, hashes: readonly Buffer[]): Promise<Map<string, ExistingUrl>> {
     if (hashes.length === 0) return new Map();
     const { rows } = await db.query<ExistingUrl>(
-      `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash, alternates
+      `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash, alternates,
+              lastmod, lastmod_given
          FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)})`,
       [siteId, packHashes(hashes)],
     );
@@ -239,7 +242,7 @@ function rowValues(w: UrlRowValues) {
     w.loc,
     w.section,
     w.lastmod,
-    lastmodInstant(w.lastmod),
+    w.lastmod === null ? null : lastmodInstant(w.lastmod),
     w.lastmodGiven,
     w.changefreq,
     w.priority,

@@ -45,6 +45,13 @@ export async function inTransaction<T>(pool: Pool, work: (db: PoolClient) => Pro
   }
 }
 
+/** Where a URL sits in shard order: the key a page of `locsInShardOrder` continues after. */
+export interface UrlShardOrderKey {
+  section: string;
+  ordinal: number;
+  id: string;
+}
+
 export interface UrlListFilter {
   prefix?: string | undefined;
   section?: string | undefined;
@@ -130,16 +137,24 @@ export class UrlRepository {
     });
   }
 
-  /** The locs of the site's live URLs in shard order (section, ordinal, id), at most `limit`. */
-  async locsInShardOrder(siteId: string, limit: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ loc: string }>(
-      `SELECT u.loc FROM urls u JOIN shards s ON s.id = u.shard_id
+  /**
+   * The locs of the site's live URLs in shard order (section, ordinal, id), one page of at most
+   * `limit` after the row `after` (null: from the first). Each row carries its key for the next page.
+   */
+  async locsInShardOrder(
+    siteId: string,
+    page: { after: UrlShardOrderKey | null; limit: number },
+  ): Promise<(UrlShardOrderKey & { loc: string })[]> {
+    const { after, limit } = page;
+    const { rows } = await this.pool.query<UrlShardOrderKey & { loc: string }>(
+      `SELECT u.loc, s.section, s.ordinal, u.id::text AS id FROM urls u JOIN shards s ON s.id = u.shard_id
         WHERE u.site_id = $1 AND u.deleted_at IS NULL
+          AND ($2::text IS NULL OR (s.section, s.ordinal, u.id) > ($2::text, $3::int, $4::bigint))
         ORDER BY s.section, s.ordinal, u.id
-        LIMIT $2`,
-      [siteId, limit],
+        LIMIT $5`,
+      [siteId, after?.section ?? null, after?.ordinal ?? null, after?.id ?? null, limit],
     );
-    return rows.map((row) => row.loc);
+    return rows;
   }
 
   /** Live URLs in id order (the order they were first stored), after `afterId`, at most `limit`. */

@@ -1,7 +1,7 @@
 // What a publish decides: the site's manifest with a build's shard renders merged in. Builds can
 // run concurrently, so the merge is per shard and by version: a render older than the one the
 // manifest already has for its shard changes nothing.
-import { INDEX_PATH, TEXT_SITEMAP_PATH } from '../shards/shard-naming';
+import { LEGACY_SHARD_FOLDER, SHARD_FILE_PREFIX } from '../shards/shard-naming';
 
 /** One file of a site's published set, as the manifest records it. */
 export interface ManifestFile {
@@ -14,10 +14,18 @@ export interface ManifestFile {
   urlCount: number;
   /** W3C datetime of the newest lastmod in the file, if any. */
   lastmod: string | null;
+  /**
+   * When the bytes published at this path last changed (ISO 8601): the index's `<lastmod>` for
+   * the file. Set by the merge; absent in renders and in manifests published before it existed.
+   */
+  modifiedAt?: string;
 }
 
-/** `manifests.files`: file path as served (e.g. `sitemap.xml`, `sitemaps/sitemap-1.xml.gz`) -> file. */
+/** `manifests.files`: file path as served (e.g. `sitemap.xml`, `sitemap-1.xml.gz`) -> file. */
 export type ManifestFiles = Record<string, ManifestFile>;
+
+/** `manifests.redirects`: a path a site published before -> the path of the same file now (301). */
+export type ManifestRedirects = Record<string, string>;
 
 /** `manifests.shards`: shard id -> the version of it the manifest's files are, and their paths. */
 export type ShardVersions = Record<string, { changeSeq: string; paths: string[] }>;
@@ -36,25 +44,33 @@ export interface ShardRenderOutput {
 }
 
 export interface MergedManifest {
-  /** The shard files (the index and sitemap.txt are made afterwards, from these). */
+  /** The shard files (the index and the text files are made afterwards, from these). */
   files: ManifestFiles;
   shards: ShardVersions;
   /** The renders that went in: their shards are clean if still at that version. */
   applied: { shardId: bigint; changeSeq: bigint }[];
+  /** Old paths still answered with a 301: each to a shard file the merged manifest lists. */
+  redirects: ManifestRedirects;
 }
 
 /**
- * The current manifest (null: the site never published) with `renders` merged in. The index and
- * sitemap.txt are dropped: they are made again from the merged shard files.
+ * The current manifest (null: the site never published) with `renders` merged in, as of `now`
+ * (ISO 8601). The index and the text files are dropped: they are made again from the merged shard
+ * files. A file keeps its `modifiedAt` while the bytes at its path stay the same, and takes `now`
+ * when they change (added, edited, a URL deleted or moved, an article expired): crawlers re-read
+ * exactly the files whose index `<lastmod>` moved. A shard that moves from the legacy folder
+ * leaves a redirect from its old path, kept as long as its new path is published.
  */
 export function mergeManifest(
-  current: { files: ManifestFiles; shards: ShardVersions } | null,
+  current: { files: ManifestFiles; shards: ShardVersions; redirects?: ManifestRedirects } | null,
   renders: readonly ShardRenderOutput[],
+  now: string,
 ): MergedManifest {
-  const files: ManifestFiles = { ...current?.files };
-  delete files[INDEX_PATH];
-  delete files[TEXT_SITEMAP_PATH];
+  const before = current?.files ?? {};
+  const files: ManifestFiles = {};
+  for (const [path, file] of Object.entries(before)) if (file.kind === 'shard') files[path] = file;
   const shards: ShardVersions = { ...current?.shards };
+  const redirects: ManifestRedirects = { ...current?.redirects };
   const applied: MergedManifest['applied'] = [];
   for (const render of renders) {
     const key = String(render.shardId);
@@ -62,12 +78,25 @@ export function mergeManifest(
     if (known && BigInt(known.changeSeq) > render.changeSeq) continue; // a newer render is already live
     for (const path of known?.paths ?? []) delete files[path];
     for (const { path, ...file } of render.files) files[path] = file;
-    if (render.files.length > 0)
-      shards[key] = { changeSeq: String(render.changeSeq), paths: render.files.map((file) => file.path) };
-    else delete shards[key];
+    if (render.files.length > 0) {
+      const paths = render.files.map((file) => file.path);
+      for (const [part, old] of (known?.paths ?? []).entries()) {
+        if (old.startsWith(LEGACY_SHARD_FOLDER) && !paths.includes(old))
+          redirects[old] = paths[part] ?? (paths[0] as string);
+      }
+      shards[key] = { changeSeq: String(render.changeSeq), paths };
+    } else delete shards[key];
     applied.push({ shardId: render.shardId, changeSeq: render.changeSeq });
   }
-  return { files, shards, applied };
+  for (const [path, file] of Object.entries(files)) files[path] = stampModified(before[path], file, now);
+  for (const [from, to] of Object.entries(redirects)) if (!files[to]) delete redirects[from];
+  return { files, shards, applied, redirects };
+}
+
+/** `file` as published at a path that held `previous`: its modification time kept if its bytes are the same. */
+export function stampModified(previous: ManifestFile | undefined, file: ManifestFile, now: string): ManifestFile {
+  const modifiedAt = previous?.sha256 === file.sha256 && previous.modifiedAt ? previous.modifiedAt : now;
+  return file.modifiedAt === modifiedAt ? file : { ...file, modifiedAt };
 }
 
 /** The blobs a manifest switch drops: listed before, not after (each once). */
@@ -82,10 +111,11 @@ export function droppedBlobs(before: ManifestFiles, after: ManifestFiles): strin
   ];
 }
 
-/** Index order: by section file prefix, then ordinal and part numerically. */
+/** Index order: the default section first, then by section, then ordinal and part numerically. */
 export function compareShardPaths(a: string, b: string): number {
   const key = (path: string) => {
-    const match = /^sitemaps\/(.+)-(\d+)(?:-(\d+))?\.xml\.gz$/.exec(path);
+    if (!path.startsWith(SHARD_FILE_PREFIX)) return [path, 0, 0] as const;
+    const match = /^(?:(.+)-)?(\d+)(?:\.(\d+))?\.xml\.gz$/.exec(path.slice(SHARD_FILE_PREFIX.length));
     return match ? ([match[1] ?? '', Number(match[2]), Number(match[3] ?? 1)] as const) : ([path, 0, 0] as const);
   };
   const [pa, oa, qa] = key(a);
@@ -93,8 +123,13 @@ export function compareShardPaths(a: string, b: string): number {
   return pa < pb ? -1 : pa > pb ? 1 : oa - ob || qa - qb;
 }
 
-/** The newest lastmod among files (W3C datetimes compared as instants), or null. */
-export function newestLastmod(files: readonly ManifestFile[]): string | null {
-  const dated = files.filter((file) => file.lastmod).map((file) => file.lastmod as string);
-  return dated.sort((a, b) => Date.parse(b) - Date.parse(a))[0] ?? null;
+/** The index's entries: every shard file of `files` in index order, dated by when its bytes last changed. */
+export function indexEntries(files: ManifestFiles, origin: string): { loc: string; lastmod?: string }[] {
+  return Object.keys(files)
+    .filter((path) => files[path]?.kind === 'shard')
+    .sort(compareShardPaths)
+    .map((path) => {
+      const modifiedAt = files[path]?.modifiedAt;
+      return { loc: `${origin}/${path}`, ...(modifiedAt ? { lastmod: modifiedAt } : {}) };
+    });
 }

@@ -18,6 +18,8 @@ export type ImportItem =
   /** `warnings`: what the reader already repaired (an unknown spelling left unset, …). */
   | { line: number; entry: unknown; source?: string; warnings?: ImportIssue[] }
   | { line: number; issue: ImportIssue; source?: string }
+  /** A warning about the file, not about a line (counted as a warning, not as a line read). */
+  | { line: number; notice: ImportIssue; source?: string }
   | { line: number; blank: true };
 
 export interface ImportProgress {

@@ -206,6 +206,13 @@ export class ImportSession {
   push(item: ImportItem): Promise<void> | undefined {
     if (this.batchLines === 0) this.batchNow = new Date();
     if ('issue' in item) return this.take(item.line, item.issue, item.source);
+    if ('notice' in item) {
+      if (this.failure !== undefined) throw this.failure;
+      this.warn(item.line, [item.notice], item.source);
+      // Counted so that a batch holding only notices is written too.
+      this.batchLines += 1;
+      return undefined;
+    }
     if ('entry' in item) {
       const outcome = prepareEntry(this.site, item.entry, item.line, {
         now: this.batchNow,

@@ -2,12 +2,18 @@
 // element sniffed from the head, then read with sax (sitemap-xml.reader.ts). No DOM, whatever
 // the file's size. A text sitemap (one URL a line) is recognised by its first line.
 import { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { readSitemapXml, type RawSitemapUrl, type XmlPosition } from './sitemap-xml.reader';
+import { readSitemapXml, type RawSitemapUrl, type UnknownElement, type XmlPosition } from './sitemap-xml.reader';
+import { sniffXmlEncoding, xmlTextDecoder } from './xml-encoding';
+
+interface XmlDocument {
+  error(): XmlPosition | undefined;
+  /** Elements of the sitemap namespace the protocol does not define, met since the last call. */
+  unknown(): UnknownElement[];
+}
 
 export type SitemapDocument =
-  | { kind: 'index'; entries: AsyncIterable<string>; error(): XmlPosition | undefined }
-  | { kind: 'urlset'; items: AsyncIterable<RawSitemapUrl>; error(): XmlPosition | undefined }
+  | ({ kind: 'index'; entries: AsyncIterable<string> } & XmlDocument)
+  | ({ kind: 'urlset'; items: AsyncIterable<RawSitemapUrl> } & XmlDocument)
   | { kind: 'text'; lines: AsyncIterable<string> };
 
 export class NotASitemapError extends Error {
@@ -27,19 +33,20 @@ const ROOT = /<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s>/]/;
 
 export async function openSitemapDocument(body: AsyncIterable<Buffer>): Promise<SitemapDocument> {
   const { head, rest } = await peek(body, HEAD_BYTES);
-  const text = head.toString('utf8').replace(/^\uFEFF/, '');
+  const encoding = sniffXmlEncoding(head);
+  const text = new TextDecoder(encoding).decode(head);
   const root = ROOT.exec(text)?.[1];
   if (root === 'sitemapindex') {
-    const read = readSitemapXml('sitemapindex', rest);
-    return { kind: 'index', entries: read.items, error: read.error };
+    const read = readSitemapXml('sitemapindex', rest, encoding);
+    return { kind: 'index', entries: read.items, error: read.error, unknown: read.unknown };
   }
   if (root === 'urlset') {
-    const read = readSitemapXml('urlset', rest);
-    return { kind: 'urlset', items: read.items, error: read.error };
+    const read = readSitemapXml('urlset', rest, encoding);
+    return { kind: 'urlset', items: read.items, error: read.error, unknown: read.unknown };
   }
   // The protocol's text format: one URL a line, nothing else.
   if (/^\s*https?:\/\/\S+\s*$/i.test(text.trimStart().split('\n')[0] ?? '') && !text.trimStart().startsWith('<'))
-    return { kind: 'text', lines: lines(rest) };
+    return { kind: 'text', lines: lines(rest, encoding) };
   throw new NotASitemapError('neither a <urlset>, a <sitemapindex> nor a text sitemap');
 }
 
@@ -64,8 +71,8 @@ async function peek(stream: AsyncIterable<Buffer>, bytes: number): Promise<{ hea
   return { head, rest };
 }
 
-async function* lines(stream: Readable): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
+async function* lines(stream: Readable, encoding: string): AsyncGenerator<string> {
+  const decoder = xmlTextDecoder(encoding);
   let buffered = '';
   for await (const chunk of stream) {
     buffered += decoder.write(chunk as Buffer);

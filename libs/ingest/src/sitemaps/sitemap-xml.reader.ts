@@ -4,8 +4,8 @@
 // Not well-formed XML ends the file at the first error, with its line and column; the entries
 // completed before it are kept. Entities other than XML's five are refused (no DTD is read), so
 // neither XXE nor entity expansion can happen.
-import { StringDecoder } from 'node:string_decoder';
 import sax from 'sax';
+import { xmlTextDecoder } from './xml-encoding';
 
 export interface RawLink {
   rel?: string;
@@ -41,6 +41,14 @@ export interface RawSitemapUrl {
   news?: RawNews;
 }
 
+/** An element of the file's own (sitemap) namespace where the protocol has none: the XSD refuses it. */
+export interface UnknownElement {
+  name: string;
+  parent: string;
+  /** Where it first appears. */
+  line: number;
+}
+
 export interface XmlPosition {
   line: number;
   column: number;
@@ -49,6 +57,16 @@ export interface XmlPosition {
 
 /** A field's text is kept up to this many characters: every field's limit is far below it, so a cut value stays invalid. */
 const MAX_TEXT = 10_000;
+/** Distinct unknown elements reported per file. */
+const MAX_UNKNOWN = 100;
+
+/** The sitemap namespace's elements, by parent: anything else in that namespace is unknown. */
+const KNOWN_CHILDREN: Record<string, ReadonlySet<string>> = {
+  urlset: new Set(['url']),
+  url: new Set(['loc', 'lastmod', 'changefreq', 'priority']),
+  sitemapindex: new Set(['sitemap']),
+  sitemap: new Set(['loc', 'lastmod']),
+};
 
 type Item<K> = K extends 'urlset' ? RawSitemapUrl : string;
 
@@ -60,8 +78,14 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
     position: true,
     strictEntities: true,
   } as sax.SAXOptions);
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly decoder: { write(chunk: Uint8Array): string; end(): string };
   private readonly path: string[] = [];
+  /** Per open element, the URI its prefix-less (or root-prefixed) names are in: namespaces nest. */
+  private readonly rootUris: string[] = [];
+  private root: { prefix: string; uri: string } | undefined;
+  private readonly unknownSeen = new Set<string>();
+  /** Unknown elements in the sitemap namespace not taken yet (`takeUnknown`). */
+  private unknown: UnknownElement[] = [];
   private out: Item<K>[] = [];
   private text = '';
   private started = false;
@@ -73,7 +97,12 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
   /** The first well-formedness error: nothing after it is read. */
   error: XmlPosition | undefined;
 
-  constructor(readonly kind: K) {
+  /** `encoding`: the WHATWG name sniffed from the file (sniffXmlEncoding). */
+  constructor(
+    readonly kind: K,
+    encoding = 'utf-8',
+  ) {
+    this.decoder = xmlTextDecoder(encoding);
     this.parser.onerror = (error) => {
       this.error ??= {
         line: this.parser.line + 1,
@@ -82,9 +111,17 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
       };
     };
     // sax goes on after an error within the chunk it was given: nothing after it counts.
-    this.parser.onopentag = (node) =>
-      void (this.error ?? this.open(localName(node.name), node.attributes as Record<string, string>));
-    this.parser.onclosetag = (name) => void (this.error ?? this.close(localName(name)));
+    this.parser.onopentag = (node) => {
+      if (this.error) return;
+      const attributes = node.attributes as Record<string, string>;
+      this.checkNamespace(node.name, attributes);
+      this.open(localName(node.name), attributes);
+    };
+    this.parser.onclosetag = (name) => {
+      if (this.error) return;
+      this.rootUris.pop();
+      this.close(localName(name));
+    };
     this.parser.ontext = (text) => void (this.error ?? this.append(text));
     this.parser.oncdata = (text) => void (this.error ?? this.append(text));
   }
@@ -110,6 +147,40 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
       if (!this.error) this.parser.close();
     }
     return this.take();
+  }
+
+  /** Unknown elements of the sitemap namespace met since the last call. */
+  takeUnknown(): UnknownElement[] {
+    const unknown = this.unknown;
+    if (unknown.length > 0) this.unknown = [];
+    return unknown;
+  }
+
+  /**
+   * Notes an element in the root's namespace where the protocol names none. Only the levels the
+   * protocol defines are checked (the root's children and theirs); extensions are in other namespaces.
+   */
+  private checkNamespace(qname: string, attributes: Record<string, string>): void {
+    const colon = qname.indexOf(':');
+    const prefix = colon === -1 ? '' : qname.slice(0, colon);
+    if (this.root === undefined) {
+      const uri = attributes[prefix === '' ? 'xmlns' : `xmlns:${prefix}`] ?? '';
+      this.root = { prefix, uri };
+      this.rootUris.push(uri);
+      return;
+    }
+    const declared = attributes[this.root.prefix === '' ? 'xmlns' : `xmlns:${this.root.prefix}`];
+    const uri = declared ?? this.rootUris[this.rootUris.length - 1] ?? '';
+    this.rootUris.push(uri);
+    const depth = this.path.length;
+    if (depth > 2 || prefix !== this.root.prefix || uri !== this.root.uri) return;
+    const parent = this.path[depth - 1] as string;
+    const name = colon === -1 ? qname : qname.slice(colon + 1);
+    if (KNOWN_CHILDREN[parent]?.has(name) !== false) return;
+    const key = `${parent}/${name}`;
+    if (this.unknownSeen.has(key) || this.unknownSeen.size >= MAX_UNKNOWN) return;
+    this.unknownSeen.add(key);
+    this.unknown.push({ name, parent, line: this.parser.line + 1 });
   }
 
   private take(): Item<K>[] {
@@ -181,9 +252,16 @@ export class SitemapXmlReader<K extends 'urlset' | 'sitemapindex'> {
   }
 }
 
-/** Every item of a sitemap XML stream; `error()` tells, once read, where the file stopped being XML. */
-export function readSitemapXml<K extends 'urlset' | 'sitemapindex'>(kind: K, source: AsyncIterable<Buffer | string>) {
-  const reader = new SitemapXmlReader(kind);
+/**
+ * Every item of a sitemap XML stream; `error()` tells, once read, where the file stopped being
+ * XML, and `unknown()` the elements of the sitemap namespace the protocol does not define.
+ */
+export function readSitemapXml<K extends 'urlset' | 'sitemapindex'>(
+  kind: K,
+  source: AsyncIterable<Buffer | string>,
+  encoding = 'utf-8',
+) {
+  const reader = new SitemapXmlReader(kind, encoding);
   const items = (async function* () {
     for await (const chunk of source) {
       yield* reader.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -191,7 +269,7 @@ export function readSitemapXml<K extends 'urlset' | 'sitemapindex'>(kind: K, sou
     }
     yield* reader.end();
   })();
-  return { items, error: () => reader.error };
+  return { items, error: () => reader.error, unknown: () => reader.takeUnknown() };
 }
 
 function localName(name: string): string {

@@ -6,14 +6,22 @@
 // cannot be read does the import fail. Every file is decompressed by decompressBounded: its
 // limits count the bytes after every layer (Content-Encoding, then a .gz file), and the ratio.
 import { pipeline, Readable } from 'node:stream';
+import { MAX_URL_LENGTH } from '@sitemaps/sitemap-xml';
 import { DecompressionError, decompressBounded } from '../bounded-decompression';
 import type { ImportIssue, ImportItem, ImportProgress } from '../imports/import.types';
 import type { ImportSession, UrlImportService } from '../imports/url-import.service';
 import type { IngestSite } from '../url-entry.preparer';
 import { sitemapLinesOfRobotsTxt } from './robots-txt.reader';
 import { asRefusal, ByteBudget, fetchUrl, FetchRefusedError, type FetchedBody, type FetchPolicy } from './safe-fetch';
-import { InvalidXmlError, NotASitemapError, openSitemapDocument } from './sitemap-document.reader';
+import { HreflangInference } from './hreflang-inference';
+import {
+  InvalidXmlError,
+  NotASitemapError,
+  openSitemapDocument,
+  type SitemapDocument,
+} from './sitemap-document.reader';
 import { entryOfRawUrl } from './sitemap-entry.mapper';
+import { UnsupportedEncodingError } from './xml-encoding';
 
 export interface SitemapImportLimits extends FetchPolicy {
   /** Per file, uncompressed: counted after every decompression layer. */
@@ -64,6 +72,7 @@ class SitemapCrawl {
   private readonly budget: ByteBudget;
   private readonly seen = new Set<string>();
   private readonly queue: { url: string; depth: number }[] = [];
+  private readonly inference = new HreflangInference();
   private files = 0;
 
   constructor(
@@ -75,7 +84,14 @@ class SitemapCrawl {
   }
 
   /** Reads everything reachable; returns why, when not one file could be read. */
-  async run(start: string): Promise<FetchRefusedError | NotASitemapError | InvalidXmlError | undefined> {
+  async run(start: string): Promise<Refusal | undefined> {
+    const refusal = await this.crawl(start);
+    // Pages held back for their language, now that every page of the import has named theirs.
+    for (const item of this.inference.release()) await this.push(item);
+    return refusal;
+  }
+
+  private async crawl(start: string): Promise<Refusal | undefined> {
     let firstFailure: unknown;
     let filesRead = 0;
     if (isRobotsTxt(start)) {
@@ -123,8 +139,20 @@ class SitemapCrawl {
     const fetched = await fetchUrl(url, this.limits, this.signal);
     const document = await openSitemapDocument(this.decoded(fetched));
     if (document.kind === 'index') {
+      let position = 0;
       for await (const loc of document.entries) {
-        if (depth + 1 > this.limits.maxDepth) {
+        position += 1;
+        if (loc.length > MAX_URL_LENGTH) {
+          await this.push({
+            line: position,
+            source: url,
+            issue: {
+              code: 'LOC_TOO_LONG',
+              field: 'sitemap',
+              message: `not read: a listed sitemap's <loc> of ${loc.length.toLocaleString('en-US')} characters ("${loc.slice(0, 80)}…"); a URL is under 2,048`,
+            },
+          });
+        } else if (depth + 1 > this.limits.maxDepth) {
           await this.skip(loc, {
             code: 'DEPTH_LIMIT',
             field: 'sitemap',
@@ -132,6 +160,7 @@ class SitemapCrawl {
           });
         } else this.enqueue(loc, depth + 1);
       }
+      await this.noteUnknown(document, url);
       const error = document.error();
       if (error) throw new InvalidXmlError(error);
       return;
@@ -140,13 +169,30 @@ class SitemapCrawl {
     if (document.kind === 'urlset') {
       for await (const raw of document.items) {
         const { entry, warnings } = entryOfRawUrl(raw);
-        await this.push({ line: ++line, entry, source: url, warnings });
+        const item = { line: ++line, entry, source: url, warnings };
+        if (!this.inference.hold(item)) await this.push(item);
       }
+      await this.noteUnknown(document, url);
       // The entries before the error are stored; the file is reported.
       const error = document.error();
       if (error) throw new InvalidXmlError(error);
     } else {
       for await (const loc of document.lines) await this.push({ line: ++line, entry: { loc }, source: url });
+    }
+  }
+
+  /** Elements of the sitemap namespace the protocol does not define: the XSD refuses them, we skip them. */
+  private async noteUnknown(document: Exclude<SitemapDocument, { kind: 'text' }>, url: string): Promise<void> {
+    for (const { name, parent, line } of document.unknown()) {
+      await this.push({
+        line: 0,
+        source: url,
+        notice: {
+          code: 'UNKNOWN_ELEMENT',
+          field: name,
+          message: `<${name}> in <${parent}> (first at line ${line}) is no element of the sitemap protocol: ignored`,
+        },
+      });
     }
   }
 
@@ -221,13 +267,20 @@ function isRobotsTxt(url: string): boolean {
   }
 }
 
-function refusalOf(error: unknown, url: string): FetchRefusedError | NotASitemapError | InvalidXmlError {
-  return error instanceof NotASitemapError || error instanceof InvalidXmlError ? error : asRefusal(error, url);
+type Refusal = FetchRefusedError | NotASitemapError | InvalidXmlError | UnsupportedEncodingError;
+
+function isFileRefusal(error: unknown): error is NotASitemapError | InvalidXmlError | UnsupportedEncodingError {
+  return (
+    error instanceof NotASitemapError || error instanceof InvalidXmlError || error instanceof UnsupportedEncodingError
+  );
+}
+
+function refusalOf(error: unknown, url: string): Refusal {
+  return isFileRefusal(error) ? error : asRefusal(error, url);
 }
 
 function issueOf(error: unknown, url: string): ImportIssue {
-  if (error instanceof NotASitemapError || error instanceof InvalidXmlError)
-    return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
+  if (isFileRefusal(error)) return { code: error.code, field: 'sitemap', message: `${url}: ${error.message}` };
   const refusal = asRefusal(error, url);
   return { code: refusal.code, field: 'sitemap', message: refusal.message };
 }

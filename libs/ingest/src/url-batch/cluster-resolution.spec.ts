@@ -33,6 +33,8 @@ const live = (path: string, alternates: ExistingUrl['alternates']): ExistingUrl 
   deleted: false,
   content_hash: Buffer.alloc(32),
   alternates,
+  lastmod: null,
+  lastmod_given: false,
 });
 
 describe('cluster resolution decisions', () => {

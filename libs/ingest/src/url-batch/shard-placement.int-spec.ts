@@ -70,7 +70,7 @@ describe('ShardPlacement (real Postgres)', () => {
     const loc = (path: string) => `https://${site.hostname}${path}`;
     await ingest.upsert(
       site,
-      ['/1', '/2', '/3'].map((p) => ({ loc: loc(p) })),
+      ['/1', '/2', '/3'].map((p) => ({ loc: loc(p), lastmod: '2026-01-01T00:00:00Z' })),
     );
     const [first] = await shards();
     // An update makes /2 large: the shard now holds more than 1,000 bytes.

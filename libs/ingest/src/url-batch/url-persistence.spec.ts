@@ -30,6 +30,8 @@ const stored = (overrides: Partial<ExistingUrl>): ExistingUrl => ({
   deleted: false,
   content_hash: Buffer.alloc(32),
   alternates: null,
+  lastmod: null,
+  lastmod_given: false,
   ...overrides,
 });
 
@@ -93,7 +95,7 @@ describe('URL persistence decisions', () => {
   it('writes nothing for an entry its live row already holds, and its row when it changed', () => {
     const entry = prepared({ loc: loc('/same'), priority: 0.5 });
     const first = entryWrite({ entry, row: undefined, links: undefined, now, nowLastmod });
-    expect(first).toMatchObject({ kind: 'row', id: null, needsShard: true, lastmod: nowLastmod });
+    expect(first).toMatchObject({ kind: 'row', id: null, needsShard: true, lastmod: null });
     const row = stored({ content_hash: (first as { contentHash: Buffer }).contentHash });
     expect(entryWrite({ entry, row, links: undefined, now, nowLastmod })).toBeUndefined();
     expect(entryWrite({ entry, row: { ...row, deleted: true }, links: undefined, now, nowLastmod })).toMatchObject({
@@ -101,6 +103,67 @@ describe('URL persistence decisions', () => {
     });
     const changed = prepared({ loc: loc('/same'), priority: 0.6 });
     expect(entryWrite({ entry: changed, row, links: undefined, now, nowLastmod })).toMatchObject({ id: '10' });
+  });
+
+  it('writes no lastmod for a URL first seen without one, and the moment of a change the platform sees', () => {
+    const first = entryWrite({
+      entry: prepared({ loc: loc('/a') }),
+      row: undefined,
+      links: undefined,
+      now,
+      nowLastmod,
+    });
+    expect(first).toMatchObject({ lastmod: null, lastmodGiven: false });
+    expect((first as { fragment: string }).fragment).not.toContain('lastmod');
+    const row = stored({ content_hash: (first as { contentHash: Buffer }).contentHash });
+    const changed = entryWrite({
+      entry: prepared({ loc: loc('/a'), priority: 0.2 }),
+      row,
+      links: undefined,
+      now,
+      nowLastmod,
+    });
+    expect(changed).toMatchObject({ lastmod: nowLastmod, lastmodGiven: false });
+    expect((changed as { fragment: string }).fragment).toContain(`<lastmod>${nowLastmod}</lastmod>`);
+  });
+
+  it('keeps the lastmod it had for a URL whose content did not change: revived, moved, or lastmod withdrawn', () => {
+    const entry = prepared({ loc: loc('/a'), priority: 0.2 });
+    const hash = (entryWrite({ entry, row: undefined, links: undefined, now, nowLastmod }) as { contentHash: Buffer })
+      .contentHash;
+    const earlier = '2026-01-01T00:00:00Z';
+    const revived = stored({ deleted: true, content_hash: hash, lastmod: earlier });
+    expect(entryWrite({ entry, row: revived, links: undefined, now, nowLastmod })).toMatchObject({ lastmod: earlier });
+    expect(entryWrite({ entry, row: { ...revived, lastmod: null }, links: undefined, now, nowLastmod })).toMatchObject({
+      lastmod: null,
+    });
+    // The same content, stored in another section.
+    const elsewhere = prepareEntry(site, { loc: loc('/a'), priority: 0.2, section: 'shop' }, 0, { now });
+    if (!elsewhere.ok) throw new Error('not ok');
+    expect(
+      entryWrite({
+        entry: elsewhere.entry,
+        row: stored({ content_hash: hash, lastmod: earlier }),
+        links: undefined,
+        now,
+        nowLastmod,
+      }),
+    ).toMatchObject({ lastmod: earlier, section: 'shop' });
+    // The client sent a lastmod before and sends none now: unknown again, not "changed now".
+    const given = prepared({ loc: loc('/a'), priority: 0.2, lastmod: '2025-06-01' });
+    const givenHash = (
+      entryWrite({ entry: given, row: undefined, links: undefined, now, nowLastmod }) as {
+        contentHash: Buffer;
+      }
+    ).contentHash;
+    const withdrawn = entryWrite({
+      entry,
+      row: stored({ content_hash: givenHash, lastmod: '2025-06-01', lastmod_given: true }),
+      links: undefined,
+      now,
+      nowLastmod,
+    });
+    expect(withdrawn).toMatchObject({ lastmod: null, lastmodGiven: false });
   });
 
   it('uses a staged row only for a new URL whose links are the ones it declared', () => {
@@ -124,10 +187,8 @@ describe('URL persistence decisions', () => {
       { hreflang: 'en', href: loc('/en') },
     ];
     const peer: PeerUrl = {
-      ...stored({ alternates: links }),
+      ...stored({ alternates: links, lastmod: '2025-12-24', lastmod_given: true }),
       loc: loc('/de'),
-      lastmod: '2025-12-24',
-      lastmod_given: true,
       changefreq: null,
       priority: null,
       images: null,

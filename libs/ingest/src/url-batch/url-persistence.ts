@@ -32,7 +32,8 @@ export type Write = RowWrite | StagedWrite;
 
 export interface RowInput {
   hash: Buffer;
-  url: SitemapUrl & { lastmod: string };
+  /** Its `lastmod`, when absent, is unknown: none is written (see `unsentLastmod`). */
+  url: SitemapUrl;
   /** The links' JSON (`linksJson`). */
   linksJson: string | undefined;
   section: string;
@@ -59,7 +60,7 @@ export function rowWrite(input: RowInput): RowWrite {
     loc: url.loc,
     section,
     shardId: live && !moves ? row.shard_id : null,
-    lastmod: url.lastmod,
+    lastmod: url.lastmod ?? null,
     lastmodGiven: input.lastmodGiven,
     changefreq: url.changefreq ?? null,
     priority: url.priority ?? null,
@@ -107,9 +108,11 @@ export function entryWrite(input: EntryWriteInput): Write | undefined {
     hash = urlContentHash(entry.url, entry.section, entry.clientLastmod, json);
   }
   if (row && !row.deleted && row.section === entry.section && row.content_hash.equals(hash)) return undefined;
+  const lastmod =
+    entry.clientLastmod ?? unsentLastmod({ entry, row, hash, linksJson: json, nowLastmod: input.nowLastmod });
   return rowWrite({
     hash: entry.hash,
-    url: { ...entry.url, lastmod: entry.clientLastmod ?? input.nowLastmod, alternates: links },
+    url: { ...entry.url, lastmod: lastmod ?? undefined, alternates: links },
     linksJson: json,
     section: entry.section,
     contentHash: hash,
@@ -117,6 +120,33 @@ export function entryWrite(input: EntryWriteInput): Write | undefined {
     row,
     now,
   });
+}
+
+/**
+ * The lastmod of an entry written without one: unknown until the platform has seen the URL's
+ * content change. A new URL has none (a page imported today may be unchanged since 2015); a
+ * stored one whose content changed gets the moment of the change; one whose content did not — a
+ * revival, a move to another section, a news block aged out, a lastmod the client stopped
+ * sending — keeps the platform's lastmod it had (none if the one it had was the client's).
+ */
+export function unsentLastmod(input: {
+  entry: PreparedEntry;
+  row: ExistingUrl | undefined;
+  /** The entry's content hash as written now, and its links' JSON. */
+  hash: Buffer;
+  linksJson: string | undefined;
+  nowLastmod: string;
+}): string | null {
+  const { entry, row } = input;
+  if (row === undefined) return null;
+  const kept = row.lastmod_given ? null : row.lastmod;
+  if (row.content_hash.equals(input.hash)) return kept;
+  // The hash covers the section and a client's lastmod, which are not the page's content.
+  if (row.section !== entry.section || row.lastmod_given) {
+    const given = row.lastmod_given ? (row.lastmod ?? undefined) : undefined;
+    if (urlContentHash(entry.url, row.section, given, input.linksJson).equals(row.content_hash)) return kept;
+  }
+  return input.nowLastmod;
 }
 
 /** A live URL outside the batch re-rendered with its cluster's new links; nothing if they are its own. */

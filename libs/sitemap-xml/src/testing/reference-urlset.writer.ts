@@ -27,7 +27,8 @@ export function renderReferenceUrlset(urls: readonly SitemapUrl[]): string {
     url.ele(NS.sitemap, 'loc').txt(u.loc);
     if (u.lastmod !== undefined) url.ele(NS.sitemap, 'lastmod').txt(u.lastmod);
     if (u.changefreq !== undefined) url.ele(NS.sitemap, 'changefreq').txt(u.changefreq);
-    if (u.priority !== undefined) url.ele(NS.sitemap, 'priority').txt(u.priority.toFixed(1));
+    if (u.priority !== undefined)
+      url.ele(NS.sitemap, 'priority').txt(Number.isInteger(u.priority) ? u.priority.toFixed(1) : String(u.priority));
     for (const a of u.alternates ?? []) {
       url.ele(NS.xhtml, 'xhtml:link').att('rel', 'alternate').att('hreflang', a.hreflang).att('href', a.href);
     }

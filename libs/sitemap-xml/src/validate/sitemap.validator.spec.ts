@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { renderSitemapIndex } from '../sitemap-index.writer';
+import { renderTextSitemap } from '../text-sitemap.writer';
 import { normalizeUrlEntry } from '../url-entry.rules';
 import { renderUrlsetFiles } from '../urlset.writer';
 import { validateSitemapFile, validateSitemapSet, formatProblem, type FileReport } from './sitemap.validator';
@@ -91,6 +92,48 @@ describe('validateSitemapFile', () => {
     expect(rules(await validateSitemapFile('bad.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3])))).toEqual([
       ['gzip', undefined],
     ]);
+  });
+});
+
+describe('validateSitemapFile: text sitemaps and schemes', () => {
+  it('reads a text sitemap, as the platform writes its sitemap.txt, with the same rules', async () => {
+    const text = renderTextSitemap([`${ORIGIN}/a`, `${ORIGIN}/b?x=1&y=2`, `${ORIGIN}/caf\u00e9`]);
+    const report = await validateSitemapFile('sitemap.txt', Buffer.from(text));
+    expect(report).toMatchObject({ kind: 'text', entries: 3, problems: [] });
+    expect((await validateSitemapFile('sitemap.txt.gz', gzipSync(text))).problems).toEqual([]);
+    const bad = [
+      `${ORIGIN}/a`,
+      '',
+      `${ORIGIN}/${'a'.repeat(2_100)}`,
+      '/relative',
+      `${ORIGIN}/with space`,
+      'https://other.example.org/',
+      'http://shop.example.com/insecure',
+    ].join('\n');
+    expect(rules(await validateSitemapFile('bad.txt', Buffer.from(bad)))).toEqual([
+      ['loc-length', 3],
+      ['loc-absolute', 4],
+      ['loc-absolute', 5],
+      ['one-host', 6],
+      ['one-scheme', 7],
+    ]);
+    expect(rules(await validateSitemapFile('latin1.txt', Buffer.from(`${ORIGIN}/caf\xe9\n`, 'latin1')))).toEqual([
+      ['text-encoding', undefined],
+    ]);
+  });
+
+  it('refuses a file that mixes http and https, or differs from the scheme it is served with', async () => {
+    const mixed = `${HEAD}<url><loc>${ORIGIN}/a</loc></url>\n<url><loc>http://shop.example.com/b</loc></url>\n</urlset>`;
+    expect(rules(await validateSitemapFile('mixed.xml', Buffer.from(mixed)))).toEqual([['one-scheme', 4]]);
+    const http = `${HEAD}<url><loc>http://shop.example.com/a</loc></url>\n</urlset>`;
+    expect(rules(await validateSitemapFile('a.xml', Buffer.from(http)))).toEqual([]);
+    expect(rules(await validateSitemapFile('a.xml', Buffer.from(http), { url: `${ORIGIN}/sitemap.xml` }))).toEqual([
+      ['one-scheme', 3],
+    ]);
+    // Served from another host (cross-submission): only the file's own consistency counts.
+    expect(
+      rules(await validateSitemapFile('a.xml', Buffer.from(http), { url: 'https://sitemaps.example.net/s.xml' })),
+    ).toEqual([]);
   });
 });
 

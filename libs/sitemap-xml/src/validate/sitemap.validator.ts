@@ -1,7 +1,9 @@
 // Checks a sitemap or sitemap index as a search engine would: the published XSDs (xsd.validator)
 // and the protocol's rules no schema can say (notes in ../../schemas/README.md): 50,000 entries,
-// 50 MiB uncompressed, absolute <loc>s under 2,048 characters, all on one host, and an index
-// that lists sitemaps only. Every problem names its file, line and rule.
+// 50 MiB uncompressed, absolute <loc>s under 2,048 characters, all on one host and one scheme
+// (the file's own, when the file's URL is known and the host is its own), and an index that
+// lists sitemaps only. A text sitemap (one URL a line, UTF-8) gets the same rules but the XSDs.
+// Every problem names its file, line and rule.
 import { StringDecoder } from 'node:string_decoder';
 import { gunzipSync } from 'node:zlib';
 import sax from 'sax';
@@ -9,7 +11,8 @@ import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH, MAX_URLS_PER_FIL
 import { xsdErrors } from './xsd.validator';
 
 export const VALIDATION_RULES = {
-  'not-a-sitemap': 'the root element is <urlset> or <sitemapindex>',
+  'not-a-sitemap': 'the root element is <urlset> or <sitemapindex>, or the file is a text sitemap (one URL a line)',
+  'text-encoding': 'a text sitemap is UTF-8',
   gzip: 'a .gz file is valid gzip',
   xsd: 'the document is well-formed and valid against the published XSDs',
   'max-urls': `at most ${MAX_URLS_PER_FILE.toLocaleString('en-US')} entries per file`,
@@ -17,6 +20,7 @@ export const VALIDATION_RULES = {
   'loc-length': `a <loc> is under ${(MAX_URL_LENGTH + 1).toLocaleString('en-US')} characters`,
   'loc-absolute': 'a <loc> is an absolute http(s) URL',
   'one-host': "all <loc>s of a file are on one host, the site's",
+  'one-scheme': "all <loc>s of a file use one scheme, the file's own when it is served from their host",
   'index-nested': 'an index lists sitemaps, never another index',
   fetch: 'a listed file can be fetched',
 } as const;
@@ -31,7 +35,7 @@ export interface ValidationProblem {
 
 export interface FileReport {
   file: string;
-  kind: 'urlset' | 'sitemapindex' | undefined;
+  kind: 'urlset' | 'sitemapindex' | 'text' | undefined;
   /** <url>s or <sitemap>s. */
   entries: number;
   /** Uncompressed size. */
@@ -44,6 +48,13 @@ export interface FileReport {
 export interface ValidateOptions {
   /** The host every <loc> must be on; by default the first <loc>'s. */
   host?: string;
+  /** The scheme every <loc> must use (`https:`); by default the first <loc>'s. */
+  scheme?: string;
+  /**
+   * Where the file is served, when known: <loc>s on its host must use its scheme. (A file may
+   * list another host's URLs: cross-submission, which only that host's robots.txt can allow.)
+   */
+  url?: string;
 }
 
 /** Decompression stops here: twice the protocol's limit is enough to say it is exceeded. */
@@ -52,6 +63,8 @@ const MAX_INFLATED_BYTES = 2 * MAX_BYTES_PER_FILE;
 const MAX_XSD_ERRORS = 100;
 const SCAN_SLICE_BYTES = 1024 * 1024;
 const ROOT = /<(?:[A-Za-z_][\w.-]*:)?(urlset|sitemapindex)[\s>/]/;
+/** A text sitemap starts with an absolute http(s) URL on its first non-blank line. */
+const TEXT_SITEMAP = /^\s*https?:\/\/\S+[^\S\n]*(?:\r?\n|$)/i;
 
 export async function validateSitemapFile(
   file: string,
@@ -75,12 +88,18 @@ export async function validateSitemapFile(
     report.bytes = xml.length;
   }
   if (xml.length > MAX_BYTES_PER_FILE) problem('max-bytes', `${xml.length.toLocaleString('en-US')} bytes uncompressed`);
-  const kind = ROOT.exec(xml.subarray(0, 64 * 1024).toString('utf8'))?.[1] as FileReport['kind'];
-  report.kind = kind;
+  const head = xml.subarray(0, 64 * 1024).toString('utf8');
+  const kind = ROOT.exec(head)?.[1] as 'urlset' | 'sitemapindex' | undefined;
   if (!kind) {
-    problem('not-a-sitemap', 'no <urlset> or <sitemapindex> root element');
+    if (TEXT_SITEMAP.test(head.replace(/^\uFEFF/, ''))) {
+      report.kind = 'text';
+      scanText({ xml, options, report, problem });
+      return report;
+    }
+    problem('not-a-sitemap', 'no <urlset> or <sitemapindex> root element, and not a text sitemap (one URL a line)');
     return report;
   }
+  report.kind = kind;
   const xsd = await xsdErrors(kind, xml);
   for (const error of xsd.slice(0, MAX_XSD_ERRORS)) problem('xsd', error.message, error.line);
   if (xsd.length > MAX_XSD_ERRORS)
@@ -103,7 +122,7 @@ interface EntryScan {
 function scanEntries({ xml, kind, options, report, problem }: EntryScan): void {
   const entry = kind === 'urlset' ? 'url' : 'sitemap';
   const maxEntries = kind === 'urlset' ? MAX_URLS_PER_FILE : MAX_INDEX_ENTRIES;
-  let host = options.host?.toLowerCase();
+  const locs = new LocRules(options, problem);
   const parser = sax.parser(true, { xmlns: true, position: true });
   const path: string[] = [];
   let loc: { text: string; line: number } | undefined;
@@ -120,7 +139,7 @@ function scanEntries({ xml, kind, options, report, problem }: EntryScan): void {
   };
   parser.onclosetag = () => {
     if (path.length === 3 && loc) {
-      host = checkLoc(loc.text.trim(), loc.line, host, problem);
+      locs.check(loc.text.trim(), loc.line);
       if (kind === 'sitemapindex') report.sitemaps.push({ loc: loc.text.trim(), line: loc.line });
       loc = undefined;
     }
@@ -143,29 +162,81 @@ function scanEntries({ xml, kind, options, report, problem }: EntryScan): void {
 
 class StopScan extends Error {}
 
-/** Checks one <loc>; returns the host the file's <loc>s must share. */
-function checkLoc(
-  loc: string,
-  line: number,
-  host: string | undefined,
-  problem: (rule: ValidationRule, message: string, line?: number) => void,
-): string | undefined {
-  if (loc.length > MAX_URL_LENGTH)
-    problem('loc-length', `<loc> of ${loc.length.toLocaleString('en-US')} characters`, line);
-  let url: URL;
+/**
+ * The rules every <loc> (or text line) of a file meets: length, an absolute http(s) URL, one
+ * host, one scheme, and the file's own scheme on the file's own host.
+ */
+class LocRules {
+  private host: string | undefined;
+  private scheme: string | undefined;
+  private readonly served: { host: string; scheme: string } | undefined;
+  private servedSchemeReported = false;
+
+  constructor(
+    options: ValidateOptions,
+    private readonly problem: (rule: ValidationRule, message: string, line?: number) => void,
+  ) {
+    this.host = options.host?.toLowerCase();
+    this.scheme = options.scheme?.toLowerCase();
+    const served = httpUrl(options.url);
+    this.served = served && { host: served.host, scheme: served.protocol };
+  }
+
+  check(loc: string, line: number): void {
+    const { problem } = this;
+    if (loc.length > MAX_URL_LENGTH)
+      problem('loc-length', `<loc> of ${loc.length.toLocaleString('en-US')} characters`, line);
+    const url = /\s/.test(loc) ? undefined : httpUrl(loc);
+    if (!url) {
+      problem('loc-absolute', `<loc> ${JSON.stringify(loc.slice(0, 100))} is not an absolute http(s) URL`, line);
+      return;
+    }
+    this.host ??= url.host;
+    this.scheme ??= url.protocol;
+    if (url.host !== this.host) problem('one-host', `<loc> on ${url.host}, not ${this.host}`, line);
+    else if (url.protocol !== this.scheme)
+      problem('one-scheme', `<loc> is ${url.protocol}, the file's other <loc>s are ${this.scheme}`, line);
+    const served = this.served;
+    if (served && url.host === served.host && url.protocol !== served.scheme && !this.servedSchemeReported) {
+      this.servedSchemeReported = true;
+      problem(
+        'one-scheme',
+        `<loc> is ${url.protocol} on the host the file is served from over ${served.scheme}: crawlers treat them as two sites`,
+        line,
+      );
+    }
+  }
+}
+
+/** A text sitemap: UTF-8, one absolute URL a line (blank lines aside), the same limits. */
+function scanText({ xml, options, report, problem }: Omit<EntryScan, 'kind'>): void {
+  let text: string;
   try {
-    url = new URL(loc);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(xml);
   } catch {
-    problem('loc-absolute', `<loc> ${JSON.stringify(loc.slice(0, 100))} is not an absolute URL`, line);
-    return host;
+    problem('text-encoding', 'not valid UTF-8');
+    return;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    problem('loc-absolute', `<loc> ${JSON.stringify(loc.slice(0, 100))} is not http(s)`, line);
-    return host;
+  const locs = new LocRules(options, problem);
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const loc = (lines[index] as string).trim();
+    if (loc === '') continue;
+    if (++report.entries === MAX_URLS_PER_FILE + 1)
+      problem('max-urls', `more than ${MAX_URLS_PER_FILE.toLocaleString('en-US')} URLs`, index + 1);
+    locs.check(loc, index + 1);
   }
-  if (host === undefined) return url.host;
-  if (url.host !== host) problem('one-host', `<loc> on ${url.host}, not ${host}`, line);
-  return host;
+}
+
+/** `text` as a URL when it is an absolute http(s) one. */
+function httpUrl(text: string | undefined): URL | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface SitemapSource {
@@ -188,11 +259,13 @@ export async function validateSitemapSet(
   source: SitemapSource,
   options: ValidateSetOptions = {},
 ): Promise<FileReport[]> {
-  const root = await validateSitemapFile(source.name, source.content, options);
+  const root = await validateSitemapFile(source.name, source.content, { ...options, url: options.url ?? source.name });
   const reports = [root];
   if (!options.follow || root.kind !== 'sitemapindex' || !options.load) return reports;
   const load = options.load;
-  const host = options.host ?? hostOf(root.sitemaps[0]?.loc);
+  const first = httpUrl(root.sitemaps[0]?.loc);
+  const host = options.host ?? first?.host;
+  const scheme = options.scheme ?? first?.protocol;
   const queue = [...root.sitemaps];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -204,7 +277,7 @@ export async function validateSitemapSet(
         root.problems.push({ file: root.file, line, rule: 'fetch', message: `${loc}: ${(error as Error).message}` });
         continue;
       }
-      const report = await validateSitemapFile(child.name, child.content, { host });
+      const report = await validateSitemapFile(child.name, child.content, { host, scheme, url: child.name });
       if (report.kind === 'sitemapindex') {
         report.problems.push({
           file: root.file,
@@ -218,14 +291,6 @@ export async function validateSitemapSet(
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
   return reports;
-}
-
-function hostOf(loc: string | undefined): string | undefined {
-  try {
-    return loc ? new URL(loc).host : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `file:line: [rule] message`, one line per problem. */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "manifests" ADD COLUMN     "redirects" JSONB NOT NULL DEFAULT '{}';
