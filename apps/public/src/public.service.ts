@@ -415,9 +415,10 @@ function withBody(response: PublicResponse, body: Buffer, length: number): Publi
  * 200 has no body here and stays whole: range handling is defined for GET only (RFC 9110 §14.2).
  */
 function ranged(request: PublicRequest, response: PublicResponse): PublicResponse {
+  // A 304 or a HEAD costs the first tests, a 200 without Range the header lookup besides.
+  if (response.status !== 200 || response.body === undefined) return response;
   const header = request.headers.range;
-  // The common case costs this one test.
-  if (header === undefined || response.status !== 200 || response.body === undefined) return response;
+  if (header === undefined) return response;
   const { headers } = response;
   if (!ifRangeHolds(request.headers['if-range'], headers.etag, headers['last-modified'])) return response;
   const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;

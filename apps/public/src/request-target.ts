@@ -77,11 +77,12 @@ export function requestHost(host: string | undefined, url: string): string | und
  */
 export function resolveTarget(host: string | undefined, url: string, platformHost: string | null): TargetResolution {
   // Origin-form (`/…`) is nearly every request: one character test keeps it as cheap as before.
-  if (url.charCodeAt(0) !== SLASH) {
-    const absolute = splitAbsoluteForm(url);
-    if (absolute === null) return 'bad-request';
-    return resolveTarget(absolute.authority, absolute.path, platformHost);
-  }
+  if (url.charCodeAt(0) === SLASH) return resolveOriginForm(host, url, platformHost);
+  const absolute = splitAbsoluteForm(url);
+  return absolute ? resolveOriginForm(absolute.authority, absolute.path, platformHost) : 'bad-request';
+}
+
+function resolveOriginForm(host: string | undefined, url: string, platformHost: string | null): TargetResolution {
   const hostname = normalizeHostname(host);
   const path = parseRequestPath(url);
   if (path === null) return 'bad-request';
