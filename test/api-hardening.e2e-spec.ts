@@ -156,6 +156,14 @@ describe('admin API under hostile bodies', () => {
     expect((await fetch(`${api.url}/health`)).status).toBe(200);
   });
 
+  it("answers a path the router cannot decode in the API's error shape", async () => {
+    const res = await sendRaw(`${api.url}/v1/sites/%E0%A4%A`, 'GET', { authorization: `Bearer ${key}` }, '');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toEqual({
+      error: { code: 'MALFORMED_URL', message: expect.any(String), details: [] },
+    });
+  });
+
   it('accepts the bearer scheme in any case', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
       const res = await fetch(`${api.url}/v1/sites`, { headers: { authorization: `${scheme} ${key}` } });
@@ -174,15 +182,29 @@ describe('admin API under hostile bodies', () => {
     });
     afterAll(() => limited?.close());
 
-    it('is rate limited per address: 429 with Retry-After once its invalid keys are spent', async () => {
-      for (let i = 0; i < 3; i++)
-        expect((await apiClient(limitedUrl, `smk_guess_${i}`).get('/v1/sites')).status).toBe(401);
-      const refused = await apiClient(limitedUrl, 'smk_guess_4').get('/v1/sites');
+    it('is rate limited per address and key prefix: 429 with Retry-After once the same bad key is spent', async () => {
+      const stale = 'smk_stale000_revoked_or_mistyped';
+      for (let i = 0; i < 3; i++) expect((await apiClient(limitedUrl, stale).get('/v1/sites')).status).toBe(401);
+      const refused = await apiClient(limitedUrl, stale).get('/v1/sites');
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('RATE_LIMITED');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       // A request without any key is no guess and still gets 401.
       expect((await apiClient(limitedUrl).get('/v1/sites')).status).toBe(401);
+    });
+
+    it('never refuses a valid key, nor another key, because of bad keys from the same address', async () => {
+      // Behind one proxy or NAT, someone spends a bad key's allowance many times over...
+      const other = 'smk_attacker_flooding_the_address';
+      for (let i = 0; i < 6; i++) await apiClient(limitedUrl, other).get('/v1/sites');
+      expect((await apiClient(limitedUrl, other).get('/v1/sites')).status).toBe(429);
+      // ...and every valid key from that address still works, the platform's included.
+      expect((await apiClient(limitedUrl, key).get('/v1/sites')).status).toBe(200);
+      expect((await apiClient(limitedUrl, ADMIN_KEY).get('/v1/tenants')).status).toBe(200);
+      // A mistyped key of a neighbour is judged on its own: 401, which says what is wrong.
+      const typo = await apiClient(limitedUrl, 'smk_neighbour_mistyped').get('/v1/sites');
+      expect(typo.status).toBe(401);
+      expect(typo.body.error.code).toBe('UNAUTHENTICATED');
     });
   });
 });

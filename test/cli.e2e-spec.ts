@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { apiClient } from './support/api-client';
@@ -176,6 +176,44 @@ describe('the sitemaps CLI', () => {
     const missing = await sitemaps(['--json', 'urls', 'get', SITE, `https://${SITE}/en`]);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'URL_NOT_FOUND' } });
+  });
+
+  it('exports the URLs as NDJSON import lines, to stdout or a gzipped file', async () => {
+    const out = await sitemaps(['urls', 'export', SITE]);
+    expect(out.code).toBe(0);
+    const lines = out.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { loc: string });
+    expect(lines.map((line) => line.loc).sort()).toEqual(
+      [`https://${SITE}/de/p1`, `https://${SITE}/en/p1`, `https://${SITE}/p4`].sort(),
+    );
+    const file = path.join(dir, 'export.ndjson.gz');
+    const toFile = await sitemaps(['--json', 'urls', 'export', SITE, file, '--changed-since', '2000-01-01T00:00:00Z']);
+    expect(toFile.code).toBe(0);
+    expect(JSON.parse(toFile.stdout)).toMatchObject({ file, urls: 3 });
+    expect(gunzipSync(readFileSync(file)).toString()).toBe(out.stdout);
+  });
+
+  it('sets and shows exclusion rules, and reports conflicts with exit 1', async () => {
+    const set = await sitemaps(['exclusions', 'set', SITE, 'prefix:/de/', 'query:sessionid']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/prefix:\/de\/\s+1 URLs excluded/);
+    expect(set.stdout).toContain('1 URLs changed');
+    const shown = await sitemaps(['--json', 'exclusions', 'show', SITE]);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      rules: [
+        { rule: { kind: 'prefix', path: '/de/' }, excludedUrls: 1 },
+        { rule: { kind: 'query', param: 'sessionid' }, excludedUrls: 0 },
+      ],
+    });
+    const bad = await sitemaps(['exclusions', 'set', SITE, 'regex:.*']);
+    expect(bad.code).toBe(2);
+    const conflicts = await sitemaps(['conflicts', SITE]);
+    expect(conflicts.code).toBe(1);
+    expect(conflicts.stdout).toMatch(/HREFLANG_TO_EXCLUDED\s+1/);
+    expect((await sitemaps(['exclusions', 'set', SITE])).code).toBe(0);
+    expect((await sitemaps(['conflicts', SITE])).code).toBe(0);
   });
 
   it('validates a sitemap by URL, naming each problem and exiting 1', async () => {

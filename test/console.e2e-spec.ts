@@ -232,6 +232,19 @@ describe('the console', () => {
     expect(site.rebuildCron).toBe('0 3 * * *');
     expect(site.robotsTxt).toMatch(/^User-agent: \*\nDisallow: \/cart\n?$/);
 
+    // Exclusions: a rule saved with what it excludes, and the launch check.
+    await page.getByRole('link', { name: 'Exclusions' }).click();
+    await page.getByLabel('Exclusion rules').fill('prefix:/de/');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await page.getByRole('status').filter({ hasText: 'URLs changed' }).waitFor();
+    await page.getByRole('cell', { name: 'prefix:/de/', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Check the URLs' }).click();
+    await page.getByRole('status').filter({ hasText: 'URLs checked' }).waitFor();
+    await shot(page, 'desktop-exclusions');
+    expect((await apiClient(platform.apiUrl, tenantKey).get(`/v1/sites/${site.id}/exclusions`)).body.rules).toEqual([
+      { rule: { kind: 'prefix', path: '/de/' }, excludedUrls: expect.any(Number) },
+    ]);
+
     // Webhook endpoints.
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByLabel('Endpoint URL').fill('https://hooks.example.net/sitemaps');

@@ -285,6 +285,32 @@ describe('observability', () => {
       }
     });
 
+    it("takes actions from the board's own pages only, not from another site with the browser's credentials", async () => {
+      const add = (headers: Record<string, string>) =>
+        fetch(`${api.url}/admin/queues/api/queues/${QUEUE.indexnow}/add`, {
+          method: 'POST',
+          headers: { authorization: basic(ADMIN_KEY), ...headers },
+        });
+      // What a page of another origin sends with mode: 'no-cors': no body, the cached Basic credentials.
+      for (const headers of [
+        { origin: 'https://attacker.example.net', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' },
+        { origin: 'https://attacker.example.net' },
+        { 'sec-fetch-site': 'same-site' },
+      ] as Record<string, string>[]) {
+        const refused = await add(headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(403);
+        expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('CROSS_SITE_REQUEST');
+      }
+      // The board's own page, and a script (no browser headers), still act.
+      const own = new URL(api.url).host;
+      for (const headers of [
+        { 'sec-fetch-site': 'same-origin', origin: `http://${own}` },
+        { origin: `http://${own}` },
+        {},
+      ] as Record<string, string>[])
+        expect((await add(headers)).status, JSON.stringify(headers)).not.toBe(403);
+    });
+
     it('serves the board and its queues with the admin key, as Basic auth or a bearer token', async () => {
       const page = await fetch(`${api.url}/admin/queues`, { headers: { authorization: basic(ADMIN_KEY) } });
       expect(page.status).toBe(200);

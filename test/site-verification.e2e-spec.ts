@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HostnameProofs } from '../apps/worker/src/verification/hostname-proofs';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
 import { startDnsServer, type TestDnsServer } from './support/dns-server';
@@ -20,6 +21,10 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   let files: http.Server;
   /** Host -> body of /.well-known/sitemaps-verification.txt on the test's web server. */
   const published = new Map<string, string>();
+  /** Host -> where its verification file redirects to. */
+  const redirects = new Map<string, string>();
+  /** `host/path` -> body, for any other path. */
+  const served = new Map<string, string>();
   /** Webhook deliveries the test's web server received at /hooks. */
   const received: { type: string; data: { siteId: string; hostname: string; reason: string | null } }[] = [];
   let admin: ReturnType<typeof apiClient>;
@@ -52,7 +57,12 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
         return;
       }
       const host = (request.headers.host ?? '').replace(/:\d+$/, '');
-      const body = request.url === '/.well-known/sitemaps-verification.txt' ? published.get(host) : undefined;
+      const redirect = request.url === '/.well-known/sitemaps-verification.txt' ? redirects.get(host) : undefined;
+      if (redirect) return void response.writeHead(302, { location: redirect }).end();
+      const body =
+        request.url === '/.well-known/sitemaps-verification.txt'
+          ? published.get(host)
+          : served.get(`${host}${request.url ?? ''}`);
       response.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' }).end(body ?? 'not found');
     });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
@@ -78,7 +88,20 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
 
   it('refuses names that cannot be public, and compares hostnames in one normal form', async () => {
     const client = await tenant('Strict');
-    for (const hostname of ['demo.localhost', 'shop.test', 'printer.local', 'db.internal', '10.1.2.3', 'localhost']) {
+    for (const hostname of [
+      'demo.localhost',
+      'shop.test',
+      'printer.local',
+      'db.internal',
+      '10.1.2.3',
+      'localhost',
+      'files.corp',
+      'nas.lan',
+      'router.home',
+      'box.localdomain',
+      'x.alt',
+      '4.3.2.1.in-addr.arpa',
+    ]) {
       const res = await client.post('/v1/sites', { hostname });
       expect(res.status, hostname).toBe(400);
       expect(res.body.error).toMatchObject({
@@ -197,6 +220,72 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
     });
     await untilStatus(owner, created.body.id, 'verified');
     expect(await publicStatus(host)).toBe(200);
+  });
+
+  it('reads the file proof from the host itself, and only a file that holds exactly the token', async () => {
+    const owner = await tenant('Careful');
+    const port = (files.address() as AddressInfo).port;
+    const errorOf = (id: string, part: string) =>
+      waitUntil(`the check of ${id} to fail with "${part}"`, async (seen) => {
+        const site = seen(await siteOf(owner, id));
+        return site.verification.error?.message?.includes(part) ? site : undefined;
+      });
+
+    // A redirect to another host proves nothing, whatever that host serves.
+    const moved = (await owner.post('/v1/sites', { hostname: 'moved.example.org', scheme: 'http' })).body;
+    dns.setA('moved.example.org', '127.0.0.1');
+    dns.setA('attacker.example.net', '127.0.0.1');
+    served.set('attacker.example.net/token.txt', moved.verification.token);
+    redirects.set('moved.example.org', `http://attacker.example.net:${port}/token.txt`);
+    const elsewhere = await errorOf(moved.id, 'redirects to another host');
+    expect(elsewhere.verification).toMatchObject({ status: 'pending', error: { code: 'PROOF_NOT_FOUND' } });
+
+    // A page that merely contains the token (a soft 404 echoing what was asked) proves nothing either.
+    const echoed = (await owner.post('/v1/sites', { hostname: 'echo.example.org', scheme: 'http' })).body;
+    dns.setA('echo.example.org', '127.0.0.1');
+    published.set(
+      'echo.example.org',
+      `<html><body><h1>Not found</h1><p>No page at /${echoed.verification.token} on this site.</p></body></html>`,
+    );
+    const soft = await errorOf(echoed.id, "does not hold exactly the site's token");
+    expect(soft.verification.status).toBe('pending');
+    // Nor does a page that starts with it: the token file is the token.
+    const padded = (await owner.post('/v1/sites', { hostname: 'padded.example.org', scheme: 'http' })).body;
+    dns.setA('padded.example.org', '127.0.0.1');
+    published.set('padded.example.org', `${padded.verification.token}${' '.repeat(2_000)}<html>a page</html>`);
+    expect((await errorOf(padded.id, 'larger than a token file')).verification.status).toBe('pending');
+
+    // The same host's redirect is followed, and the token alone (a trailing newline aside) proves it.
+    const same = (await owner.post('/v1/sites', { hostname: 'same.example.org', scheme: 'http' })).body;
+    dns.setA('same.example.org', '127.0.0.1');
+    served.set('same.example.org/proof.txt', `  ${same.verification.token}\r\n`);
+    redirects.set('same.example.org', `http://same.example.org:${port}/proof.txt`);
+    expect((await untilStatus(owner, same.id, 'verified')).verification.error).toBeNull();
+  });
+
+  it('never tells a tenant what a name resolves to: the addresses stay in the server log', async () => {
+    // Through a split-horizon resolver, "resolves to 10.20.30.40" would map the platform's network.
+    dns.setA('intranet.example.com', '10.20.30.40');
+    const proofs = new HostnameProofs({ ...platform.config.verification, allowPrivateAddresses: false });
+    const outcome = await proofs.check({ hostname: 'intranet.example.com', scheme: 'https', token: 'x' });
+    expect(outcome).toMatchObject({ proven: false, code: 'PROOF_NOT_FOUND' });
+    expect(outcome.proven ? '' : outcome.message).toContain('private, loopback or link-local');
+    expect(outcome.proven ? '' : outcome.message).not.toContain('10.20.30.40');
+  });
+
+  it('checks at most once per VERIFICATION_REQUEST_INTERVAL_MS however often a tenant asks, and says when', async () => {
+    // Each check is DNS queries and fetches at the claimed host, which need not be the tenant's.
+    const owner = await tenant('Impatient');
+    const created = (await owner.post('/v1/sites', { hostname: 'impatient.example.com' })).body;
+    const asked: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await owner.post(`/v1/sites/${created.id}/verify`);
+      expect(res.status).toBe(202);
+      asked.push(Date.parse(res.body.verification.nextCheckAt));
+    }
+    const [first, ...later] = asked;
+    // The first ask is checked at once; the other nine wait for the interval's end (30 s by default).
+    for (const next of later) expect(next - first!).toBeGreaterThan(20_000);
   });
 
   it('takes verification away once the proof has been gone longer than the grace period, and serves the site no more', async () => {

@@ -7,9 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { waitUntil } from '@sitemaps/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createApiApp } from '../apps/api/src/api.app';
+import { validationView } from '../apps/api/src/validate/validate.schemas';
 import { apiClient } from './support/api-client';
 import { crawl, type FetchedFile } from './support/crawler';
 import { sendRaw } from './support/api-process';
@@ -193,6 +195,91 @@ describe('validating sitemaps', () => {
       });
     });
 
+    it('stops at 50 MiB once decompressed: a small gzip of a larger file gets one finding and no schema work', async () => {
+      // ~100 KB of gzip, 60 MB of XML with a schema error on line 3 that is never looked at.
+      const xml = `${HEAD}<url><loc>https://${HOST}/</loc><priority>7</priority></url>\n${' '.repeat(60_000_000)}</urlset>\n`;
+      const res = await post(gzipSync(xml), 'application/gzip');
+      expect(res.status, res.text).toBe(200);
+      const body = JSON.parse(res.text);
+      expect(body.valid).toBe(false);
+      expect(body.files).toHaveLength(1);
+      expect(body.files[0]).toMatchObject({ entries: 0, problems: [expect.objectContaining({ rule: 'max-bytes' })] });
+      expect(body.files[0].problems).toHaveLength(1);
+    });
+
+    it('answers in its own schema: a problem without a line has no "line"', async () => {
+      const res = await post(
+        '<!DOCTYPE urlset [<!ENTITY a "&b;"><!ENTITY b "<">]>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>&a;</url></urlset>',
+        'application/xml',
+      );
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('"line":null');
+      expect(validationView.safeParse(JSON.parse(res.text)).error).toBeUndefined();
+    });
+
+    it('gives each tenant its share of validations and bounds them all: past either, 429 before the body is read', async () => {
+      const limited = await createApiApp(platform.config, { validations: { perTenant: 1, pending: 2 } });
+      await limited.listen(0, '127.0.0.1');
+      const url = `${(await limited.getUrl()).replace('[::1]', '127.0.0.1')}/v1/validate`;
+      const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+      const tenantKey = async (name: string): Promise<string> =>
+        (await admin.post('/v1/tenants', { name })).body.apiKey;
+      const [a, b, c] = [await tenantKey('Slow uploader'), await tenantKey('Neighbour'), await tenantKey('Latecomer')];
+      const small = `${HEAD}<url><loc>https://${HOST}/</loc></url>\n</urlset>\n`;
+      const check = (tenantKey: string) =>
+        sendRaw(url, 'POST', { 'content-type': 'application/xml', authorization: `Bearer ${tenantKey}` }, small);
+      /** An upload whose client has sent half of it: it holds its validation until `finish`. */
+      const hold = (tenantKey: string) => {
+        const request = http.request(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/xml',
+            authorization: `Bearer ${tenantKey}`,
+            'content-length': String(Buffer.byteLength(small)),
+          },
+        });
+        const answered = new Promise<number>((resolve, reject) => {
+          request.on('response', (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on('error', reject);
+        });
+        // Seen by the test through `answered`; a failing test must not leave an unhandled rejection.
+        answered.catch(() => undefined);
+        request.write(small.slice(0, 40));
+        return { answered, finish: () => request.end(small.slice(40)) };
+      };
+      const busy = (tenantKey: string, what: string) =>
+        waitUntil(
+          what,
+          async (seen) => {
+            const res = seen(await check(tenantKey));
+            return res.status === 429 ? res : undefined;
+          },
+          { timeoutMs: 20_000 },
+        );
+      try {
+        const first = hold(a);
+        // Tenant a's second validation waits for none: it is refused at once, with a code to act on.
+        const refused = await busy(a, "tenant a's second validation to be refused");
+        expect(JSON.parse(refused.text).error.code).toBe('VALIDATIONS_BUSY');
+        // Its neighbour is not held up by it.
+        expect((await check(b)).status).toBe(200);
+        const second = hold(b);
+        // Two held in all: a third tenant is refused too, the queue is bounded.
+        expect(JSON.parse((await busy(c, 'the third tenant to be refused')).text).error.code).toBe('VALIDATIONS_BUSY');
+        first.finish();
+        second.finish();
+        expect(await first.answered).toBe(200);
+        expect(await second.answered).toBe(200);
+        expect((await check(c)).status).toBe(200);
+        expect((await check(a)).status).toBe(200);
+      } finally {
+        await limited.close();
+      }
+    });
+
     it('fetches a URL, following an index', async () => {
       const res = await apiClient(platform.apiUrl, key).post('/v1/validate', {
         url: `${origin}/index.xml`,
@@ -220,6 +307,13 @@ describe('validating sitemaps', () => {
         );
         expect(refused.status).toBe(400);
         expect(refused.body.error.code).toBe('ADDRESS_REFUSED');
+        // By name: refused, without saying what the name resolves to (an internal name's address is no one's business).
+        const byName = await apiClient((await strict.getUrl()).replace('[::1]', '127.0.0.1'), key).post(
+          '/v1/validate',
+          { url: 'http://localhost:1/sitemap.xml' },
+        );
+        expect(byName.body.error.code).toBe('ADDRESS_REFUSED');
+        expect(byName.body.error.message).not.toMatch(/127\.0\.0\.1|::1/);
       } finally {
         await strict.close();
       }

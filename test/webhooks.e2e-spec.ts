@@ -4,7 +4,11 @@
 // logged per endpoint, and an endpoint that keeps failing is disabled until its owner enables it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobId, QUEUE } from '@sitemaps/jobs';
 import { parseConfig } from '@sitemaps/config';
 import { waitUntil } from '@sitemaps/testing';
 import { createApiApp } from '../apps/api/src/api.app';
@@ -67,6 +71,8 @@ describe('webhooks', () => {
   let base: string;
   let siteId: string;
   let tenantKey: string;
+  let redis: Redis;
+  let webhookQueue: Queue;
 
   const importUrls = async (paths: string[]) => {
     const body = paths.map((path) => JSON.stringify({ loc: `https://${HOST}${path}` })).join('\n');
@@ -99,8 +105,12 @@ describe('webhooks', () => {
     tenantKey = tenant.body.apiKey;
     api = apiClient(platform.apiUrl, tenantKey);
     siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    redis = new Redis(platform.config.redisUrl, { maxRetriesPerRequest: null });
+    webhookQueue = new Queue(QUEUE.webhook, { connection: redis, prefix: platform.config.queuePrefix });
   });
   afterAll(async () => {
+    await webhookQueue?.close();
+    redis?.disconnect();
     await platform?.close();
     await receiver.stop();
   });
@@ -266,6 +276,67 @@ describe('webhooks', () => {
       error: expect.any(String),
     });
     expect((await api.get(`/v1/sites/${siteId}/imports/${queued.body.importId}`)).body.status).toBe('failed');
+  });
+
+  it('keeps URL credentials out of failure reasons, and what a name resolves to out of delivery logs', async () => {
+    const failed = async (url: string) => {
+      const { id } = (await api.post('/v1/webhooks', { url, eventTypes: ['build.failed'] })).body;
+      const test = await api.post(`/v1/webhooks/${id}/test`);
+      expect(test.status).toBe(202);
+      const delivery = await waitUntil('the test delivery to fail for good', async (seen) => {
+        const res = seen(await api.get(`/v1/webhooks/${id}/deliveries/${test.body.id}`));
+        return res.body.status === 'failed' ? res.body : undefined;
+      });
+      return { delivery, job: await webhookQueue.getJob(jobId.deliverWebhook(test.body.id)) };
+    };
+
+    // user:password@ and ?token= are the customer's: the queue board shows failure reasons to operators.
+    receiver.always.set('/secretive?token=s3cret&site=1', 500);
+    const withSecrets = `${base.replace('http://', 'http://hook-user:hunter2@')}/secretive?token=s3cret&site=1`;
+    const { job } = await failed(withSecrets);
+    const reasons = [job?.failedReason ?? '', ...(job?.stacktrace ?? [])].join('\n');
+    expect(job?.failedReason).toContain('token=REDACTED&site=1');
+    expect(reasons).not.toMatch(/hunter2|s3cret|hook-user/);
+
+    // A name that resolves inside the platform: the tenant reads "refused", not the address.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { delivery } = await failed(`http://localhost:${port}/hook`);
+    expect(delivery.error).toContain('refused');
+    expect(delivery.error).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it('keeps no secret with an Idempotency-Key: a replay answers without it, and the stored answer has none', async () => {
+    const create = () =>
+      api.call(
+        'POST',
+        '/v1/webhooks',
+        { url: `${base}/idem`, eventTypes: ['build.failed'] },
+        {
+          headers: { 'idempotency-key': 'create-hook-1' },
+        },
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^whsec_/);
+    const replay = await create();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.body).not.toHaveProperty('secret');
+    const db = new Client({ connectionString: platform.db.url });
+    await db.connect();
+    try {
+      const stored = await db.query<{ body: string }>(
+        "SELECT body::text AS body FROM idempotency_keys WHERE key = 'create-hook-1'",
+      );
+      expect(stored.rows).toHaveLength(1);
+      expect(stored.rows[0]!.body).not.toContain(first.body.secret);
+    } finally {
+      await db.end();
+    }
   });
 
   it('refuses a malformed secret and, by default, an address inside the platform', async () => {

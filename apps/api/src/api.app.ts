@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { clientErrorHandler, hasDuplicateHost, type AppConfig } from '@sitemaps/config';
@@ -50,6 +50,9 @@ class ApiFastifyAdapter extends FastifyAdapter {
         contentType: 'application/json; charset=utf-8',
         body: (_status, code, message) => JSON.stringify({ error: { code, message, details: [] } }),
       }),
+      // A path the router cannot decode (`/%`) or a parameter too long: the API's error shape too.
+      frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+        replyWithError(reply, httpError(error.statusCode ?? 400, error.message, frameworkErrorCode(error.code))),
     });
     const fastify = this.getInstance();
     fastify.setErrorHandler((error, _request, reply) => replyWithError(reply, error));
@@ -128,6 +131,14 @@ function cutOffIdleBody(request: FastifyRequest, reply: FastifyReply, ms: number
     socket.setTimeout(0);
     reply.raw.off('timeout', onIdle);
   });
+}
+
+function frameworkErrorCode(code: string): string {
+  return code === 'FST_ERR_BAD_URL'
+    ? 'MALFORMED_URL'
+    : code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'URL_TOO_LONG'
+      : 'MALFORMED_REQUEST';
 }
 
 function announcesBody(request: FastifyRequest): boolean {

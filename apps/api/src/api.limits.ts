@@ -13,6 +13,7 @@ export function apiLimits(base: ApiLimits, overrides: ApiLimitOverrides = {}): A
     rateLimit: { ...base.rateLimit, ...overrides.rateLimit },
     tenantRateLimit: { ...base.tenantRateLimit, ...overrides.tenantRateLimit },
     authFailures: { ...base.authFailures, ...overrides.authFailures },
+    validations: { ...base.validations, ...overrides.validations },
     bulkBodyLimitBytes: overrides.bulkBodyLimitBytes ?? base.bulkBodyLimitBytes,
     bodyLimitBytes: overrides.bodyLimitBytes ?? base.bodyLimitBytes,
     jsonMaxValues: overrides.jsonMaxValues ?? base.jsonMaxValues,

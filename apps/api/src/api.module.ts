@@ -58,6 +58,11 @@ import { TenantAdminService } from './admin/tenant-admin.service';
 import { UrlsController } from './urls/urls.controller';
 import { UrlsResolver } from './urls/urls.resolver';
 import { UrlsService } from './urls/urls.service';
+import { ConflictsController } from './exclusions/conflicts.controller';
+import { ConflictsService } from './exclusions/conflicts.service';
+import { ExclusionsController } from './exclusions/exclusions.controller';
+import { ExclusionsResolver } from './exclusions/exclusions.resolver';
+import { ExclusionsService } from './exclusions/exclusions.service';
 import { IMPORT_CONTROLLERS, IMPORT_PROVIDERS } from './imports/imports.providers';
 import { StreamedBodyParser } from './http/streamed-body.parser';
 import { LocationInterceptor } from './http/location.interceptor';
@@ -140,6 +145,8 @@ export class ApiModule {
         TenantAdminController,
         SitesController,
         UrlsController,
+        ExclusionsController,
+        ConflictsController,
         BuildsController,
         ShardsController,
         ValidateController,
@@ -234,6 +241,8 @@ export class ApiModule {
         TenantAdminResolver,
         SitesService,
         UrlsService,
+        ExclusionsService,
+        ConflictsService,
         BuildsService,
         ShardsService,
         ValidateService,
@@ -241,6 +250,7 @@ export class ApiModule {
         TenantsResolver,
         SitesResolver,
         UrlsResolver,
+        ExclusionsResolver,
         BuildsResolver,
         ShardsResolver,
         NodeResolver,

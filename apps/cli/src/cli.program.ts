@@ -6,6 +6,7 @@ import { CliContext, EXIT, failure, type Io } from './cli-context';
 import { buildCommand } from './commands/build.command';
 import { loginCommand } from './commands/login.command';
 import { sitesCommand } from './commands/sites.command';
+import { exclusionsCommand } from './commands/exclusions.command';
 import { urlsCommand } from './commands/urls.command';
 import { validateCommand } from './commands/validate.command';
 
@@ -24,6 +25,7 @@ export async function runCli(argv: string[], env: CliEnv, io: Io): Promise<numbe
   loginCommand(program, context);
   sitesCommand(program, context);
   urlsCommand(program, context);
+  exclusionsCommand(program, context);
   buildCommand(program, context);
   validateCommand(program, context);
   for (const command of program.commands)

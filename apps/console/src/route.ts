@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 
 export type Route = { page: 'sites' } | { page: 'webhooks' } | { page: 'site'; siteId: string; tab: SiteTab };
 
-export const SITE_TABS = ['overview', 'builds', 'shards', 'urls', 'import', 'settings'] as const;
+export const SITE_TABS = ['overview', 'builds', 'shards', 'urls', 'exclusions', 'import', 'settings'] as const;
 export type SiteTab = (typeof SITE_TABS)[number];
 
 export function parseRoute(hash: string): Route {

@@ -3,6 +3,7 @@ import { Verification } from './verification';
 import { unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { BuildsPanel } from './builds-panel';
+import { ExclusionsPanel } from './exclusions-panel';
 import { ImportPanel } from './import-panel';
 import { hrefOf, SITE_TABS, type SiteTab } from './route';
 import { SettingsPanel } from './settings-panel';
@@ -15,6 +16,7 @@ const TAB_LABELS: Record<SiteTab, string> = {
   builds: 'Builds',
   shards: 'Shards',
   urls: 'URLs',
+  exclusions: 'Exclusions',
   import: 'Import',
   settings: 'Settings',
 };
@@ -52,6 +54,7 @@ export function SitePage({ siteId, tab }: { siteId: string; tab: SiteTab }) {
         {tab === 'builds' && <BuildsPanel site={site} />}
         {tab === 'shards' && <ShardsPanel site={site} />}
         {tab === 'urls' && <UrlsPanel site={site} />}
+        {tab === 'exclusions' && <ExclusionsPanel site={site} />}
         {tab === 'import' && <ImportPanel site={site} />}
         {tab === 'settings' && <SettingsPanel site={site} onSaved={setSite} />}
       </section>

@@ -626,6 +626,15 @@ describe('public server', () => {
       expect((await fetch(`${base}/s/${host}/sitemap.xml`, { headers: { 'if-none-match': tag } })).status).toBe(304);
       // The site's own host still gets the stored index, which lists the files on that host.
       expect((await send('/sitemap.xml')).body.toString()).toBe(site.index.xml);
+      // A tenant's robots.txt rules, served on the platform's own host: never sniffed as HTML there.
+      const robots = await send(`/s/${host}/robots.txt`, { host: PLATFORM_HOST });
+      expect(robots.status).toBe(200);
+      expect(robots.headers).toMatchObject({
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+      });
+      expect((await fetch(`${base}/s/unknown.example.org/sitemap.xml`)).status).toBe(404);
+      expect((await fetch(`${base}/sitemap.xml`, { headers: { 'x-ignored': '1' } })).status).toBe(404);
     });
   });
 

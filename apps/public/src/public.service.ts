@@ -338,11 +338,14 @@ interface TextFile {
 function textFile(snapshot: SiteSnapshot, body: string): TextFile {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   const validators = { etag, 'cache-control': cacheControl(snapshot) };
+  // The text is the tenant's (robots.txt rules), served on the platform's own host too (/s/<hostname>/):
+  // a browser must never sniff it as HTML there.
   const ok = {
     ...validators,
     'accept-ranges': 'bytes',
     'content-type': TEXT,
     'content-length': String(Buffer.byteLength(body)),
+    'x-content-type-options': 'nosniff',
   };
   return { body, representation: { etag, lastModified: null, notModified: validators, ok, head: ok } };
 }

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
 import type { QueueName, RedisConnection } from '@sitemaps/jobs';
-import { jobTelemetry, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
+import { jobTelemetry, PlatformMetrics, redactUrls, ROOT_LOGGER } from '@sitemaps/observability';
 import { CONFIG, REDIS } from './worker.tokens';
 
 export interface ServeOptions {
@@ -69,8 +69,9 @@ export class JobWorkers implements OnModuleDestroy {
             log.info({ ms: Math.round(performance.now() - started) }, 'job done');
             return result;
           } catch (error) {
-            if (error instanceof DomainError && error.kind !== 'conflict') throw new UnrecoverableError(error.message);
-            throw error;
+            if (error instanceof DomainError && error.kind !== 'conflict')
+              throw withoutCredentials(new UnrecoverableError(error.message));
+            throw withoutCredentials(error);
           }
         });
       },
@@ -106,6 +107,17 @@ export class JobWorkers implements OnModuleDestroy {
     await Promise.all(this.workers.map((worker) => worker.close()));
     await Promise.all(this.queues.map((queue) => queue.close()));
   }
+}
+
+/**
+ * A job's failure reason is kept in Redis, logged, and shown on the queue board: the credentials of
+ * any URL in it (a webhook's `user:password@`, a `?token=`) are taken out first, whatever failed.
+ */
+function withoutCredentials(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  error.message = redactUrls(error.message);
+  if (error.stack) error.stack = redactUrls(error.stack);
+  return error;
 }
 
 /** What each line about a job says: which job, and the site and build it works for. */

@@ -100,7 +100,11 @@ const envSchema = z.object({
   IMPORT_DB_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
   /** Uploads one tenant may have open in one API process: its share of the import pool. */
   IMPORT_UPLOADS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
-  /** Invalid or revoked keys one address may present per window before it gets 429. */
+  /** Validations (POST /v1/validate) one tenant may have running in one API process; more get 429. */
+  API_VALIDATIONS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Validations all tenants together may have running or waiting in one API process; more get 429. */
+  API_VALIDATIONS_PENDING: z.coerce.number().int().min(1).max(1_000).default(8),
+  /** Times one address may present the same invalid or revoked key per window before that key gets 429. */
   API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
   API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
   /** Load balancers and reverse proxies in front of the api and the public server: only a peer in
@@ -262,6 +266,8 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(72 * 3_600_000),
+  /** Checks a tenant asks for (POST /verify) run at most once per this long per site; later asks wait for its end. */
+  VERIFICATION_REQUEST_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
   /** How often the worker looks for sites due for a check. */
   VERIFICATION_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
   /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
@@ -376,6 +382,8 @@ export interface VerificationConfig {
   recheckMs: number;
   graceMs: number;
   sweepMs: number;
+  /** At most one asked-for check per site per this long. */
+  requestIntervalMs: number;
   httpPort: number | undefined;
   allowPrivateAddresses: boolean;
 }
@@ -418,8 +426,10 @@ export interface ApiLimits {
   rateLimit: { points: number; durationSeconds: number };
   /** All keys of a tenant together, over the same window. */
   tenantRateLimit: { points: number };
-  /** Failed authentications per client address. */
+  /** Failed authentications per client address and key prefix. */
   authFailures: { points: number; durationSeconds: number };
+  /** POST /v1/validate: running per tenant, running or waiting in all. */
+  validations: { perTenant: number; pending: number };
   /** Bulk routes; every other route; JSON values per body. */
   bulkBodyLimitBytes: number;
   bodyLimitBytes: number;
@@ -463,6 +473,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
         rateLimit: { points: e.API_RATE_LIMIT_POINTS, durationSeconds: e.API_RATE_LIMIT_DURATION_S },
         tenantRateLimit: { points: e.API_TENANT_RATE_LIMIT_POINTS },
         authFailures: { points: e.API_AUTH_FAILURE_POINTS, durationSeconds: e.API_AUTH_FAILURE_DURATION_S },
+        validations: { perTenant: e.API_VALIDATIONS_PER_TENANT, pending: e.API_VALIDATIONS_PENDING },
         bulkBodyLimitBytes: e.API_BULK_BODY_LIMIT_BYTES,
         bodyLimitBytes: e.API_BODY_LIMIT_BYTES,
         jsonMaxValues: e.API_JSON_MAX_VALUES,
@@ -520,6 +531,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       recheckMs: e.VERIFICATION_RECHECK_MS,
       graceMs: e.VERIFICATION_GRACE_MS,
       sweepMs: e.VERIFICATION_SWEEP_MS,
+      requestIntervalMs: e.VERIFICATION_REQUEST_INTERVAL_MS,
       httpPort: e.VERIFICATION_HTTP_PORT,
       allowPrivateAddresses: e.VERIFICATION_ALLOW_PRIVATE_ADDRESSES,
     },

@@ -2,6 +2,7 @@ export * from './prisma';
 export * from './copy/pg-copy';
 export { applyMigrations } from './migrate/migrator';
 export * from './urls/url.repository';
+export * from './urls/url-exclusion.repository';
 export * from './urls/url-write.repository';
 export * from './urls/pending-alternate.repository';
 export * from './sites/site.repository';

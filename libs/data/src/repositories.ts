@@ -10,6 +10,7 @@ import { AuditEntryRepository } from './audit/audit-entry.repository';
 import { QuotaService } from './tenants/quota.service';
 import { TenantRepository } from './tenants/tenant.repository';
 import { UrlRepository } from './urls/url.repository';
+import { UrlExclusionRepository } from './urls/url-exclusion.repository';
 import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { ApiKeyRepository } from './keys/api-key.repository';
@@ -23,6 +24,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     tenants: new TenantRepository(prisma),
     sites: new SiteRepository(prisma, pool, quota),
     urls: new UrlRepository(pool),
+    urlExclusions: new UrlExclusionRepository(pool),
     shards: new ShardRepository(prisma, pool),
     builds: new BuildRepository(prisma),
     manifests: new ManifestRepository(prisma),
@@ -44,6 +46,7 @@ export const REPOSITORY_CLASSES = {
   tenants: TenantRepository,
   sites: SiteRepository,
   urls: UrlRepository,
+  urlExclusions: UrlExclusionRepository,
   shards: ShardRepository,
   builds: BuildRepository,
   manifests: ManifestRepository,

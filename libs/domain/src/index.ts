@@ -14,3 +14,6 @@ export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
 export * from './builds/manifest-merge';
 export * from './sites/site-verification';
+export * from './urls/exclusion.rules';
+export * from './urls/url-conflicts';
+export * from './shards/shard-size.rules';

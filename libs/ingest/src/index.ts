@@ -8,4 +8,12 @@ export { readNdjson } from './imports/ndjson.reader';
 export { readCsv } from './imports/csv.reader';
 export { SitemapImporter, type SitemapImportLimits } from './sitemaps/sitemap.importer';
 export { isPublicAddress } from './sitemaps/address.policy';
-export { fetchUrl, guardedLookup, FetchRefusedError, type FetchPolicy } from './sitemaps/safe-fetch';
+export {
+  asRefusal,
+  fetchUrl,
+  guardedLookup,
+  networkFailure,
+  FetchRefusedError,
+  type FetchPolicy,
+} from './sitemaps/safe-fetch';
+export { exportEntry, ndjsonExport } from './imports/url-export';

@@ -13,12 +13,21 @@ import {
   PendingAlternateRepository,
   QuotaService,
   ShardPlacementRepository,
+  UrlExclusionRepository,
   UrlWriteRepository,
   type ExistingUrl,
   type FieldArena,
   type UrlSelection,
 } from '@sitemaps/data';
-import { platformLastmod, urlContentHash, type QuotaMode, type ShardLimits } from '@sitemaps/domain';
+import {
+  NO_SHARD_SIZES,
+  platformLastmod,
+  urlContentHash,
+  validateShardSizes,
+  type QuotaMode,
+  type ShardLimits,
+  type ShardSizes,
+} from '@sitemaps/domain';
 import { ClusterResolver, type DepartedUrl } from './url-batch/cluster-resolution';
 import { ShardPlacement } from './url-batch/shard-placement';
 import { entryWrite, peerWrite, persistUrls, rowWrite, type Write } from './url-batch/url-persistence';
@@ -37,6 +46,7 @@ export interface WriteOptions {
 }
 
 export interface WriteResult {
+  /** URLs whose published content changed: rewritten, or in or out of the files by their `excluded` flag. */
   changed: number;
   /** URLs added as new rows. */
   inserted: number;
@@ -49,6 +59,7 @@ const LIST_DELETED_UP_TO = 10_000;
 
 export class UrlBatchWriter {
   private readonly urls = new UrlWriteRepository();
+  private readonly exclusions = new UrlExclusionRepository();
   private readonly clusters = new ClusterResolver(this.urls, new PendingAlternateRepository());
   private readonly shards: ShardPlacement;
 
@@ -110,13 +121,15 @@ export class UrlBatchWriter {
       const write = peerWrite({ row, links: clusters.linksOf(row.loc_hash.toString('hex')), now, nowLastmod });
       if (write) writes.push(write);
     }
-    if (writes.length === 0) return { changed: 0, inserted: 0, overQuota };
-    const deltas = await this.shards.place(db, site.id, writes);
+    if (writes.length === 0) return { changed: await this.applyFlags(db, site.id, accepted), inserted: 0, overQuota };
+    const deltas = await this.shards.place(db, site.id, writes, shardSizesOf(site));
     const inserted = await persistUrls(db, this.urls, { siteId: site.id, writes, now });
     await this.quota.countUrls(db, site.id, added);
     await this.shards.applyDeltas(db, deltas);
     await this.shards.splitOversized(db, site.id, [...deltas.keys()]);
-    return { changed: writes.length, inserted, overQuota };
+    // After the rows are in and placed: a new URL's flag needs its row and its shard.
+    const flagged = await this.applyFlags(db, site.id, accepted);
+    return { changed: writes.length + flagged, inserted, overQuota };
   }
 
   /**
@@ -126,6 +139,14 @@ export class UrlBatchWriter {
    * the work itself when it turns out otherwise. `now` is the one `write` will get; `arena` must
    * not be cleared before that write has finished.
    */
+  /** Sets the entries' `excluded` flags; returns how many URLs went in or out of the published files. */
+  private async applyFlags(db: PoolClient, siteId: string, entries: readonly PreparedEntry[]): Promise<number> {
+    const flags: { hash: Buffer; excluded: boolean }[] = [];
+    for (const entry of entries)
+      if (entry.excluded !== undefined) flags.push({ hash: entry.hash, excluded: entry.excluded });
+    return flags.length === 0 ? 0 : (await this.exclusions.setFlags(db, siteId, flags)).urls;
+  }
+
   stage(siteId: string, entry: PreparedEntry, now: Date, arena: FieldArena): void {
     const { expected } = entry;
     const contentHash = expected
@@ -172,4 +193,10 @@ export class UrlBatchWriter {
 /** Whether writing an entry adds a live URL: it is new, or revives a deleted one. */
 function addsUrl(row: ExistingUrl | undefined): boolean {
   return !row || row.deleted;
+}
+
+/** The site's shard sizes, as its row holds them (validated when written). */
+function shardSizesOf(site: IngestSite): ShardSizes {
+  if (site.shardSize == null && site.sectionShardSizes == null) return NO_SHARD_SIZES;
+  return validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
 }

@@ -31,6 +31,9 @@ export interface IngestSite {
   hostname: string;
   defaultChangefreq: string | null;
   defaultPriority: number | null;
+  /** URLs per file for new shards (`sites.shard_size`, `sites.section_shard_sizes`); absent: 50,000. */
+  shardSize?: number | null;
+  sectionShardSizes?: unknown;
 }
 
 export interface EntryError {
@@ -59,6 +62,8 @@ export interface PreparedEntry {
   section: string;
   clientLastmod: string | undefined;
   cluster: ClusterAction;
+  /** The client's exclusion flag (`excluded`); undefined: the stored one is left. */
+  excluded?: boolean;
   /**
    * The links the entry itself declares, their JSON and the content hash with them. The batch
    * writer reuses these when the cluster in the database turns out to be exactly that (the usual
@@ -119,9 +124,12 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
   };
   const fail = (field: string, code: string, message: string) => reject([{ field, code, message }]);
   if (!isRecord(entry)) return fail('', 'INVALID_TYPE', 'a URL entry must be an object');
-  // `hreflang` (the URL's own language in its cluster) is ours, not the protocol's.
+  // `hreflang` (the URL's own language in its cluster) and `excluded` are ours, not the protocol's.
   const rawOwn = entry.hreflang;
-  let protocolFields = 'hreflang' in entry ? withoutHreflang(entry) : entry;
+  const rawExcluded = entry.excluded;
+  if (rawExcluded !== undefined && rawExcluded !== null && typeof rawExcluded !== 'boolean')
+    return fail('excluded', 'INVALID_TYPE', 'excluded must be true or false');
+  let protocolFields = 'hreflang' in entry || 'excluded' in entry ? withoutPlatformFields(entry) : entry;
   let result = normalizeUrlEntry(protocolFields, { origin });
   // Allocated only when something is repaired: the strict path (PUT, uploads) is a hot one.
   let repairs: { field: string; code: string; message: string }[] | undefined;
@@ -213,6 +221,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
     clientLastmod: url.lastmod,
     cluster,
   };
+  if (typeof rawExcluded === 'boolean') prepared.excluded = rawExcluded;
   if (cluster.action !== 'keep') {
     const links = cluster.action === 'join' ? linksOfCluster(cluster.cluster.members) : undefined;
     const json = links && linksJson(links);
@@ -236,8 +245,8 @@ function validLocHash(rawLoc: string | undefined, origin: string): Buffer | unde
   return normalized.ok && normalized.origin === origin ? locHash(normalized.href) : undefined;
 }
 
-function withoutHreflang(entry: Record<string, unknown>): Record<string, unknown> {
-  const { hreflang: _own, ...fields } = entry;
+function withoutPlatformFields(entry: Record<string, unknown>): Record<string, unknown> {
+  const { hreflang: _own, excluded: _excluded, ...fields } = entry;
   return fields;
 }
 

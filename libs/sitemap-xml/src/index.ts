@@ -30,7 +30,14 @@ export {
   xslStylesheetData,
   xslStylesheetPi,
 } from './namespaces';
-export { renderUrlFragment, toUrlFragment, namespacesOf, type UrlFragment } from './url-fragment.writer';
+export {
+  alternateLinkXml,
+  renderUrlFragment,
+  toUrlFragment,
+  namespacesOf,
+  withoutAlternates,
+  type UrlFragment,
+} from './url-fragment.writer';
 export {
   assembleUrlset,
   packFragments,

@@ -135,13 +135,17 @@ export const entryFields = {
 };
 
 /**
- * A URL entry as a client sends it: the protocol's fields and `hreflang`, the URL's own language
- * in the cluster `alternates` declares (the platform's, not the protocol's).
+ * A URL entry as a client sends it: the protocol's fields, `hreflang`, the URL's own language
+ * in the cluster `alternates` declares, and `excluded` (the platform's, not the protocol's).
  */
 export const urlEntrySchema = z
   .object({
     ...entryFields,
     hreflang: z.string().optional().describe("this URL's own language in its cluster"),
+    excluded: z
+      .boolean()
+      .optional()
+      .describe('true: stored, but in no published file and no hreflang link; false: published again; absent: left'),
   })
   .strict();
 export type UrlEntryInput = z.input<typeof urlEntrySchema>;

@@ -2,7 +2,13 @@ import { escapeXml as esc } from './escape';
 import { MAX_VIDEO_DURATION, MAX_VIDEO_RATING, MIN_VIDEO_DURATION, PRIORITY_DECIMALS } from './limits';
 import { Namespace } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
-import { CHANGEFREQS, type SitemapNews, type SitemapUrl, type SitemapVideo } from './sitemap-xml.types';
+import {
+  CHANGEFREQS,
+  type SitemapAlternate,
+  type SitemapNews,
+  type SitemapUrl,
+  type SitemapVideo,
+} from './sitemap-xml.types';
 
 // One `<url>` element as a string, built by concatenation (design.md: no DOM, no streams).
 // Rendered once when a URL's content changes and stored with its byte length, so a shard
@@ -45,7 +51,7 @@ export function renderUrlFragment(url: SitemapUrl): string {
   if (alternates !== undefined) {
     for (let i = 0; i < alternates.length; i++) {
       const a = alternates[i]!;
-      xml += '<xhtml:link rel="alternate" hreflang="' + esc(a.hreflang) + '" href="' + esc(a.href) + '"/>';
+      xml += alternateLinkXml(a);
     }
   }
   if (images !== undefined) {
@@ -58,6 +64,29 @@ export function renderUrlFragment(url: SitemapUrl): string {
   }
   if (news !== undefined) xml += renderNews(news);
   return xml + '</url>';
+}
+
+/** One hreflang link as a fragment holds it. */
+export function alternateLinkXml(a: SitemapAlternate): string {
+  return '<xhtml:link rel="alternate" hreflang="' + esc(a.hreflang) + '" href="' + esc(a.href) + '"/>';
+}
+
+/**
+ * A stored fragment without its links to `dropped` hrefs (URLs the site excludes from its
+ * files), `links` being the cluster it was rendered with. Google reads a cluster of one as no
+ * cluster, so a URL left alone with itself loses every link.
+ */
+export function withoutAlternates(
+  fragment: string,
+  links: readonly SitemapAlternate[],
+  dropped: ReadonlySet<string>,
+): string {
+  const kept = links.filter((link) => !dropped.has(link.href));
+  if (kept.length === links.length) return fragment;
+  let xml = fragment;
+  const removed = kept.length > 1 ? links.filter((link) => dropped.has(link.href)) : links;
+  for (const link of removed) xml = xml.replace(alternateLinkXml(link), '');
+  return xml;
 }
 
 /** Renders and measures; what the ingest path stores with the row. */

@@ -2,7 +2,8 @@
 // platform's operator only. A browser cannot send a bearer token, so the board also takes HTTP
 // Basic auth with the admin key as the password (any user name): the browser asks once and
 // sends it with every request of the board. Scripts may use `Authorization: Bearer <ADMIN_API_KEY>`.
-// Without ADMIN_API_KEY the board is not mounted at all.
+// Without ADMIN_API_KEY the board is not mounted at all. Its actions (anything but GET) are taken
+// from its own pages only: a browser's cached credentials do not let another site act.
 //
 // Bull Board (with valibot, ejs, @fastify/view and its UI's routes) and its Queue objects are
 // loaded on the board's first authorised request, not at start: a process that serves only the
@@ -37,6 +38,7 @@ export class QueueBoard {
       async (scope) => {
         // Before the body is read, like every other keyed route.
         scope.addHook('onRequest', async (request, reply) => this.authorize(request, reply));
+        scope.addHook('onRequest', async (request, reply) => refuseCrossSite(request, reply));
         const forward = async (request: FastifyRequest, reply: FastifyReply) => this.forward(request, reply);
         scope.all('/', forward);
         scope.all('/*', forward);
@@ -114,6 +116,43 @@ export class QueueBoard {
           }),
         );
     }
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser sends cached Basic credentials with any request to the board, a page of another
+ * site's included (a `no-cors` POST needs no preflight): the board's actions (add, retry, clean,
+ * pause, obliterate) are taken from the board's own pages only. Browsers say where a request
+ * comes from (Sec-Fetch-Site, else Origin); scripts send neither and are judged by their key.
+ */
+async function refuseCrossSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (reply.sent || SAFE_METHODS.has(request.method)) return;
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const sameOrigin =
+    site !== undefined ? site === 'same-origin' : origin === undefined || hostOf(origin) === request.host;
+  if (sameOrigin) return;
+  await reply
+    .status(403)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(
+      JSON.stringify({
+        error: {
+          code: 'CROSS_SITE_REQUEST',
+          message: "the queue board's actions are taken from its own pages only",
+          details: [],
+        },
+      }),
+    );
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
   }
 }
 

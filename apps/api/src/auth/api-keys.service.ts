@@ -19,6 +19,11 @@ import type { Principal, Scope } from './principal';
 const KEY_PREFIX = 'smk_';
 export const TENANT_SUSPENDED = 'TENANT_SUSPENDED';
 
+/** What a key is known by without being secret: shown in key lists, and what failures are counted by. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, 12);
+}
+
 export function hashKey(key: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(key).digest());
 }
@@ -48,7 +53,7 @@ export class ApiKeysService {
 
   async create(tenantId: string, name: string, scopes: Scope[]): Promise<ApiKeyView & { key: string }> {
     const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const row = await this.keys.create({ tenantId, name, scopes, prefix: key.slice(0, 12), hash: hashKey(key) });
+    const row = await this.keys.create({ tenantId, name, scopes, prefix: keyPrefix(key), hash: hashKey(key) });
     return { ...present(row), key };
   }
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@sitemaps/domain';
 import { AUTH_FAILURE_LIMITER, RATE_LIMITER, TENANT_RATE_LIMITER } from '../api.tokens';
-import { ApiKeysService, TENANT_SUSPENDED } from './api-keys.service';
+import { ApiKeysService, keyPrefix, TENANT_SUSPENDED } from './api-keys.service';
 import type { Principal } from './principal';
 
 /** `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110 §11.1). */
@@ -14,7 +14,8 @@ export function bearerKey(header: string | undefined): string | undefined {
 /**
  * Who makes a request, decided once per request: by a fastify hook before any body is read (see
  * api.app.ts) or by the guard. Each authenticated request spends one of its key's points; each
- * invalid key spends one of its address's, so guessing keys costs the guesser, not the database.
+ * invalid key spends one point of its address and prefix (request.ip: the client behind a
+ * trusted proxy), so repeating a bad key costs its sender and nobody else.
  * A tenant's requests are also counted together, whatever key makes them: more keys buy no more.
  * Every answer to a request that presented a key says where it stands (RateLimit-Limit,
  * RateLimit-Remaining, RateLimit-Reset: the allowance that runs out first).
@@ -45,19 +46,9 @@ export class RequestAuthenticator {
 
   private async authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
     const key = bearerKey(request.headers.authorization);
-    if (key !== undefined) {
-      const spent = await this.failures.get(request.ip);
-      if (spent && spent.consumedPoints >= this.failures.points) {
-        setRateLimitHeaders(reply, [[this.failures, spent]]);
-        throw rateLimited(
-          reply,
-          spent,
-          `too many invalid API keys from this address (${this.failures.points} per ${this.failures.duration} s)`,
-        );
-      }
-    }
     let principal: Principal;
     try {
+      // The key is judged before any failure count: a valid key is never refused for others' mistakes.
       principal = await this.keys.authenticate(key);
     } catch (error) {
       // A suspended tenant's key is a valid key: its address is not charged for guessing.
@@ -66,10 +57,8 @@ export class RequestAuthenticator {
         error instanceof DomainError &&
         error.kind === 'unauthenticated' &&
         error.code !== TENANT_SUSPENDED
-      ) {
-        const spent = await this.failures.penalty(request.ip).catch(() => undefined);
-        if (spent) setRateLimitHeaders(reply, [[this.failures, spent]]);
-      }
+      )
+        await this.chargeFailure(request, reply, key);
       throw error;
     }
     if (principal.kind === 'tenant') this.tenants.set(request, principal.tenantId);
@@ -93,6 +82,23 @@ export class RequestAuthenticator {
       await consume(this.tenantLimiter, principal.tenantId, 'tenant (all its keys together)');
     setRateLimitHeaders(reply, spent);
     return principal;
+  }
+
+  /**
+   * Counts an invalid key against its address and the key's prefix: whoever repeats a wrong or
+   * revoked key is slowed down (429 instead of 401 once they are spent), while other keys from
+   * the same address, behind the same proxy or NAT, are judged on their own.
+   */
+  private async chargeFailure(request: FastifyRequest, reply: FastifyReply, key: string): Promise<void> {
+    const spent = await this.failures.penalty(`${request.ip} ${keyPrefix(key)}`).catch(() => undefined);
+    if (!spent) return;
+    setRateLimitHeaders(reply, [[this.failures, spent]]);
+    if (spent.consumedPoints > this.failures.points)
+      throw rateLimited(
+        reply,
+        spent,
+        `this key was refused ${this.failures.points} times from this address within ${this.failures.duration} s`,
+      );
   }
 }
 

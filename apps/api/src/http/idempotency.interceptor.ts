@@ -31,10 +31,19 @@ import type { AuthedRequest } from '../auth/transport-context';
 import { errorSchemaRef } from '../openapi/zod-openapi';
 
 const IDEMPOTENT = 'idempotent';
+
+export interface IdempotentOptions {
+  /**
+   * Fields of the answer that are never stored with the key (a secret shown once): a replay
+   * answers without them. Stored answers live in Postgres for IDEMPOTENCY_KEY_TTL_S, in clear.
+   */
+  unstored?: string[];
+}
+
 /** The route honours Idempotency-Key. */
-export const Idempotent = () =>
+export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
-    SetMetadata(IDEMPOTENT, true),
+    SetMetadata(IDEMPOTENT, options),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
@@ -64,8 +73,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT, context.getHandler()))
-      return next.handle();
+    const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT, context.getHandler());
+    if (context.getType() !== 'http' || !options) return next.handle();
     const http = context.switchToHttp();
     const request = http.getRequest<AuthedRequest>();
     const reply = http.getResponse<FastifyReply>();
@@ -126,6 +135,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
             const location = reply.getHeader('location');
             // Stored as JSON: what the client got (dates as ISO strings) is what a replay sends.
             const body = result === undefined ? undefined : (JSON.parse(JSON.stringify(result)) as unknown);
+            if (body && typeof body === 'object')
+              for (const field of options.unstored ?? []) delete (body as Record<string, unknown>)[field];
             const answer = { status: reply.statusCode, body, location: typeof location === 'string' ? location : null };
             await this.keys.complete(
               tenantId,

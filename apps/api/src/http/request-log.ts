@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { PlatformMetrics } from '@sitemaps/observability';
+import { redactPath, type PlatformMetrics } from '@sitemaps/observability';
 
 /** A client's request id is kept when it is a plain token of sane length (it lands in logs). */
 const CLIENT_REQUEST_ID = /^[\w.:/+=@-]{1,128}$/;
@@ -47,7 +47,7 @@ export class RequestLog {
         tenantId,
         method: request.method,
         route,
-        url: request.url,
+        url: redactPath(request.url),
         status,
         ms: Math.round(ms * 10) / 10,
         bytes: length === undefined ? undefined : Number(length),

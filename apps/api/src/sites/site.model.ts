@@ -39,6 +39,18 @@ export class SiteVerificationModel implements SiteVerificationView {
   @Field(() => VerificationErrorModel, { nullable: true }) error!: VerificationErrorModel | null;
 }
 
+@ObjectType('SectionShardSize')
+export class SectionShardSizeModel {
+  @Field(() => String, { description: '"" is the default section' }) section!: string;
+  @Field(() => Int) shardSize!: number;
+}
+
+@InputType()
+export class SectionShardSizeInput {
+  @Field(() => String) section!: string;
+  @Field(() => Int) shardSize!: number;
+}
+
 @ObjectType('Site', { implements: () => [NodeModel] })
 export class SiteModel implements SiteView {
   @Field(() => ID) id!: string;
@@ -52,6 +64,10 @@ export class SiteModel implements SiteView {
   @Field(() => Int) cacheMaxAge!: number;
   @Field(() => Boolean) textSitemap!: boolean;
   @Field(() => Boolean) xslStylesheet!: boolean;
+  @Field(() => Int, { nullable: true, description: 'URLs per sitemap file for new shards; null: 50,000' })
+  shardSize!: number | null;
+  @Field(() => [SectionShardSizeModel], { description: 'URLs per file by section, over shardSize' })
+  sectionShardSizes!: SectionShardSizeModel[];
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
@@ -78,6 +94,10 @@ export class CreateSiteInput {
   @Field(() => Boolean, { nullable: true }) textSitemap?: boolean;
   @Field(() => Boolean, { nullable: true, description: 'the index and shards name /sitemap.xsl' })
   xslStylesheet?: boolean;
+  @Field(() => Int, { nullable: true, description: 'URLs per sitemap file for new shards (1-50,000); null: 50,000' })
+  shardSize?: number | null;
+  @Field(() => [SectionShardSizeInput], { nullable: true, description: 'replaces the whole list' })
+  sectionShardSizes?: SectionShardSizeInput[];
 }
 
 @InputType()

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
+import { MAX_SHARD_SIZE, MIN_SHARD_SIZE, VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
 import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
+
+const sectionShardSize = z
+  .object({
+    section: z.string().max(40).describe('"" is the default section'),
+    shardSize: z.number().int().min(MIN_SHARD_SIZE).max(MAX_SHARD_SIZE),
+  })
+  .strict()
+  .meta({ id: 'SectionShardSize' });
 
 const siteFields = {
   hostname: z.string().min(1).max(253),
@@ -25,6 +33,19 @@ const siteFields = {
     .boolean()
     .optional()
     .describe('the index and shards name /sitemap.xsl, so a browser shows them as a sortable table'),
+  shardSize: z
+    .number()
+    .int()
+    .min(MIN_SHARD_SIZE)
+    .max(MAX_SHARD_SIZE)
+    .nullable()
+    .optional()
+    .describe('URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs'),
+  sectionShardSizes: z
+    .array(sectionShardSize)
+    .max(100)
+    .optional()
+    .describe('URLs per file by section, over shardSize; replaces the whole list'),
 };
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
@@ -63,6 +84,8 @@ export const siteView = z
     cacheMaxAge: z.number().int(),
     textSitemap: z.boolean(),
     xslStylesheet: z.boolean(),
+    shardSize: z.number().int().nullable(),
+    sectionShardSizes: z.array(sectionShardSize),
     indexNowKey: z.string(),
     sitemapUrl: z.string(),
     crossSubmitRobotsLine: z

@@ -16,6 +16,7 @@ import {
   notFound,
   validateRebuildCron,
   validateRobotsTxt,
+  validateShardSizes,
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
@@ -42,6 +43,9 @@ export interface SiteInput {
   cacheMaxAge?: number;
   textSitemap?: boolean;
   xslStylesheet?: boolean;
+  /** URLs per file for new shards, and per section over it. */
+  shardSize?: number | null;
+  sectionShardSizes?: { section: string; shardSize: number }[];
 }
 
 export type SiteRow = Site;
@@ -118,13 +122,19 @@ export class SitesService {
     return this.present(site);
   }
 
-  /** Queues a check of the site's proof now (202); with SITE_VERIFICATION=off there is nothing to check. */
+  /**
+   * Queues a check of the site's proof (202): now, or once VERIFICATION_REQUEST_INTERVAL_MS since
+   * the last one asked for has passed (nextCheckAt says when). With SITE_VERIFICATION=off there
+   * is nothing to check.
+   */
   async verify(tenantId: string, siteId: string): Promise<SiteView> {
     const site = await this.get(tenantId, siteId);
     if (!this.config.verification.enabled) return this.present(site);
-    await this.ownership.requestCheck(site.id, new Date());
-    await this.verification.requestCheck(site.id);
-    return this.present(site);
+    const delay = await this.verification.askedCheckDelay(site.id, this.config.verification.requestIntervalMs);
+    const at = new Date(Date.now() + delay);
+    await this.ownership.requestCheck(site.id, at);
+    await this.verification.requestCheck(site.id, delay);
+    return this.present({ ...site, verificationDueAt: at });
   }
 
   private hostname(input: string): string {
@@ -198,6 +208,18 @@ function settings(input: SiteInput): SiteSettings {
     ...(input.cacheMaxAge !== undefined ? { cacheMaxAge: input.cacheMaxAge } : {}),
     ...(input.textSitemap !== undefined ? { textSitemap: input.textSitemap } : {}),
     ...(input.xslStylesheet !== undefined ? { xslStylesheet: input.xslStylesheet } : {}),
+    ...(input.shardSize !== undefined
+      ? { shardSize: validateShardSizes({ shardSize: input.shardSize }).shardSize }
+      : {}),
+    ...(input.sectionShardSizes !== undefined
+      ? {
+          sectionShardSizes: validateShardSizes({
+            sectionShardSizes: Object.fromEntries(
+              input.sectionShardSizes.map((entry) => [entry.section, entry.shardSize]),
+            ),
+          }).sectionShardSizes,
+        }
+      : {}),
   };
 }
 
@@ -220,6 +242,7 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     cacheMaxAge: site.cacheMaxAge,
     textSitemap: site.textSitemap,
     xslStylesheet: site.xslStylesheet,
+    ...shardSizesOf(site),
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,
@@ -237,5 +260,15 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     },
     createdAt: site.createdAt,
     updatedAt: site.updatedAt,
+  };
+}
+
+function shardSizesOf(site: SiteRow): Pick<SiteView, 'shardSize' | 'sectionShardSizes'> {
+  const sizes = validateShardSizes({ shardSize: site.shardSize, sectionShardSizes: site.sectionShardSizes });
+  return {
+    shardSize: sizes.shardSize,
+    sectionShardSizes: Object.entries(sizes.sectionShardSizes)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([section, shardSize]) => ({ section, shardSize })),
   };
 }

@@ -15,6 +15,8 @@ export class UrlModel implements UrlView {
   @Field(() => [ImageTypes.output]) images!: UrlView['images'];
   @Field(() => [VideoTypes.output]) videos!: UrlView['videos'];
   @Field(() => NewsTypes.output, { nullable: true }) news!: UrlView['news'];
+  @Field(() => Boolean, { description: "kept out of every published file, by its flag or the site's exclusion rules" })
+  excluded!: boolean;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 }
 
@@ -28,6 +30,8 @@ export class UrlFilterArgs extends ConnectionArgs {
     string | null;
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'only URLs changed at or after this instant' })
   changedSince?: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'only excluded URLs (true), or only published ones (false)' })
+  excluded?: boolean | null;
 }
 
 /**
@@ -48,6 +52,11 @@ export class UrlInput {
   @Field(() => [ImageTypes.input], { nullable: true }) images?: unknown[];
   @Field(() => [VideoTypes.input], { nullable: true }) videos?: unknown[];
   @Field(() => NewsTypes.input, { nullable: true }) news?: unknown;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true: stored but in no published file; false: published again; absent: left as it is',
+  })
+  excluded?: boolean;
 }
 
 @ObjectType('EntryError')

@@ -37,9 +37,21 @@ export const urlFilter = z.object({
   prefix: z.string().max(2_048).optional().describe('only URLs whose loc starts with this'),
   section: z.string().max(40).optional().describe('only this section ("" is the default section)'),
   changedSince: z.coerce.date().optional().describe('only URLs changed at or after this instant'),
+  excluded: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe(
+      "only URLs kept out of the published files, by their flag or the site's rules (true), or only published ones (false)",
+    ),
 });
 export type UrlFilter = z.output<typeof urlFilter>;
 export const listUrlsQuery = cursorQuery.extend(urlFilter.shape);
+
+export const urlExportQuery = z.object({
+  changedSince: z.coerce.date().optional().describe('only URLs changed at or after this instant'),
+});
+export type UrlExportQuery = z.output<typeof urlExportQuery>;
 
 const entryError = z
   .object({
@@ -73,6 +85,11 @@ export const urlView = z
     images: z.array(imageSchema),
     videos: z.array(videoSchema),
     news: newsSchema.nullable(),
+    excluded: z
+      .boolean()
+      .describe(
+        "kept out of every published file: flagged `excluded`, or matched by one of the site's exclusion rules",
+      ),
     updatedAt: z.date(),
   })
   .meta({ id: 'Url', description: 'a URL as stored: normalized, as it is published' });

@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import { RequireScope } from '../auth/api-key.guard';
 import { TenantId } from '../auth/current-tenant.decorator';
 import { restPage } from '../common/pagination';
@@ -11,6 +13,7 @@ import {
   listUrlsQuery,
   upsertResultView,
   upsertUrlsInput,
+  urlExportQuery,
   urlView,
 } from './url.schemas';
 import { UrlsService } from './urls.service';
@@ -40,6 +43,30 @@ export class UrlsController {
   @ApiOperation({ summary: 'Delete URLs by loc' })
   delete(@TenantId() tenantId: string, @Param('siteId') siteId: string, @Body() body: unknown) {
     return this.urls.delete(tenantId, siteId, parseInput(deleteUrlsInput, body).locs);
+  }
+
+  /** Streams: a million URLs cost the API one batch of rows in memory, and the client's pace sets the reads. */
+  @Get('export')
+  @ZodQuery(urlExportQuery)
+  @ApiResponse({
+    status: 200,
+    description:
+      'one URL entry a line, in the shape POST …/urls/import reads: an export imported into another site publishes the same files',
+    content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(404)
+  @ApiOperation({ summary: "Export the site's live URLs as NDJSON import lines" })
+  async export(
+    @TenantId() tenantId: string,
+    @Param('siteId') siteId: string,
+    @Query() query: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const lines = await this.urls.export(tenantId, siteId, parseInput(urlExportQuery, query, 'query'));
+    await reply
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(lines));
   }
 
   @Get()

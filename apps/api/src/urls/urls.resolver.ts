@@ -16,16 +16,19 @@ import { deleteUrlsInput, urlFilter, type UrlFilter } from './url.schemas';
 import { UrlsService } from './urls.service';
 
 /** The same filters and page rules as GET …/urls. */
-export function urlFilterOf({ first, after, prefix, section, changedSince }: UrlFilterArgs): {
+export function urlFilterOf({ first, after, prefix, section, changedSince, excluded }: UrlFilterArgs): {
   filter: UrlFilter;
   page: PageRequest;
 } {
   return {
-    filter: parseInput(
-      urlFilter,
-      { prefix: prefix ?? undefined, section: section ?? undefined, changedSince: changedSince ?? undefined },
-      'arguments',
-    ),
+    filter: {
+      ...parseInput(
+        urlFilter,
+        { prefix: prefix ?? undefined, section: section ?? undefined, changedSince: changedSince ?? undefined },
+        'arguments',
+      ),
+      excluded: excluded ?? undefined,
+    },
     page: parseInput(connectionArgs, { first, after }, 'arguments'),
   };
 }

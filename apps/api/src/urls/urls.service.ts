@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ReadRouter } from '@sitemaps/data';
-import { DomainError, invalid } from '@sitemaps/domain';
-import type { UpsertResult, UrlIngestService } from '@sitemaps/ingest';
+import { DomainError, exclusionPatterns as exclusionPatternsOf, invalid } from '@sitemaps/domain';
+import { ndjsonExport, type UpsertResult, type UrlIngestService } from '@sitemaps/ingest';
 import { PlatformMetrics } from '@sitemaps/observability';
 import { URL_INGEST } from '../api.tokens';
 import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
+import { ConflictsService } from '../exclusions/conflicts.service';
 import { SitesService } from '../sites/sites.service';
-import { MAX_ENTRIES_PER_REQUEST, type UrlFilter, type UrlView } from './url.schemas';
+import { MAX_ENTRIES_PER_REQUEST, type UrlExportQuery, type UrlFilter, type UrlView } from './url.schemas';
 
 @Injectable()
 export class UrlsService {
@@ -15,6 +16,7 @@ export class UrlsService {
     @Inject(URL_INGEST) private readonly ingest: UrlIngestService,
     private readonly reads: ReadRouter,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
+    private readonly conflicts: ConflictsService,
   ) {}
 
   /**
@@ -39,7 +41,9 @@ export class UrlsService {
     }
     const result = await this.ingest.upsert(site, entries);
     this.metrics.recordIngest('api', result.upserted, result.errors.length);
-    return result;
+    // Stored all the same: robots.txt, exclusion and clock conflicts come back as warnings.
+    const conflicts = await this.conflicts.onWrite(site, entries, new Set(result.errors.map((error) => error.index)));
+    return conflicts.length > 0 ? { ...result, warnings: [...result.warnings, ...conflicts] } : result;
   }
 
   async delete(
@@ -50,12 +54,23 @@ export class UrlsService {
     return this.ingest.delete(await this.sites.get(tenantId, siteId), locs);
   }
 
+  /**
+   * The site's live URLs as NDJSON import lines, streamed from a cursor: the site is checked
+   * before the first byte, so a wrong site is still a 404.
+   */
+  async export(tenantId: string, siteId: string, query: UrlExportQuery): Promise<AsyncGenerator<string>> {
+    const reader = await this.reads.readerFor(tenantId);
+    const site = await this.sites.get(tenantId, siteId, reader.sites);
+    return ndjsonExport(reader.urls.exportBatches(site.id, { changedSince: query.changedSince }));
+  }
+
   /** Live URLs in id order (the order they were first stored), with their hreflang clusters. */
   async list(tenantId: string, siteId: string, filter: UrlFilter, page: PageRequest): Promise<Page<UrlView>> {
     const reader = await this.reads.readerFor(tenantId);
     const site = await this.sites.get(tenantId, siteId, reader.sites);
     const after = decodeCursor(page.after, bigintKey);
-    const rows = await reader.urls.list(site.id, filter, { afterId: after, limit: page.first + 1 });
+    const exclusionPatterns = exclusionPatternsOf(await reader.urlExclusions.rules(site.id));
+    const rows = await reader.urls.list(site.id, filter, { afterId: after, limit: page.first + 1, exclusionPatterns });
     return pageOf(
       rows,
       page.first,
@@ -71,6 +86,7 @@ export class UrlsService {
         images: (row.images ?? []) as UrlView['images'],
         videos: (row.videos ?? []) as UrlView['videos'],
         news: row.news as UrlView['news'],
+        excluded: row.excluded,
         updatedAt: row.updatedAt,
       }),
     );

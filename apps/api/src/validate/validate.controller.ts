@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { RequireScope } from '../auth/api-key.guard';
+import { TenantId } from '../auth/current-tenant.decorator';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, ApiUploadBody, ZodResponse } from '../openapi/zod-openapi';
 import { validateUrlInput, validationView } from './validate.schemas';
@@ -30,10 +31,11 @@ export class ValidateController {
   )
   @ZodResponse(200, validationView)
   @ApiErrors(400, 413)
-  validate(@Req() request: FastifyRequest) {
+  validate(@Req() request: FastifyRequest, @TenantId() tenantId: string) {
     const body = request.body as Readable | Record<string, unknown> | undefined;
-    if (body && typeof (body as Readable).pipe === 'function') return this.validation.validateUpload(body as Readable);
+    if (body && typeof (body as Readable).pipe === 'function')
+      return this.validation.validateUpload(tenantId, body as Readable);
     const { url, follow } = parseInput(validateUrlInput, body);
-    return this.validation.validateUrl(url, follow);
+    return this.validation.validateUrl(tenantId, url, follow);
   }
 }

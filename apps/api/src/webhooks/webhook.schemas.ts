@@ -42,7 +42,10 @@ export const webhookView = z.object({
 export type WebhookView = z.output<typeof webhookView>;
 
 export const createdWebhookView = webhookView.extend({
-  secret: z.string().describe('the signing secret; shown only in this answer'),
+  secret: z
+    .string()
+    .optional()
+    .describe('the signing secret; shown only in this answer, and absent from an Idempotency-Key replay'),
 });
 
 export const deliveryView = z.object({

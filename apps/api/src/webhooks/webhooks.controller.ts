@@ -25,12 +25,13 @@ export class WebhooksController {
   @Post()
   @RequireScope('admin')
   @ZodBody(createWebhookInput)
-  @Idempotent()
+  // The secret is not kept with the Idempotency-Key: a replay answers without it.
+  @Idempotent({ unstored: ['secret'] })
   @ZodCreated(
     201,
     createdWebhookView,
     (webhook: { id: string }) => `/v1/webhooks/${webhook.id}`,
-    'created; the secret is shown only here',
+    'created; the secret is shown only here (not in an Idempotency-Key replay: set a new one with PATCH if it was lost)',
   )
   @ApiErrors(403)
   create(@TenantId() tenantId: string, @Body() body: unknown) {

@@ -1,7 +1,9 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { unwrap, type Schemas, type SitemapsClient } from '@sitemaps/client';
@@ -110,6 +112,47 @@ export function urlsCommand(program: Command, context: () => CliContext): void {
       ]);
       if (result.status === 'failed') throw new CliError('the import failed', EXIT.failed, 'IMPORT_FAILED');
       if (result.rejected > 0) ctx.exitCode = EXIT.rejected;
+    });
+
+  urls
+    .command('export <site> [file]')
+    .description("write the site's URLs as NDJSON import lines to a file (.ndjson, or .ndjson.gz gzipped) or stdout")
+    .option('--changed-since <instant>', 'only URLs changed at or after this ISO 8601 instant')
+    .action(async (ref: string, file: string | undefined, options: { changedSince?: string }) => {
+      const ctx = context();
+      const api = await ctx.client();
+      const site = await resolveSite(api, ref);
+      if (options.changedSince !== undefined && Number.isNaN(Date.parse(options.changedSince)))
+        throw new CliError('--changed-since: expected an ISO 8601 instant', EXIT.usage, 'USAGE');
+      const body = (await unwrap(
+        api.GET('/v1/sites/{siteId}/urls/export', {
+          params: {
+            path: { siteId: site.id },
+            query: options.changedSince !== undefined ? { changedSince: options.changedSince } : {},
+          },
+          parseAs: 'stream',
+        }),
+      )) as unknown as ReadableStream<Uint8Array> | null;
+      if (!body) throw new CliError('the API sent no body', EXIT.failed, 'EMPTY_EXPORT');
+      const source = Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>);
+      if (file === undefined || file === '-') {
+        await pipeline(source, ctx.io.stdout, { end: false });
+        return;
+      }
+      let lines = 0;
+      const counted = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          for (const byte of chunk) if (byte === 0x0a) lines++;
+          done(null, chunk);
+        },
+      });
+      const target = createWriteStream(file);
+      if (file.toLowerCase().endsWith('.gz')) await pipeline(source, counted, createGzip(), target);
+      else await pipeline(source, counted, target);
+      ctx.print(
+        { siteId: site.id, file, urls: lines },
+        () => `${lines.toLocaleString('en-US')} URLs written to ${file}`,
+      );
     });
 
   urls

@@ -9,7 +9,16 @@ import type {
   StageTimings,
   UrlRepository,
 } from '@sitemaps/data';
-import { droppedBlobs, INDEX_PATH, indexEntries, mergeManifest, stampModified, stylesheetHref } from '@sitemaps/domain';
+import {
+  droppedBlobs,
+  exclusionPatterns,
+  INDEX_PATH,
+  indexEntries,
+  mergeManifest,
+  stampModified,
+  stylesheetHref,
+  validateExclusionRules,
+} from '@sitemaps/domain';
 import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
@@ -86,7 +95,10 @@ export class BuildPublisher {
       );
     }
     if (site.textSitemap) {
-      for (const [path, text] of await renderTextSitemapFiles(this.deps.urls, this.deps.store, build.siteId))
+      for (const [path, text] of await renderTextSitemapFiles(this.deps.urls, this.deps.store, {
+        siteId: build.siteId,
+        exclusionPatterns: exclusionPatterns(validateExclusionRules(site.exclusionRules)),
+      }))
         files[path] = stampModified(before[path], text, stamp);
     }
 

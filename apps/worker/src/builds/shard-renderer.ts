@@ -10,6 +10,7 @@ import {
   MAX_BYTES_PER_FILE,
   packFragments,
   urlsetOverheadBytes,
+  withoutAlternates,
   xslStylesheetPi,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
@@ -89,7 +90,11 @@ export class ShardRenderer {
       // Every part of a shard sits in the same folder, so the first part's name gives the href.
       const href = head.xsl ? stylesheetHref(shardFilePath(head.section, 1)) : null;
       const stylesheet = href ? xslStylesheetPi(href).length : 0;
-      if (head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE) {
+      // Links to URLs the site excludes come out of the stored fragments that hold them.
+      const dropped = await snapshot.excludedLinks();
+      const relink = dropped !== null && dropped.size > 0;
+      const fits = head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE;
+      if (fits && !relink) {
         started = performance.now();
         const { gzip, byteSize } = await gzipUrlsetStream(
           snapshot.streamFragments(),
@@ -101,7 +106,8 @@ export class ShardRenderer {
       }
 
       started = performance.now();
-      const rows = await snapshot.fragmentRows();
+      const stored = await snapshot.fragmentRows();
+      const rows = relink ? stored.map((row) => withoutExcludedLinks(row, dropped)) : stored;
       timings.readMs += performance.now() - started;
       const files: GzippedFile[] = [];
       const overheadBytes = urlsetOverheadBytes() + stylesheet;
@@ -128,6 +134,12 @@ export class ShardRenderer {
       return { head, files };
     });
   }
+}
+
+function withoutExcludedLinks(row: FragmentRow, dropped: ReadonlySet<string>): FragmentRow {
+  if (!row.alternates?.some((link) => dropped.has(link.href))) return row;
+  const fragment = withoutAlternates(row.fragment, row.alternates, dropped);
+  return { ...row, fragment, fragment_size: Buffer.byteLength(fragment) };
 }
 
 function newestLastmod(rows: FragmentRow[]): string | null {

@@ -37,11 +37,16 @@ describe('renderTextSitemapFiles (real Postgres)', () => {
     ];
     const lineBytes = loc('/p/0').length + 1;
     // At most 7 URLs, and at most 7 short lines' bytes: the long line starts a file of its own.
-    const files = await renderTextSitemapFiles(urls, store, site.id, {
-      maxUrls: 7,
-      maxBytes: lineBytes * 7,
-      pageSize: 3,
-    });
+    const files = await renderTextSitemapFiles(
+      urls,
+      store,
+      { siteId: site.id },
+      {
+        maxUrls: 7,
+        maxBytes: lineBytes * 7,
+        pageSize: 3,
+      },
+    );
     const texts = await Promise.all(
       files.map(async ([path, file]) => {
         const body = gunzipSync((await store.get(site.id, file.sha256)) as Buffer).toString('utf8');

@@ -1,8 +1,9 @@
-// The plain-text sitemaps, for sites that enable it: the locs of the live URLs in shard order,
+// The plain-text sitemaps, for sites that enable it: the locs of the published URLs in shard order,
 // one a line, split as XML shards are (at most 50,000 URLs and 50 MiB per file): `sitemap.txt`,
 // then `sitemap-2.txt`, `sitemap-3.txt`… A sitemap index lists XML sitemaps only, so each text
 // file is named by a `Sitemap:` line of the site's robots.txt (the public server writes them from
-// the manifest).
+// the manifest). Excluded URLs (flagged, or matched by the site's rules) are left out, as from
+// the XML files.
 import type { UrlRepository, UrlShardOrderKey } from '@sitemaps/data';
 import { textSitemapPath } from '@sitemaps/domain';
 import { gzipFile, MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE, renderTextSitemap } from '@sitemaps/sitemap-xml';
@@ -22,7 +23,7 @@ const LIMITS: TextSitemapLimits = { maxUrls: MAX_URLS_PER_FILE, maxBytes: MAX_BY
 export async function renderTextSitemapFiles(
   urls: UrlRepository,
   store: BlobStore,
-  siteId: string,
+  { siteId, exclusionPatterns = [] }: { siteId: string; exclusionPatterns?: readonly string[] },
   limits: TextSitemapLimits = LIMITS,
 ): Promise<[string, ManifestFile][]> {
   const files: [string, ManifestFile][] = [];
@@ -41,7 +42,7 @@ export async function renderTextSitemapFiles(
   };
   let after: UrlShardOrderKey | null = null;
   for (;;) {
-    const page = await urls.locsInShardOrder(siteId, { after, limit: limits.pageSize });
+    const page = await urls.locsInShardOrder(siteId, { after, limit: limits.pageSize }, exclusionPatterns);
     for (const { loc } of page) {
       // Stored locs are normalised ASCII URIs: characters are bytes, plus one for the newline.
       if (locs.length === limits.maxUrls || (locs.length > 0 && bytes + loc.length + 1 > limits.maxBytes))

@@ -5,7 +5,7 @@ import { SiteRepository } from '@sitemaps/data';
 import type { SitemapImporter, UrlImportService } from '@sitemaps/ingest';
 import { importFinishedEvent } from '@sitemaps/domain';
 import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload, type WebhookProducer } from '@sitemaps/jobs';
-import { PlatformMetrics } from '@sitemaps/observability';
+import { PlatformMetrics, redactUrls } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { WEBHOOK_PRODUCER } from '../worker.tokens';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
@@ -37,7 +37,7 @@ export class SitemapImportProcessors implements OnModuleInit {
     if (!result) return { skipped: 'completed, or running elsewhere' };
     this.metrics.recordIngest('sitemap', result.stored, result.rejected);
     this.logger.log(
-      `import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${result.error})` : ''}`,
+      `import ${importId} ${result.status}: ${result.stored} stored, ${result.rejected} rejected, ${result.warnings} repaired${result.error ? ` (${redactUrls(result.error)})` : ''}`,
     );
     const event = importFinishedEvent(site.id, 'sitemaps', result);
     // After the import's own commit.

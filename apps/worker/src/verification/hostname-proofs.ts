@@ -4,14 +4,15 @@
 // (VERIFICATION_DNS_SERVERS, else the system's); the file is fetched SSRF-safe like an import's
 // sitemaps, its host resolved by the same resolver and every address checked.
 import { Resolver } from 'node:dns/promises';
+import { Logger } from '@nestjs/common';
 import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
 import type { VerificationConfig } from '@sitemaps/config';
 import { challengeRecordName, VERIFICATION_FILE_PATH, type CheckOutcome } from '@sitemaps/domain';
-import { fetchUrl, FetchRefusedError, type FetchPolicy } from '@sitemaps/ingest';
+import { asRefusal, fetchUrl, FetchRefusedError, type FetchPolicy } from '@sitemaps/ingest';
 
-/** Enough for a token and a few lines around it; the rest of a larger file is not read. */
-const MAX_FILE_BYTES = 4_096;
+/** The file holds the token and nothing else: past this, it is not the proof file. */
+const MAX_FILE_BYTES = 1_024;
 const TIMEOUT_MS = 10_000;
 
 export interface ProofSubject {
@@ -21,6 +22,7 @@ export interface ProofSubject {
 }
 
 export class HostnameProofs {
+  private readonly logger = new Logger('verification');
   private readonly resolver: Resolver;
   private readonly fetchPolicy: FetchPolicy;
 
@@ -31,6 +33,9 @@ export class HostnameProofs {
       allowPrivateAddresses: config.allowPrivateAddresses,
       maxRedirects: 3,
       requestTimeoutMs: TIMEOUT_MS,
+      // The proof is read from the host itself: a redirect elsewhere (to a page an attacker
+      // controls) proves nothing. http -> https on the same host is followed.
+      sameHostRedirects: true,
       userAgent: 'sitemaps-platform-verification/1.0 (+hostname ownership check)',
       // With resolvers of its own, the file's host resolves through them too: one view of the name.
       ...(config.dnsServers ? { resolve: (hostname: string) => this.addresses(hostname) } : {}),
@@ -72,10 +77,17 @@ export class HostnameProofs {
     const signal = AbortSignal.timeout(TIMEOUT_MS);
     try {
       const { body } = await fetchUrl(url, this.fetchPolicy, signal);
-      const text = await readPrefix(body, MAX_FILE_BYTES);
-      return text.split(/\s+/).includes(token) ? true : `${url} does not contain the site's token`;
+      // The whole body is the token (surrounding whitespace aside): a page that merely contains
+      // it, such as a soft 404 echoing the requested path or a comment, proves nothing.
+      const text = await readPrefix(body, MAX_FILE_BYTES + 1);
+      if (Buffer.byteLength(text) > MAX_FILE_BYTES)
+        return `${url} is larger than a token file (${MAX_FILE_BYTES} bytes)`;
+      return text.trim() === token ? true : `${url} does not hold exactly the site's token`;
     } catch (error) {
-      return error instanceof FetchRefusedError ? error.message : `${url}: ${(error as Error).message}`;
+      const refused = error instanceof FetchRefusedError ? error : asRefusal(error, url);
+      // Messages are the tenant's to read; what names resolved to stays in the server's log.
+      if (refused.detail) this.logger.warn(`verification of ${hostname}: ${refused.detail}`);
+      return refused.message;
     }
   }
 

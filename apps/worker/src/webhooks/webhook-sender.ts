@@ -5,7 +5,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { guardedLookup, isPublicAddress } from '@sitemaps/ingest';
+import { FetchRefusedError, guardedLookup, isPublicAddress, networkFailure } from '@sitemaps/ingest';
+import { redactUrls } from '@sitemaps/observability';
 
 export interface SendPolicy {
   allowPrivateAddresses: boolean;
@@ -16,7 +17,10 @@ export interface SendResult {
   /** The answer's status; null when there was none (refused, unreachable, timed out). */
   status: number | null;
   latencyMs: number;
+  /** Why it failed, for the delivery log the tenant reads: no addresses, no credentials. */
   error: string | null;
+  /** The network's own words (addresses included), for the server's log only. */
+  detail?: string;
 }
 
 const USER_AGENT = 'sitemaps-platform-webhooks/1.0';
@@ -33,7 +37,7 @@ export class WebhookSender {
     try {
       url = new URL(rawUrl);
     } catch {
-      return { status: null, latencyMs: 0, error: `not a URL: ${rawUrl}` };
+      return { status: null, latencyMs: 0, error: 'not a URL' };
     }
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(literal) && !this.policy.allowPrivateAddresses && !isPublicAddress(literal)) {
@@ -44,7 +48,16 @@ export class WebhookSender {
       const ok = status >= 200 && status < 300;
       return { status, latencyMs: elapsed(), error: ok ? null : `answered ${status}${text ? `: ${text}` : ''}` };
     } catch (error) {
-      return { status: null, latencyMs: elapsed(), error: (error as Error).message };
+      const cause = (error as { cause?: unknown }).cause;
+      const refused =
+        error instanceof FetchRefusedError ? error : cause instanceof FetchRefusedError ? cause : undefined;
+      const detail = refused ? refused.detail : redactUrls((error as Error).message);
+      return {
+        status: null,
+        latencyMs: elapsed(),
+        error: refused ? refused.message : networkFailure(error),
+        ...(detail ? { detail } : {}),
+      };
     }
   }
 

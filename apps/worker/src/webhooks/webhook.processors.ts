@@ -7,7 +7,7 @@ import type { AppConfig } from '@sitemaps/config';
 import type { WebhookRepository } from '@sitemaps/data';
 import { signWebhook, TEST_EVENT_TYPE } from '@sitemaps/domain';
 import { deliverWebhookPayload, QUEUE, type DeliverWebhookPayload } from '@sitemaps/jobs';
-import { PlatformMetrics } from '@sitemaps/observability';
+import { PlatformMetrics, redactUrl } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, WEBHOOK_REPOSITORY } from '../worker.tokens';
 import { WebhookSender } from './webhook-sender';
@@ -62,9 +62,12 @@ export class WebhookProcessors implements OnModuleInit {
       this.logger.warn(
         `endpoint ${endpoint.id} of tenant ${endpoint.tenantId} disabled: ${gone ? 'it answered 410 Gone' : 'deliveries kept failing'}`,
       );
-    if (result === 'retry') throw new Error(`delivery ${deliveryId} to ${endpoint.url}: ${sent.error}`);
+    // The failure reason is kept in Redis and shown on the queue board: the URL's credentials stay out.
+    const to = redactUrl(endpoint.url);
+    if (sent.detail) this.logger.warn(`delivery ${deliveryId} to ${to}: ${sent.detail}`);
+    if (result === 'retry') throw new Error(`delivery ${deliveryId} to ${to}: ${sent.error}`);
     if (result === 'failed')
-      throw new UnrecoverableError(`delivery ${deliveryId} to ${endpoint.url} failed for good: ${sent.error}`);
+      throw new UnrecoverableError(`delivery ${deliveryId} to ${to} failed for good: ${sent.error}`);
     return { status: sent.status, attempts: attempt };
   }
 }

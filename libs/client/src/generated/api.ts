@@ -231,6 +231,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/urls/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the site's live URLs as NDJSON import lines */
+        get: operations["urls.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/exclusions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's URL exclusion rules, with how many URLs each excludes */
+        get: operations["exclusions.view"];
+        /**
+         * Replace the exclusion rules
+         * @description URLs a rule matches stay stored (GET …/urls?excluded=true lists them) but leave every published file and every published hreflang link; removing the rule publishes them again. `prefix` matches the path's start, `glob` the whole path and query (`*` any run of characters), `query` a query parameter.
+         */
+        put: operations["exclusions.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/{siteId}/conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check every URL of the site against its robots.txt, its exclusions and the clock
+         * @description ROBOTS_DISALLOWED: the URL is disallowed for Googlebot by the robots.txt the platform serves; LASTMOD_IN_FUTURE; HREFLANG_TO_EXCLUDED / HREFLANG_TO_DISALLOWED: an hreflang link to an excluded or disallowed page of the site. PUT …/urls returns the same codes as warnings for the entries it stores.
+         */
+        get: operations["conflicts.report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sites/{siteId}/builds": {
         parameters: {
             query?: never;
@@ -592,6 +650,21 @@ export interface components {
         };
         /** @enum {string} */
         BuildStatus: "queued" | "running" | "published" | "failed";
+        /** @description the site's live URLs against its own robots.txt (Googlebot), its exclusions and the clock: what to check before a launch */
+        ConflictReport: {
+            checkedUrls: number;
+            /** @description conflicts per code, over every live URL */
+            counts: {
+                ROBOTS_DISALLOWED: number;
+                LASTMOD_IN_FUTURE: number;
+                HREFLANG_TO_EXCLUDED: number;
+                HREFLANG_TO_DISALLOWED: number;
+            };
+            total: number;
+            conflicts: components["schemas"]["UrlConflict"][];
+            /** @description more conflicts than listed */
+            truncated: boolean;
+        };
         /** @description the one error shape of every route */
         Error: {
             error: {
@@ -610,6 +683,51 @@ export interface components {
             line?: number;
             code?: string;
             message: string;
+        };
+        /** @description matched against each URL's loc */
+        ExclusionRule: {
+            /** @constant */
+            kind: "prefix";
+            /** @description a path start: `/cart/` */
+            path: string;
+        } | {
+            /** @constant */
+            kind: "glob";
+            /** @description the whole path and query, `*` any run of characters: `/cart/*`, `/*?sessionid=*` */
+            pattern: string;
+        } | {
+            /** @constant */
+            kind: "query";
+            /** @description a query parameter, with or without a value: `sessionid` */
+            param: string;
+        };
+        ExclusionRulesInput: {
+            /** @description replaces the whole set; [] clears it */
+            rules: components["schemas"]["ExclusionRule"][];
+        };
+        Exclusions: {
+            rules: {
+                rule: components["schemas"]["ExclusionRule"];
+                /** @description live URLs the rule matches now */
+                excludedUrls: number;
+            }[];
+            /** @description live URLs the client flagged `excluded: true` */
+            flaggedUrls: number;
+        };
+        ExclusionsChange: {
+            rules: {
+                rule: components["schemas"]["ExclusionRule"];
+                /** @description live URLs the rule matches now */
+                excludedUrls: number;
+            }[];
+            /** @description live URLs the client flagged `excluded: true` */
+            flaggedUrls: number;
+            changed: {
+                /** @description live URLs that left or re-entered the published files */
+                urls: number;
+                /** @description shards to re-render: theirs and their hreflang peers */
+                shards: number;
+            };
         };
         /** @description an image on the page (Google image sitemap) */
         Image: {
@@ -751,6 +869,11 @@ export interface components {
         };
         /** @enum {string} */
         Scope: "read" | "write" | "admin";
+        SectionShardSize: {
+            /** @description "" is the default section */
+            section: string;
+            shardSize: number;
+        };
         Shard: {
             /** @description bigint as a string */
             id: string;
@@ -783,6 +906,8 @@ export interface components {
             cacheMaxAge: number;
             textSitemap: boolean;
             xslStylesheet: boolean;
+            shardSize: number | null;
+            sectionShardSizes: components["schemas"]["SectionShardSize"][];
             indexNowKey: string;
             sitemapUrl: string;
             /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
@@ -836,6 +961,10 @@ export interface components {
             textSitemap?: boolean;
             /** @description the index and shards name /sitemap.xsl, so a browser shows them as a sortable table */
             xslStylesheet?: boolean;
+            /** @description URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs */
+            shardSize?: number | null;
+            /** @description URLs per file by section, over shardSize; replaces the whole list */
+            sectionShardSizes?: components["schemas"]["SectionShardSize"][];
         };
         SitemapImportCreate: {
             /**
@@ -870,6 +999,10 @@ export interface components {
             textSitemap?: boolean;
             /** @description the index and shards name /sitemap.xsl, so a browser shows them as a sortable table */
             xslStylesheet?: boolean;
+            /** @description URLs per sitemap file for new shards; null: 50,000. Files already published keep their URLs */
+            shardSize?: number | null;
+            /** @description URLs per file by section, over shardSize; replaces the whole list */
+            sectionShardSizes?: components["schemas"]["SectionShardSize"][];
         };
         TenantAdminAuditLogResponse: {
             items: {
@@ -1015,9 +1148,20 @@ export interface components {
             images: components["schemas"]["Image"][];
             videos: components["schemas"]["Video"][];
             news: components["schemas"]["News"] | null;
+            /** @description kept out of every published file: flagged `excluded`, or matched by one of the site's exclusion rules */
+            excluded: boolean;
             /** Format: date-time */
             updatedAt: string;
         };
+        UrlConflict: {
+            loc: string;
+            code: components["schemas"]["UrlConflictCode"];
+            /** @description `loc`, `lastmod` or `alternates[i].href` */
+            field: string;
+            message: string;
+        };
+        /** @enum {string} */
+        UrlConflictCode: "ROBOTS_DISALLOWED" | "LASTMOD_IN_FUTURE" | "HREFLANG_TO_EXCLUDED" | "HREFLANG_TO_DISALLOWED";
         UrlDelete: {
             locs: string[];
         };
@@ -1046,6 +1190,8 @@ export interface components {
             news?: components["schemas"]["News"];
             /** @description this URL's own language in its cluster */
             hreflang?: string;
+            /** @description true: stored, but in no published file and no hreflang link; false: published again; absent: left */
+            excluded?: boolean;
         };
         UrlEntryProblem: {
             index: number;
@@ -1205,8 +1351,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description the signing secret; shown only in this answer */
-            secret: string;
+            /** @description the signing secret; shown only in this answer, and absent from an Idempotency-Key replay */
+            secret?: string;
         };
         WebhooksDeliveriesResponse: {
             items: {
@@ -2958,6 +3104,8 @@ export interface operations {
                 section?: string;
                 /** @description only URLs changed at or after this instant */
                 changedSince?: string;
+                /** @description only URLs kept out of the published files, by their flag or the site's rules (true), or only published ones (false) */
+                excluded?: "true" | "false";
             };
             header?: never;
             path: {
@@ -3144,6 +3292,320 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UrlDeleteResult"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "urls.export": {
+        parameters: {
+            query?: {
+                /** @description only URLs changed at or after this instant */
+                changedSince?: string;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one URL entry a line, in the shape POST …/urls/import reads: an export imported into another site publishes the same files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "exclusions.view": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Exclusions"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "exclusions.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExclusionRulesInput"];
+            };
+        };
+        responses: {
+            /** @description the rules stored; the shards whose files change are rebuilt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExclusionsChange"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "conflicts.report": {
+        parameters: {
+            query?: {
+                /** @description conflicts listed at most (all are counted) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictReport"];
                 };
             };
             /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
@@ -4240,7 +4702,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description created; the secret is shown only here */
+            /** @description created; the secret is shown only here (not in an Idempotency-Key replay: set a new one with PATCH if it was lost) */
             201: {
                 headers: {
                     /** @description the path of what was created */

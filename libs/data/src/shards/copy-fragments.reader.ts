@@ -9,13 +9,17 @@ import { to as copyTo } from 'pg-copy-streams';
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const BLOCK = 1 << 20;
 
-/** Streams the `fragment` column of a shard's live URLs in id order. */
-export function readShardFragments(db: PoolClient, shardId: string): AsyncGenerator<Buffer> {
+/**
+ * Streams the `fragment` column of a shard's live URLs in id order. `published` is an SQL
+ * condition on the row (alias `urls`) that keeps it in the file, built by the shards repository
+ * from validated patterns only; omitted, every live URL is.
+ */
+export function readShardFragments(db: PoolClient, shardId: string, published = ''): AsyncGenerator<Buffer> {
   if (!/^\d+$/.test(shardId)) throw new Error(`invalid shard id ${shardId}`);
-  // COPY takes no parameters; the id is a validated integer.
+  // COPY takes no parameters; the id is a validated integer, the condition escaped literals.
   const stream = db.query(
     copyTo(
-      `COPY (SELECT fragment FROM urls WHERE shard_id = ${shardId} AND deleted_at IS NULL ORDER BY id) TO STDOUT (FORMAT binary)`,
+      `COPY (SELECT fragment FROM urls WHERE shard_id = ${shardId} AND deleted_at IS NULL${published} ORDER BY id) TO STDOUT (FORMAT binary)`,
     ),
   );
   return concatBinaryCopyColumn(stream);

@@ -20,6 +20,8 @@ export interface SiteSettings {
   cacheMaxAge?: number | undefined;
   textSitemap?: boolean | undefined;
   xslStylesheet?: boolean | undefined;
+  shardSize?: number | null | undefined;
+  sectionShardSizes?: Record<string, number> | undefined;
 }
 
 /** A site creation waits this long at most for its turn under the tenant's quota lock. */

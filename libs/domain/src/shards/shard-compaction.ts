@@ -21,11 +21,15 @@ export interface ShardMerge {
 }
 
 /** The merges, in order, for a site's non-empty shards given in (section, ordinal) order. */
-export function planCompaction(shards: readonly ShardSize[], limits: ShardLimits = DEFAULT_SHARD_LIMITS): ShardMerge[] {
+export function planCompaction(
+  shards: readonly ShardSize[],
+  limits: ShardLimits | ((section: string) => ShardLimits) = DEFAULT_SHARD_LIMITS,
+): ShardMerge[] {
+  const limitsOf = typeof limits === 'function' ? limits : (section: string) => limitsForSection(section, limits);
   const merges: ShardMerge[] = [];
   let target: ShardSize | undefined;
   for (const shard of shards) {
-    const section = limitsForSection(shard.section, limits);
+    const section = limitsOf(shard.section);
     const half = section.maxUrls / 2;
     const fits =
       target &&

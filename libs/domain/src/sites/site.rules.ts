@@ -53,7 +53,7 @@ function notPublic(raw: string, what: string) {
     {
       field: 'hostname',
       message:
-        'expected a public DNS name; localhost, *.localhost, *.test, *.local, *.internal and IP addresses are for development only',
+        'expected a public DNS name; localhost, *.localhost, *.test, *.local, *.internal, *.lan, *.corp (and other private suffixes) and IP addresses are for development only',
     },
   ]);
 }
@@ -62,8 +62,29 @@ export function originOf(site: { scheme: string; hostname: string }): string {
   return `${site.scheme}://${site.hostname}`;
 }
 
-/** Names that never resolve on the public internet (RFC 6761, RFC 6762, IP literals). */
-const PRIVATE_SUFFIXES = ['localhost', 'test', 'invalid', 'example', 'local', 'internal', 'home.arpa', 'onion'];
+/**
+ * Names that never resolve on the public internet: special-use names (RFC 6761, RFC 6762, RFC
+ * 9476's .alt, .internal), reverse-lookup and other infrastructure under .arpa, and the suffixes
+ * private networks use without delegation (ICANN's name-collision list: corp, home, lan,
+ * localdomain), which no public DNS answers for.
+ */
+const PRIVATE_SUFFIXES = [
+  'localhost',
+  'test',
+  'invalid',
+  'example',
+  'local',
+  'internal',
+  'arpa',
+  'onion',
+  'alt',
+  'corp',
+  'home',
+  'lan',
+  'localdomain',
+  'intranet',
+  'private',
+];
 
 /**
  * Whether a search engine could ever verify this host: IndexNow submissions for a demo or

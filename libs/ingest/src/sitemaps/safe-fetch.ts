@@ -17,6 +17,8 @@ export interface FetchPolicy {
   /** How host names resolve; default: the system's (dns.lookup). The addresses are checked either way. */
   resolve?: (hostname: string) => Promise<dns.LookupAddress[]>;
   userAgent?: string;
+  /** Follow a redirect only to the same hostname (any http(s) scheme or port): a proof of a host is read from that host. */
+  sameHostRedirects?: boolean;
 }
 
 /** Why a URL was not read: its code becomes the rejection's code. */
@@ -26,6 +28,7 @@ export class FetchRefusedError extends Error {
       | 'ADDRESS_REFUSED'
       | 'UNSUPPORTED_SCHEME'
       | 'TOO_MANY_REDIRECTS'
+      | 'REDIRECT_REFUSED'
       | 'HTTP_STATUS'
       | 'FETCH_FAILED'
       | 'TIMEOUT'
@@ -34,6 +37,8 @@ export class FetchRefusedError extends Error {
       | 'INVALID_COMPRESSION'
       | 'UNSUPPORTED_CONTENT_ENCODING',
     message: string,
+    /** For the server's log only, never for the client: what a name resolved to, the network's own words. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'FetchRefusedError';
@@ -81,6 +86,7 @@ export class ByteBudget {
 
 export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: AbortSignal): Promise<FetchedBody> {
   let url = new URL(rawUrl);
+  const hostname = url.hostname;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new FetchRefusedError('UNSUPPORTED_SCHEME', `${url.href}: only http and https are fetched`);
@@ -99,7 +105,10 @@ export async function fetchUrl(rawUrl: string, policy: FetchPolicy, signal: Abor
       response.resume();
       if (hop >= policy.maxRedirects)
         throw new FetchRefusedError('TOO_MANY_REDIRECTS', `${rawUrl}: more than ${policy.maxRedirects} redirects`);
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      if (policy.sameHostRedirects && next.hostname !== hostname)
+        throw new FetchRefusedError('REDIRECT_REFUSED', `${url.href} redirects to another host (${next.hostname})`);
+      url = next;
       continue;
     }
     if (status !== 200) {
@@ -160,12 +169,20 @@ export function guardedLookup(policy: Pick<FetchPolicy, 'allowPrivateAddresses' 
       const refused = policy.allowPrivateAddresses
         ? undefined
         : addresses.find((entry) => !isPublicAddress(entry.address));
-      if (refused || addresses.length === 0) {
-        const reason = refused
-          ? `${hostname} resolves to ${refused.address}, a private, loopback or link-local address`
-          : `${hostname} has no address`;
-        return callback(new FetchRefusedError('ADDRESS_REFUSED', reason), '', 0);
-      }
+      // What a name resolves to stays in the detail: through a split-horizon resolver, a message
+      // with the address would let any caller map the platform's internal names.
+      if (refused)
+        return callback(
+          new FetchRefusedError(
+            'ADDRESS_REFUSED',
+            `${hostname} resolves to a private, loopback or link-local address`,
+            `${hostname} resolves to ${refused.address}`,
+          ),
+          '',
+          0,
+        );
+      if (addresses.length === 0)
+        return callback(new FetchRefusedError('ADDRESS_REFUSED', `${hostname} has no address`), '', 0);
       if (options.all) (callback as unknown as (e: null, all: dns.LookupAddress[]) => void)(null, addresses);
       else callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -178,5 +195,36 @@ export function asRefusal(error: unknown, url: URL | string): FetchRefusedError 
   if (cause instanceof FetchRefusedError) return cause;
   const name = (error as Error).name;
   if (name === 'AbortError') return new FetchRefusedError('TIMEOUT', `${String(url)}: the import ran out of time`);
-  return new FetchRefusedError('FETCH_FAILED', `${String(url)}: ${(error as Error).message}`);
+  return new FetchRefusedError(
+    'FETCH_FAILED',
+    `${String(url)}: ${networkFailure(error)}`,
+    `${String(url)}: ${(error as Error).message}`,
+  );
+}
+
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ENOTFOUND: 'the name does not resolve',
+  ENODATA: 'the name has no address',
+  EAI_AGAIN: 'the name could not be resolved (a temporary DNS failure)',
+  ESERVFAIL: 'the name could not be resolved (the DNS server failed)',
+};
+
+/**
+ * Why a connection failed, in words a client may read: Node's own messages name the address
+ * that was dialled ("connect ECONNREFUSED 10.20.30.40:443"), which maps internal names for
+ * whoever asks. Addresses left in an unknown message are masked.
+ */
+export function networkFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && NETWORK_FAILURES[code]) return NETWORK_FAILURES[code];
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '<address>')
+    .replace(/\[?\b[0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7}\]?(?::\d+)?/gi, '<address>');
 }

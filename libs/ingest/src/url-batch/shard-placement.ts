@@ -5,7 +5,7 @@
 // shards repository.
 import type { PoolClient } from 'pg';
 import type { ShardDelta, ShardPlacementRepository } from '@sitemaps/data';
-import { limitsForSection, planNewUrls, type ShardLimits, type ShardPlan } from '@sitemaps/domain';
+import { planNewUrls, siteShardLimits, type ShardLimits, type ShardPlan, type ShardSizes } from '@sitemaps/domain';
 
 /** What shard placement needs of any write. */
 export interface PlacedWrite {
@@ -58,8 +58,16 @@ export class ShardPlacement {
     private readonly shards: ShardPlacementRepository,
   ) {}
 
-  /** Gives every write that needs one a shard (creating shards as needed); returns the per-shard changes. */
-  async place(db: PoolClient, siteId: string, writes: readonly PlacedWrite[]): Promise<Map<string, ShardDelta>> {
+  /**
+   * Gives every write that needs one a shard (creating shards as needed), filling shards up to
+   * the site's `sizes`; returns the per-shard changes.
+   */
+  async place(
+    db: PoolClient,
+    siteId: string,
+    writes: readonly PlacedWrite[],
+    sizes?: ShardSizes,
+  ): Promise<Map<string, ShardDelta>> {
     const deltas = leavingDeltas(writes);
     const placing = writes.filter((write) => write.needsShard);
     if (placing.length === 0) return deltas;
@@ -68,7 +76,7 @@ export class ShardPlacement {
     const plan = planNewUrls(
       last,
       placing.map((write) => ({ section: write.section, size: write.fragmentSize })),
-      (section) => limitsForSection(section, this.limits),
+      siteShardLimits(sizes, this.limits),
     );
     const created = plan.shards.filter((shard) => shard.id === null);
     if (created.length > 0) {

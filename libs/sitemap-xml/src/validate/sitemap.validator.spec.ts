@@ -63,9 +63,37 @@ describe('validateSitemapFile', () => {
     const many = `${HEAD}${`<url><loc>${ORIGIN}/x</loc></url>\n`.repeat(50_001)}</urlset>`;
     const report = await validateSitemapFile('many.xml', Buffer.from(many));
     expect(rules(report)).toEqual([['max-urls', 50_003]]);
-    const big = `${HEAD}<url><loc>${ORIGIN}/</loc></url>\n${`<!--${'x'.repeat(1_000)}-->\n`.repeat(52_500)}</urlset>`;
-    expect(rules(await validateSitemapFile('big.xml', gzipSync(big)))).toEqual([['max-bytes', undefined]]);
+    // Over 50 MiB, nothing else is looked at (the schema error on line 3 included): no schema work
+    // for a file that cannot be valid, plain or gzipped.
+    const big = Buffer.from(
+      `${HEAD}<url><loc>${ORIGIN}/</loc><priority>7</priority></url>\n${`<!--${'x'.repeat(1_000)}-->\n`.repeat(52_500)}</urlset>`,
+    );
+    for (const [name, content] of [
+      ['big.xml.gz', gzipSync(big)],
+      ['big.xml', big],
+    ] as const) {
+      const report = await validateSitemapFile(name, content);
+      expect(rules(report), name).toEqual([['max-bytes', undefined]]);
+      expect(report.entries, name).toBe(0);
+    }
+    // A bomb stops expanding at the limit: 256 MiB of spaces in 256 KB of gzip.
+    const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20));
+    expect(rules(await validateSitemapFile('bomb.xml.gz', bomb))).toEqual([['max-bytes', undefined]]);
   }, 120_000);
+
+  it('gives a line only where the document has one: an error inside an entity has none', async () => {
+    const report = await validateSitemapFile(
+      'entity.xml',
+      Buffer.from(
+        '<!DOCTYPE urlset [<!ENTITY a "&b;"><!ENTITY b "<">]>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url>&a;</url></urlset>',
+      ),
+    );
+    expect(report.problems.length).toBeGreaterThan(0);
+    for (const problem of report.problems) {
+      expect(problem.rule).toBe('xsd');
+      if ('line' in problem) expect(Number.isInteger(problem.line), JSON.stringify(problem)).toBe(true);
+    }
+  });
 
   it('refuses a <loc> that is too long, relative or on another host, with its line', async () => {
     const long = `${ORIGIN}/${'a'.repeat(2_100)}`;
@@ -148,11 +176,17 @@ describe('validateSitemapSet', () => {
       { loc: `${ORIGIN}/sitemaps/nested.xml` },
       { loc: `${ORIGIN}/sitemaps/missing.xml` },
     ]);
+    const admitted: number[] = [];
+    let released = 0;
     const reports = await validateSitemapSet(
       { name: 'index.xml', content: Buffer.from(index) },
       {
         follow: true,
         concurrency: 1,
+        admit: async (bytes) => {
+          admitted.push(bytes);
+          return () => void released++;
+        },
         load: async (loc) => {
           const content = files[loc];
           if (!content) throw new Error('404 Not Found');
@@ -173,5 +207,8 @@ describe('validateSitemapSet', () => {
       ]),
     );
     expect(problems).toHaveLength(2);
+    // Each file's schema pass waited for room of its uncompressed size, and gave it back.
+    expect(admitted).toEqual(reports.map((r) => r.bytes));
+    expect(released).toBe(admitted.length);
   });
 });

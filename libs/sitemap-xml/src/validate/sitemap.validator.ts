@@ -5,10 +5,10 @@
 // lists sitemaps only. A text sitemap (one URL a line, UTF-8) gets the same rules but the XSDs.
 // Every problem names its file, line and rule.
 import { StringDecoder } from 'node:string_decoder';
-import { gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import sax from 'sax';
 import { MAX_BYTES_PER_FILE, MAX_INDEX_ENTRIES, MAX_URL_LENGTH, MAX_URLS_PER_FILE } from '../limits';
-import { xsdErrors } from './xsd.validator';
+import { xsdErrors, type XsdError } from './xsd.validator';
 
 export const VALIDATION_RULES = {
   'not-a-sitemap': 'the root element is <urlset> or <sitemapindex>, or the file is a text sitemap (one URL a line)',
@@ -55,10 +55,13 @@ export interface ValidateOptions {
    * list another host's URLs: cross-submission, which only that host's robots.txt can allow.)
    */
   url?: string;
+  /**
+   * Waits for room to run the schema pass (the one that costs memory: a tree of the whole
+   * document) over `bytes` of uncompressed XML; returns what frees the room. Default: no wait.
+   */
+  admit?: (bytes: number) => Promise<() => void>;
 }
 
-/** Decompression stops here: twice the protocol's limit is enough to say it is exceeded. */
-const MAX_INFLATED_BYTES = 2 * MAX_BYTES_PER_FILE;
 /** XSD errors reported per file: the first ones say what is wrong. */
 const MAX_XSD_ERRORS = 100;
 const SCAN_SLICE_BYTES = 1024 * 1024;
@@ -76,18 +79,23 @@ export async function validateSitemapFile(
     report.problems.push({ file, ...(line === undefined ? {} : { line }), rule, message });
   let xml = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   if (xml[0] === 0x1f && xml[1] === 0x8b) {
-    try {
-      xml = gunzipSync(xml, { maxOutputLength: MAX_INFLATED_BYTES });
-    } catch (error) {
-      const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-      if (tooLarge)
-        problem('max-bytes', `more than ${MAX_INFLATED_BYTES.toLocaleString('en-US')} bytes once decompressed`);
-      else problem('gzip', `not valid gzip: ${(error as Error).message}`);
+    const inflated = await gunzipBounded(xml, MAX_BYTES_PER_FILE);
+    if (inflated instanceof Error) {
+      problem('gzip', `not valid gzip: ${inflated.message}`);
       return report;
     }
+    // Past the protocol's limit nothing else is looked at: the schema pass would build a tree of it all.
+    if (inflated === TOO_LARGE) {
+      problem('max-bytes', `more than ${MAX_BYTES_PER_FILE.toLocaleString('en-US')} bytes once decompressed`);
+      return report;
+    }
+    xml = inflated;
     report.bytes = xml.length;
   }
-  if (xml.length > MAX_BYTES_PER_FILE) problem('max-bytes', `${xml.length.toLocaleString('en-US')} bytes uncompressed`);
+  if (xml.length > MAX_BYTES_PER_FILE) {
+    problem('max-bytes', `${xml.length.toLocaleString('en-US')} bytes uncompressed`);
+    return report;
+  }
   const head = xml.subarray(0, 64 * 1024).toString('utf8');
   const kind = ROOT.exec(head)?.[1] as 'urlset' | 'sitemapindex' | undefined;
   if (!kind) {
@@ -100,12 +108,42 @@ export async function validateSitemapFile(
     return report;
   }
   report.kind = kind;
-  const xsd = await xsdErrors(kind, xml);
+  const release = await options.admit?.(xml.length);
+  let xsd: XsdError[];
+  try {
+    xsd = await xsdErrors(kind, xml);
+  } finally {
+    release?.();
+  }
   for (const error of xsd.slice(0, MAX_XSD_ERRORS)) problem('xsd', error.message, error.line);
   if (xsd.length > MAX_XSD_ERRORS)
     problem('xsd', `${(xsd.length - MAX_XSD_ERRORS).toLocaleString('en-US')} more schema errors`);
   scanEntries({ xml, kind, options, report, problem });
   return report;
+}
+
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * Inflates gzip as a stream and stops as soon as the output passes `maxBytes`: a bomb costs at
+ * most that much memory, and the event loop is never blocked for it.
+ */
+function gunzipBounded(gz: Buffer, maxBytes: number): Promise<Buffer | Error | typeof TOO_LARGE> {
+  return new Promise((resolve) => {
+    const gunzip = createGunzip();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    gunzip.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      chunks.length = 0;
+      gunzip.destroy();
+      resolve(TOO_LARGE);
+    });
+    gunzip.once('end', () => resolve(Buffer.concat(chunks)));
+    gunzip.once('error', (error) => resolve(error));
+    gunzip.end(gz);
+  });
 }
 
 /** One streaming pass (sax, no tree) over the entries for the rules the XSDs cannot express. */
@@ -277,7 +315,12 @@ export async function validateSitemapSet(
         root.problems.push({ file: root.file, line, rule: 'fetch', message: `${loc}: ${(error as Error).message}` });
         continue;
       }
-      const report = await validateSitemapFile(child.name, child.content, { host, scheme, url: child.name });
+      const report = await validateSitemapFile(child.name, child.content, {
+        host,
+        scheme,
+        url: child.name,
+        admit: options.admit,
+      });
       if (report.kind === 'sitemapindex') {
         report.problems.push({
           file: root.file,

@@ -39,10 +39,15 @@ export async function xsdErrors(root: keyof typeof ROOT_SCHEMA, content: Uint8Ar
   });
   if (result.valid) return [];
   // xmllint prints context lines (the source line, a caret) after parser errors: keep located ones.
+  // An error inside an entity is located as "Entity: line 1", which gives no line of the document.
   const located = result.errors.filter((error) => error.loc?.fileName === DOCUMENT);
-  const errors = located.length > 0 ? located : result.errors;
-  return errors.map((error) => ({
-    line: error.loc?.lineNumber,
-    message: error.message.replace(/^Schemas validity error : /, ''),
-  }));
+  const placed = result.errors.filter((error) => error.loc);
+  const errors = located.length > 0 ? located : placed.length > 0 ? placed : result.errors;
+  return errors.map((error) => {
+    const line = error.loc?.fileName === DOCUMENT ? error.loc.lineNumber : undefined;
+    return {
+      line: Number.isInteger(line) ? line : undefined,
+      message: error.message.replace(/^Schemas validity error : /, ''),
+    };
+  });
 }
