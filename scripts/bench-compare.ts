@@ -1,4 +1,4 @@
-// npm run bench:compare -- [<base-ref>] [--bench serve,render] [--rounds 3] [--threshold 0.1]
+// npm run bench:compare -- [<base-ref>] [--bench serve,hot-path] [--rounds 3] [--threshold 0.1]
 //                          [--keep] [-- <arguments for every bench, e.g. --duration 5>]
 // A regression gate: the working tree (B) against a base ref (A, default `main`), each bench run
 // alternately A B A B … so both sides meet the same drift of a shared machine. The base is a
