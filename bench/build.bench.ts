@@ -11,6 +11,7 @@ import { Pool } from 'pg';
 import { freePort } from '@sitemaps/local-services';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { arg, createBenchEnv, printTable, startApp } from './support/bench-env';
+import { printResult } from './support/bench-result';
 
 const URLS = arg('urls', 1_000_000);
 const HOST = 'bench.example.com';
@@ -168,6 +169,11 @@ async function main(): Promise<void> {
   console.log(
     `\n(2 cores; stage sums add up the work of every shard job; the figures move by 10-50% with the machine's load, shown at the start)`,
   );
+  printResult('build', [
+    { name: 'full build', value: fullSeconds, unit: 's', better: 'lower' },
+    { name: 'one change: API 200 -> served', value: changeMs, unit: 'ms', better: 'lower' },
+    { name: 'worker peak RSS', value: worker.peakRssMb(), unit: 'MB', better: 'lower' },
+  ]);
   console.log(`shard checksum ${createHash('sha256').update(served.body).digest('hex').slice(0, 12)}`);
 
   await Promise.all([worker.stop(), publicServer.stop(), api.stop()]);

@@ -35,6 +35,7 @@ import { Redis } from 'ioredis';
 import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv } from '@sitemaps/config';
 import { applyMigrations, copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/data';
 import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
+import { printResult } from './support/bench-result';
 
 const ROOT = path.resolve(__dirname, '..');
 const ADMIN_KEY = `bench-admin-${randomBytes(12).toString('hex')}`;
@@ -606,6 +607,18 @@ async function main(): Promise<void> {
 
 function report(results: PhaseResult[]): void {
   const rate = (r: PhaseResult) => r.urls / r.seconds;
+  printResult(
+    'ingest',
+    results.flatMap((r) => [
+      { name: `${r.name} URLs/s`, value: rate(r), unit: 'URLs/s', better: 'higher' as const },
+      r.peakRssMb === null
+        ? null
+        : { name: `${r.name} peak RSS`, value: r.peakRssMb, unit: 'MB', better: 'lower' as const },
+      r.cpu && r.cpu.api > 0
+        ? { name: `${r.name} API CPU/URL`, value: (r.cpu.api / r.urls) * 1e6, unit: 'µs', better: 'lower' as const }
+        : null,
+    ]),
+  );
   console.log('');
   console.log(
     `${'phase'.padEnd(26)} ${'URLs'.padStart(10)} ${'seconds'.padStart(8)} ${'URLs/s'.padStart(9)} ${'peak RSS'.padStart(9)}  note`,

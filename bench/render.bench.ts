@@ -29,6 +29,7 @@ import {
   type SitemapUrl,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
+import { printResult } from './support/bench-result';
 
 const TOTAL_URLS = 200_000;
 const ORIGIN = 'https://shop.example.com';
@@ -374,6 +375,19 @@ function parent(runs: number, only: string | undefined): void {
   }
   console.log('\ncontestants:');
   for (const [name, make] of Object.entries(CONTESTANTS)) console.log(`  ${name.padEnd(22)} ${make().note}`);
+  printResult(
+    'render',
+    results.flatMap((r) => [
+      { name: `${r.variant} ${r.contestant} URLs/s`, value: r.urlsPerSec, unit: 'URLs/s', better: 'higher' as const },
+      {
+        name: `${r.variant} ${r.contestant} URLs/CPU-s`,
+        value: r.urlsPerCpuSec,
+        unit: 'URLs/CPU-s',
+        better: 'higher' as const,
+      },
+      { name: `${r.variant} ${r.contestant} peak RSS`, value: r.peakRssMb, unit: 'MB', better: 'lower' as const },
+    ]),
+  );
 }
 
 const args = process.argv.slice(2);

@@ -26,6 +26,7 @@ import { assembleUrlset, gzipFile, renderSitemapIndex, toUrlFragment } from '@si
 import { createBlobStore, type ManifestFile } from '@sitemaps/storage';
 import { aptInstall, findBinary } from './support/apt-package';
 import { arg, createBenchEnv, printTable, ROOT, startApp, treeCpuSeconds } from './support/bench-env';
+import { printResult, type Metric } from './support/bench-result';
 import { loadClient, type LoadResult } from './support/http-load';
 
 /** What the load client saw, and the server's own CPU time per request (all its processes). */
@@ -172,6 +173,22 @@ async function main(): Promise<void> {
   }
   console.log(`load average after: ${load()}`);
   report(cases, results, nginx !== null);
+  printResult(
+    'serve',
+    [...results].flatMap(([key, result]) => metrics(key, result)),
+  );
+}
+
+/** The public server's figures per case, and nginx's req/s: the same load on a server this code does not touch. */
+function metrics(key: string, result: Measurement): Metric[] {
+  const [server, name] = key.split('/');
+  const rps: Metric = { name: `${server} ${name} req/s`, value: result.rps, unit: 'req/s', better: 'higher' };
+  if (server !== 'public') return [rps];
+  return [
+    rps,
+    { name: `public ${name} p99`, value: result.p99Ms, unit: 'ms', better: 'lower' },
+    { name: `public ${name} CPU/req`, value: result.cpuUsPerRequest, unit: 'µs', better: 'lower' },
+  ];
 }
 
 /** A published site as the worker leaves it: one 50,000-URL shard and the index naming it. */

@@ -243,6 +243,11 @@ describe('public server', () => {
         ['/robots.txt', {}, 'HEAD'],
         [`/${site.site.indexNowKey}.txt`, {}],
         ['/sitemap-9.xml.gz', {}],
+        ['/sitemap-1.xml.gz', { range: 'bytes=0-9' }],
+        ['/sitemap.xml', { range: 'bytes=-20', 'accept-encoding': 'gzip' }],
+        ['/sitemap.xml', { range: 'bytes=999999-' }],
+        ['/robots.txt', { range: 'bytes=5-' }],
+        [`http://${host}/sitemap.xml`, {}],
       ];
       const reader = app.get(ManifestReader);
       for (const [target, headers, method] of cases) {
@@ -439,13 +444,157 @@ describe('public server', () => {
       expect(hugeTarget).toMatch(/^HTTP\/1\.1 431 /);
     });
 
-    it('answers absolute-form and asterisk targets without echoing them', async () => {
-      for (const target of [`http://${host}/sitemap.xml`, '*']) {
+    it('answers asterisk and malformed absolute-form targets with 400, without echoing them', async () => {
+      for (const target of [
+        '*',
+        `http://user@${host}/sitemap.xml`,
+        `ftp://${host}/sitemap.xml`,
+        'http:///sitemap.xml',
+      ]) {
         const answer = await sendRaw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
         expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
         const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
         expect([target, body]).toEqual([target, expect.stringMatching(/^(Bad Request|Not Found)\n$/)]);
       }
+    });
+  });
+
+  describe('absolute-form request targets (RFC 9112 §3.2.2)', () => {
+    it('serves the site the target names, whatever Host says', async () => {
+      for (const scheme of ['http', 'https', 'HTTP']) {
+        const response = await send(`${scheme}://${host.toUpperCase()}:8080/sitemap.xml`, {
+          host: 'unknown.example.org',
+        });
+        expect([scheme, response.status, response.body.toString()]).toEqual([scheme, 200, site.index.xml]);
+        expect(response.headers.etag).toBe(`"${site.index.file.sha256}-identity"`);
+      }
+      const head = await send(`http://${host}/sitemap-1.xml.gz`, {
+        method: 'HEAD',
+        host: 'unknown.example.org',
+      });
+      expect([head.status, head.headers['content-length'], head.body.length]).toEqual([
+        200,
+        String(site.shard.file.gzipSize),
+        0,
+      ]);
+      // The target's host wins over the Host of a served site, too.
+      const elsewhere = await send('http://unknown.example.org/sitemap.xml');
+      expect(elsewhere.status).toBe(404);
+      // On the platform host, by path.
+      const byPath = await send(`http://${PLATFORM_HOST}/s/${host}/robots.txt`, { host: 'unknown.example.org' });
+      expect([byPath.status, byPath.body.toString()]).toEqual([200, expect.stringContaining('Sitemap: ')]);
+      // The platform's index lists the platform's addresses: the target's host decides that too.
+      const platformIndex = await send(`http://${PLATFORM_HOST}/s/${host}/sitemap.xml`, { host });
+      expect(platformIndex.body.toString()).toContain(`<loc>http://${PLATFORM_HOST}/s/${host}/sitemap-1.xml.gz</loc>`);
+      const siteIndex = await send(`http://${host}/sitemap.xml`, { host: PLATFORM_HOST });
+      expect(siteIndex.body.toString()).toBe(site.index.xml);
+    });
+  });
+
+  describe('byte ranges', () => {
+    const SHARD = '/sitemap-1.xml.gz';
+
+    it('answers one range of a stored shard with 206 and Content-Range, and the rest resumes it', async () => {
+      const length = site.shard.gzip.length;
+      const first = await send(SHARD, { headers: { range: 'bytes=0-9' } });
+      expect(first.status).toBe(206);
+      expect(first.headers).toMatchObject({
+        'content-range': `bytes 0-9/${length}`,
+        'content-length': '10',
+        'content-type': 'application/gzip',
+        'accept-ranges': 'bytes',
+        etag: `"${site.shard.file.sha256}"`,
+      });
+      const rest = await send(SHARD, { headers: { range: 'bytes=10-', 'if-range': first.headers.etag ?? '' } });
+      expect([rest.status, rest.headers['content-range']]).toEqual([206, `bytes 10-${length - 1}/${length}`]);
+      expect(Buffer.concat([first.body, rest.body])).toEqual(site.shard.gzip);
+      const suffix = await send(SHARD, { headers: { range: `bytes=-${length + 100}` } });
+      expect([suffix.status, suffix.body]).toEqual([206, site.shard.gzip]);
+    });
+
+    it('counts the bytes of the representation sent: gzip-encoded or decompressed, each with its own ETag', async () => {
+      const gzipped = await send('/sitemap.xml', { headers: { range: 'bytes=0-99', 'accept-encoding': 'gzip' } });
+      expect([gzipped.status, gzipped.headers['content-encoding'], gzipped.headers.etag]).toEqual([
+        206,
+        'gzip',
+        `"${site.index.file.sha256}"`,
+      ]);
+      expect(gzipped.headers['content-range']).toBe(`bytes 0-99/${site.index.gzip.length}`);
+      expect(gzipped.body).toEqual(site.index.gzip.subarray(0, 100));
+      const plainXml = await send('/sitemap.xml', { headers: { range: 'bytes=-20' } });
+      const xml = Buffer.from(site.index.xml);
+      expect([plainXml.status, plainXml.headers['content-encoding'], plainXml.headers.etag]).toEqual([
+        206,
+        undefined,
+        `"${site.index.file.sha256}-identity"`,
+      ]);
+      expect(plainXml.headers['content-range']).toBe(`bytes ${xml.length - 20}-${xml.length - 1}/${xml.length}`);
+      expect(plainXml.body).toEqual(xml.subarray(xml.length - 20));
+      // The gzip bytes' tag does not validate a range of the decompressed XML: the whole XML instead.
+      const mixed = await send('/sitemap.xml', {
+        headers: { range: 'bytes=0-9', 'if-range': gzipped.headers.etag ?? '' },
+      });
+      expect([mixed.status, mixed.body.toString()]).toEqual([200, site.index.xml]);
+    });
+
+    it('honours If-Range with the strong ETag or the Last-Modified date, else sends the whole file', async () => {
+      const full = await send(SHARD);
+      const range = 'bytes=0-9';
+      for (const [ifRange, status] of [
+        [full.headers.etag ?? '', 206],
+        [full.headers['last-modified'] ?? '', 206],
+        [`W/${full.headers.etag}`, 200],
+        ['"another"', 200],
+        [new Date(0).toUTCString(), 200],
+      ] as const) {
+        const response = await send(SHARD, { headers: { range, 'if-range': ifRange } });
+        expect([ifRange, response.status, response.body.length]).toEqual([
+          ifRange,
+          status,
+          status === 206 ? 10 : site.shard.gzip.length,
+        ]);
+      }
+    });
+
+    it('answers 416 with the length for a range past the end, and 200 to ranges it does not honour', async () => {
+      const length = site.shard.gzip.length;
+      const past = await send(SHARD, { headers: { range: `bytes=${length}-` } });
+      expect([past.status, past.headers['content-range'], past.body.toString()]).toEqual([
+        416,
+        `bytes */${length}`,
+        'Range Not Satisfiable\n',
+      ]);
+      // Several ranges, another unit, a malformed one: the whole file, as RFC 9110 §14.2 allows.
+      for (const range of ['bytes=0-9,20-29', 'items=0-9', 'bytes=9-0', 'bytes=x']) {
+        const response = await send(SHARD, { headers: { range } });
+        expect([range, response.status, response.headers['content-range'], response.body]).toEqual([
+          range,
+          200,
+          undefined,
+          site.shard.gzip,
+        ]);
+        expect(response.headers['accept-ranges']).toBe('bytes');
+      }
+    });
+
+    it('lets a 304 win over Range, and leaves HEAD whole', async () => {
+      const etag = `"${site.shard.file.sha256}"`;
+      const notModified = await send(SHARD, { headers: { range: 'bytes=0-9', 'if-none-match': etag } });
+      expect(notModified.status).toBe(304);
+      const head = await send(SHARD, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
+      expect([head.status, head.headers['content-range'], head.headers['accept-ranges']]).toEqual([
+        200,
+        undefined,
+        'bytes',
+      ]);
+      expect(head.headers['content-length']).toBe(String(site.shard.gzip.length));
+    });
+
+    it('serves ranges of robots.txt too', async () => {
+      const whole = await send('/robots.txt');
+      expect(whole.headers['accept-ranges']).toBe('bytes');
+      const part = await send('/robots.txt', { headers: { range: 'bytes=0-9' } });
+      expect([part.status, part.body]).toEqual([206, whole.body.subarray(0, 10)]);
     });
   });
 

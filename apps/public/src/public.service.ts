@@ -15,8 +15,8 @@ import {
 } from '@sitemaps/storage';
 import { INDEX_PATH, indexEntries, LEGACY_SHARD_FOLDER, stylesheetHref, type ManifestFiles } from '@sitemaps/domain';
 import { renderSitemapIndex, SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
-import { acceptsGzip, isNotModified } from './http-conditions';
-import { normalizeHostname, resolveTarget, type RequestTarget } from './request-target';
+import { acceptsGzip, ifRangeHolds, isNotModified, parseByteRange } from './http-conditions';
+import { normalizeHostname, requestHost, resolveTarget, type RequestTarget } from './request-target';
 
 export const PUBLIC_OPTIONS = Symbol('PUBLIC_OPTIONS');
 
@@ -38,6 +38,8 @@ export interface PublicRequest {
     'accept-encoding'?: string;
     'if-none-match'?: string;
     'if-modified-since'?: string;
+    range?: string;
+    'if-range'?: string;
   };
 }
 
@@ -51,7 +53,7 @@ export interface PublicResponse {
 /** A response whose body is a file's bytes, still to be read. */
 interface FileAnswer {
   response: PublicResponse;
-  read?: { siteId: string; file: ManifestFile; variant: FileVariant };
+  read?: { siteId: string; file: ManifestFile; variant: FileVariant; length: number };
 }
 
 /** One representation of a file or text: its validators and the header sets it is sent with. */
@@ -59,9 +61,9 @@ interface Representation {
   etag: string;
   lastModified: Date | null;
   notModified: Readonly<Record<string, string>>;
-  /** A GET's headers; a file's Content-Length is that of the bytes read (`withBody`). */
+  /** A GET's headers: a text's with its Content-Length, a file's without (see `head`). */
   ok: Readonly<Record<string, string>>;
-  /** The GET headers with the Content-Length the manifest records: HEAD reads no bytes. */
+  /** The GET headers with the Content-Length the manifest records: HEAD's, and a GET's when the bytes read agree (`withBody`). */
   head: Readonly<Record<string, string>>;
 }
 
@@ -101,16 +103,19 @@ export class PublicService {
     const snapshot = this.reader.peek(target.hostname);
     if (snapshot === undefined) return undefined;
     const { response, read } = this.answer(request, target, snapshot);
-    if (!read) return response;
+    if (!read) return ranged(request, response);
     const body = this.reader.peekBytes(read.siteId, read.file, read.variant);
-    return body && withBody(response, body);
+    return body && ranged(request, withBody(response, body, read.length));
   }
 
   async respond(request: PublicRequest): Promise<PublicResponse> {
     const target = this.target(request);
     if (!('hostname' in target)) return target;
     const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
-    return read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant)) : response;
+    return ranged(
+      request,
+      read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant), read.length) : response,
+    );
   }
 
   /**
@@ -170,7 +175,7 @@ export class PublicService {
     return (
       platformHost !== null &&
       platformHost !== target.hostname &&
-      normalizeHostname(request.headers.host) === platformHost
+      normalizeHostname(requestHost(request.headers.host, request.url)) === platformHost
     );
   }
 
@@ -245,16 +250,23 @@ export class PublicService {
     if (form === 'stored' && file.kind === 'shard' && this.options.blobBaseUrl !== null) {
       return { response: this.redirect(snapshot, file, this.options.blobBaseUrl) };
     }
+    const length = form === 'identity' ? file.byteSize : file.gzipSize;
     if ('inline' in file)
       return {
         response: withBody(
-          { status: 200, headers: representation.ok },
+          { status: 200, headers: representation.head },
           file.inline[form === 'identity' ? 'identity' : 'gzip'],
+          length,
         ),
       };
     return {
-      response: { status: 200, headers: representation.ok },
-      read: { siteId: snapshot.site.id, file, variant: form === 'identity' ? 'identity' : 'gzip' },
+      response: { status: 200, headers: representation.head },
+      read: {
+        siteId: snapshot.site.id,
+        file,
+        variant: form === 'identity' ? 'identity' : 'gzip',
+        length,
+      },
     };
   }
 
@@ -302,6 +314,7 @@ function fileRepresentation(snapshot: SiteSnapshot, file: PublishedFile, form: F
   if (form !== 'stored') validators.vary = 'Accept-Encoding';
   const ok: Record<string, string> = {
     ...validators,
+    'accept-ranges': 'bytes',
     'content-type':
       form === 'stored' ? 'application/gzip' : file.kind === 'text' ? TEXT : 'application/xml; charset=utf-8',
   };
@@ -329,6 +342,7 @@ function textFile(snapshot: SiteSnapshot, body: string): TextFile {
   // a browser must never sniff it as HTML there.
   const ok = {
     ...validators,
+    'accept-ranges': 'bytes',
     'content-type': TEXT,
     'content-length': String(Buffer.byteLength(body)),
     'x-content-type-options': 'nosniff',
@@ -344,7 +358,12 @@ const STYLESHEET = (() => {
   return {
     body,
     validators,
-    ok: { ...validators, 'content-type': 'text/xsl; charset=utf-8', 'content-length': String(body.length) },
+    ok: {
+      ...validators,
+      'accept-ranges': 'bytes',
+      'content-type': 'text/xsl; charset=utf-8',
+      'content-length': String(body.length),
+    },
   };
 })();
 
@@ -382,10 +401,43 @@ function cacheControl({ site }: SiteSnapshot): string {
 
 /**
  * Every answer with a body says how long it is: the in-memory lane writes the head before the
- * body, and Node would otherwise fall back to chunked encoding.
+ * body, and Node would otherwise fall back to chunked encoding. The headers carry the length the
+ * manifest records (built once per file); only bytes of another length need headers of their own.
  */
-function withBody(response: PublicResponse, body: Buffer): PublicResponse {
+function withBody(response: PublicResponse, body: Buffer, length: number): PublicResponse {
+  if (body.length === length) return { status: response.status, headers: response.headers, body };
   return { status: response.status, headers: { ...response.headers, 'content-length': String(body.length) }, body };
+}
+
+/**
+ * A GET's 200 cut to the byte range the client asks for: 206 with Content-Range, or 416 when
+ * the range starts past the end; the 200 itself without a Range, when If-Range no longer holds,
+ * or when the range is to be ignored (several ranges: see parseByteRange). The range counts the
+ * bytes of the representation sent — the gzip bytes when it goes out gzip-encoded — which its
+ * ETag names (`"<sha256>"` for those, `"<sha256>-identity"` for the decompressed XML). A HEAD's
+ * 200 has no body here and stays whole: range handling is defined for GET only (RFC 9110 §14.2).
+ */
+function ranged(request: PublicRequest, response: PublicResponse): PublicResponse {
+  // A 304 or a HEAD costs the first tests, a 200 without Range the header lookup besides.
+  if (response.status !== 200 || response.body === undefined) return response;
+  const header = request.headers.range;
+  if (header === undefined) return response;
+  const { headers } = response;
+  if (!ifRangeHolds(request.headers['if-range'], headers.etag, headers['last-modified'])) return response;
+  const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body;
+  const range = parseByteRange(header, body.length);
+  if (range === null) return response;
+  if (range === 'unsatisfiable')
+    return plain(416, 'Range Not Satisfiable', { 'content-range': `bytes */${body.length}` });
+  return {
+    status: 206,
+    headers: {
+      ...headers,
+      'content-range': `bytes ${range.start}-${range.end}/${body.length}`,
+      'content-length': String(range.end - range.start + 1),
+    },
+    body: body.subarray(range.start, range.end + 1),
+  };
 }
 
 /** Error bodies name nothing: no site, no path, no id. */

@@ -42,14 +42,47 @@ export function parseRequestPath(url: string): string | null {
   return path.slice(1);
 }
 
+const SLASH = 0x2f;
+
 /** A `.` or `..` segment anywhere in a path that starts with `/`. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
+/** `http://` or `https://`, the authority, and the rest (path and query, or nothing). */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)(.*)$/i;
+/** RFC 3986's host (an IP literal or a reg-name, percent-encoding allowed) and port; no userinfo. */
+const AUTHORITY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~!$&'()*+,;=%]+)(?::\d*)?$/i;
+
+/**
+ * An absolute-form target (`GET http://example.com/sitemap.xml`), which RFC 9112 §3.2.2 says a
+ * server MUST accept: its authority stands for Host (the Host header is ignored) and the rest
+ * is the path. Null when the scheme is not http(s) or the authority is malformed.
+ */
+export function splitAbsoluteForm(url: string): { authority: string; path: string } | null {
+  const match = ABSOLUTE_FORM.exec(url);
+  const authority = match?.[1] ?? '';
+  const rest = match?.[2] ?? '';
+  if (!match || !AUTHORITY.test(authority) || rest.startsWith('#')) return null;
+  // `http://example.com` and `http://example.com?x` name the root, as `/` and `/?x` would.
+  return { authority, path: rest.startsWith('/') ? rest : `/${rest}` };
+}
+
+/** The host a request is addressed to: an absolute-form target's authority, else Host. */
+export function requestHost(host: string | undefined, url: string): string | undefined {
+  return url.charCodeAt(0) === SLASH ? host : (splitAbsoluteForm(url)?.authority ?? host);
+}
+
 /**
  * Host-based: `Host: example.com` + `/sitemap.xml`. Path-based, on the platform's own host
- * (PUBLIC_BASE_URL): `/s/example.com/sitemap.xml`.
+ * (PUBLIC_BASE_URL): `/s/example.com/sitemap.xml`. An absolute-form target carries its own host.
  */
 export function resolveTarget(host: string | undefined, url: string, platformHost: string | null): TargetResolution {
+  // Origin-form (`/…`) is nearly every request: one character test keeps it as cheap as before.
+  if (url.charCodeAt(0) === SLASH) return resolveOriginForm(host, url, platformHost);
+  const absolute = splitAbsoluteForm(url);
+  return absolute ? resolveOriginForm(absolute.authority, absolute.path, platformHost) : 'bad-request';
+}
+
+function resolveOriginForm(host: string | undefined, url: string, platformHost: string | null): TargetResolution {
   const hostname = normalizeHostname(host);
   const path = parseRequestPath(url);
   if (path === null) return 'bad-request';
