@@ -118,6 +118,7 @@ const REST_OPERATIONS: RestOperation[] = [
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   { method: 'GET', path: '/v1/sites/{siteId}/shards', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/sites/{siteId}/crawls', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   {
     method: 'POST',
     path: '/v1/validate',

@@ -43,6 +43,8 @@ import { graphqlOptions } from './graphql/graphql.options';
 import { JsonScalar } from './graphql/json.scalar';
 import { HealthController } from './health.controller';
 import { ShardsController } from './shards/shards.controller';
+import { CrawlsController } from './crawls/crawls.controller';
+import { CrawlsService } from './crawls/crawls.service';
 import { ShardsResolver } from './shards/shards.resolver';
 import { NodeResolver } from './graphql/node.resolver';
 import { ShardsService } from './shards/shards.service';
@@ -142,6 +144,7 @@ export class ApiModule {
         UrlsController,
         BuildsController,
         ShardsController,
+        CrawlsController,
         ValidateController,
         ...IMPORT_CONTROLLERS,
         ...WEBHOOK_CONTROLLERS,
@@ -236,6 +239,7 @@ export class ApiModule {
         UrlsService,
         BuildsService,
         ShardsService,
+        CrawlsService,
         ValidateService,
         StreamedBodyParser,
         TenantsResolver,

@@ -23,3 +23,4 @@ export * from './imports/import-run.repository';
 export * from './replication/wal-position';
 export * from './replication/read-router';
 export * from './indexnow/indexnow.repository';
+export * from './crawls/crawl.repository';

@@ -15,6 +15,7 @@ import { WebhookRepository } from './webhooks/webhook.repository';
 import { ApiKeyRepository } from './keys/api-key.repository';
 import { ImportRepository } from './imports/import.repository';
 import { IndexNowRepository } from './indexnow/indexnow.repository';
+import { CrawlRepository } from './crawls/crawl.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -33,6 +34,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     apiKeys: new ApiKeyRepository(prisma),
     imports: new ImportRepository(prisma),
     indexNow: new IndexNowRepository(pool),
+    crawls: new CrawlRepository(pool),
   };
 }
 
@@ -54,6 +56,7 @@ export const REPOSITORY_CLASSES = {
   apiKeys: ApiKeyRepository,
   imports: ImportRepository,
   indexNow: IndexNowRepository,
+  crawls: CrawlRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
 
 /**

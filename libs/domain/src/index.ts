@@ -14,3 +14,6 @@ export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
 export * from './builds/manifest-merge';
 export * from './sites/site-verification';
+export * from './crawls/crawlers';
+export * from './crawls/crawl-tally';
+export * from './crawls/crawl-insight';
