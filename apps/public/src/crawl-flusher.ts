@@ -20,6 +20,8 @@ import { resolveTarget } from './request-target';
 /** How long fetches wait for their address's check before they count as unverified. */
 const VERDICT_WAIT_MS = 30_000;
 const VERDICT_TTL_MS = 24 * 3_600_000;
+/** A failed check (a DNS outage among the reasons) is tried again sooner. */
+const FAILED_VERDICT_TTL_MS = 3_600_000;
 const MAX_VERDICTS = 10_000;
 /** DNS checks in flight at once; more addresses wait for a later flush. */
 const MAX_CHECKS = 16;
@@ -37,12 +39,25 @@ export function crawlerDns(servers: string[] | undefined): CrawlerDns {
   const resolver = new Resolver({ timeout: 3_000, tries: 2 });
   if (servers) resolver.setServers(servers);
   return {
-    reverse: (address) => resolver.reverse(address),
+    // A PTR query, not `reverse`: c-ares answers `reverse` from /etc/hosts first, where loopback
+    // and the host's own addresses have names no crawler's DNS gave them.
+    reverse: (address) => resolver.resolvePtr(reverseName(address)),
     addresses: async (hostname) => {
       const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
       return [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
     },
   };
+}
+
+/** `1.2.3.4` -> `4.3.2.1.in-addr.arpa`; an IPv6 address by nibbles under `ip6.arpa`. */
+export function reverseName(address: string): string {
+  if (isIP(address) === 4) return `${address.split('.').reverse().join('.')}.in-addr.arpa`;
+  const [head = '', tail = ''] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const missing = 8 - groups(head).length - groups(tail).length;
+  const full = [...groups(head), ...Array<string>(address.includes('::') ? missing : 0).fill('0'), ...groups(tail)];
+  const nibbles = full.map((group) => group.padStart(4, '0')).join('');
+  return `${[...nibbles].reverse().join('.')}.ip6.arpa`;
 }
 
 export class CrawlFlusher {
@@ -138,7 +153,10 @@ export class CrawlFlusher {
     void verifyCrawlerAddress(crawler, address, this.dns)
       .then((verified) => {
         if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
-        this.verdicts.set(key, { verified, expiresAt: Date.now() + VERDICT_TTL_MS });
+        this.verdicts.set(key, {
+          verified,
+          expiresAt: Date.now() + (verified ? VERDICT_TTL_MS : FAILED_VERDICT_TTL_MS),
+        });
       })
       .finally(() => this.checking.delete(key));
   }
