@@ -114,15 +114,9 @@ export class PublicServer {
     const length = answer.headers['content-length'];
     const bytes = length === undefined ? undefined : Number(length);
     const ip = this.clientAddress(request);
-    this.crawls?.record(
-      request.headers.host,
-      request.url,
-      request.headers['user-agent'],
-      ip,
-      answer.status,
-      bytes,
-      Date.now(),
-    );
+    // When it arrived, by the clock already read (Date.now() was a third of the cost of counting it).
+    const at = performance.timeOrigin + started;
+    this.crawls?.record(request.headers.host, request.url, request.headers['user-agent'], ip, answer.status, bytes, at);
     this.accessLog.write(
       {
         method: request.method,

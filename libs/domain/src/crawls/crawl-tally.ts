@@ -1,6 +1,6 @@
 // Fetches counted on the public server's hot path, then turned into hourly rows off it. Recording a
-// fetch is one Map increment under a short key, with the user agent classified once per distinct
-// string (a cached lookup). Which site and file a request named, and whether a crawler's address
+// fetch is two Map lookups (host, url) and an increment, with the user agent classified once per
+// distinct string (a cached lookup). Which site and file a request named, and whether a crawler's address
 // is verified, are decided at flush time, once per distinct key rather than once per request.
 import { classifyUserAgent, crawledFile, isVerifiable, type Crawler } from './crawlers';
 
@@ -28,6 +28,9 @@ export interface TalliedFetches {
 }
 
 interface Count {
+  crawler: Crawler;
+  address: string | null;
+  status: number;
   fetches: number;
   bytes: number;
   firstAt: number;
@@ -35,7 +38,10 @@ interface Count {
 }
 
 export class CrawlTally {
-  private counts = new Map<string, Count>();
+  /** host -> url -> the few (crawler, address, status) seen for it. Nested maps of the request's own
+   *  strings: a key built by concatenation cost ten times as much per request (flattened, then hashed). */
+  private counts = new Map<string, Map<string, Count[]>>();
+  private size = 0;
   private readonly crawlers = new Map<string, Crawler>();
   /** Fetches not counted because the map was full. */
   dropped = 0;
@@ -52,37 +58,37 @@ export class CrawlTally {
     bytes: number | undefined,
     now: number,
   ): void {
-    if (host === undefined || url === undefined || !(url.includes('sitemap') || url.includes('robots.txt'))) return;
+    if (host === undefined || url === undefined || !(url.includes('sitemap') || url.endsWith('robots.txt'))) return;
     const crawler = this.crawlerOf(userAgent);
-    const key = `${crawler}\n${isVerifiable(crawler) ? (address ?? '') : ''}\n${status}\n${host}\n${url}`;
-    const count = this.counts.get(key);
-    if (count) {
-      count.fetches += 1;
-      count.bytes += bytes ?? 0;
-      count.lastAt = now;
-    } else if (this.counts.size < this.options.maxKeys) {
-      this.counts.set(key, { fetches: 1, bytes: bytes ?? 0, firstAt: now, lastAt: now });
-    } else {
-      this.dropped += 1;
+    const kept = isVerifiable(crawler) ? (address ?? null) : null;
+    let byUrl = this.counts.get(host);
+    if (!byUrl) this.counts.set(host, (byUrl = new Map()));
+    let list = byUrl.get(url);
+    if (!list) byUrl.set(url, (list = []));
+    for (const count of list) {
+      if (count.status === status && count.crawler === crawler && count.address === kept) {
+        count.fetches += 1;
+        count.bytes += bytes ?? 0;
+        count.lastAt = now;
+        return;
+      }
     }
+    if (this.size >= this.options.maxKeys) {
+      this.dropped += 1;
+      return;
+    }
+    this.size += 1;
+    list.push({ crawler, address: kept, status, fetches: 1, bytes: bytes ?? 0, firstAt: now, lastAt: now });
   }
 
   /** What was counted since the last drain; the tally starts empty. */
   drain(): TalliedFetches[] {
     const counts = this.counts;
     this.counts = new Map();
+    this.size = 0;
     const drained: TalliedFetches[] = [];
-    for (const [key, count] of counts) {
-      const [crawler, address, status, host, ...url] = key.split('\n');
-      drained.push({
-        crawler: crawler as Crawler,
-        address: address || null,
-        status: Number(status),
-        host: host as string,
-        url: url.join('\n'),
-        ...count,
-      });
-    }
+    for (const [host, byUrl] of counts)
+      for (const [url, list] of byUrl) for (const count of list) drained.push({ host, url, ...count });
     return drained;
   }
 
