@@ -146,7 +146,15 @@ export class AccessLogController extends LogController {
     const length = reply.getHeader('content-length');
     const bytes = length === undefined ? undefined : Number(length);
     const userAgent = request.headers['user-agent'];
-    this.crawls?.record(request.headers.host, request.url, userAgent, request.ip, reply.statusCode, bytes, Date.now());
+    this.crawls?.record({
+      host: request.headers.host,
+      url: request.url,
+      userAgent,
+      address: request.ip,
+      status: reply.statusCode,
+      bytes,
+      at: Date.now(),
+    });
     this.accessLog.write(
       {
         method: request.method,

@@ -116,7 +116,15 @@ export class PublicServer {
     const ip = this.clientAddress(request);
     // When it arrived, by the clock already read (Date.now() was a third of the cost of counting it).
     const at = performance.timeOrigin + started;
-    this.crawls?.record(request.headers.host, request.url, request.headers['user-agent'], ip, answer.status, bytes, at);
+    this.crawls?.record({
+      host: request.headers.host,
+      url: request.url,
+      userAgent: request.headers['user-agent'],
+      address: ip,
+      status: answer.status,
+      bytes,
+      at,
+    });
     this.accessLog.write(
       {
         method: request.method,

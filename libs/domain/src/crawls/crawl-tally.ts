@@ -27,6 +27,19 @@ export interface TalliedFetches {
   lastAt: number;
 }
 
+/** What the server knows of a request once it has answered it. */
+export interface AnsweredRequest {
+  host: string | undefined;
+  url: string | undefined;
+  userAgent: string | undefined;
+  /** The client's address (as the access log has it). */
+  address: string | undefined;
+  status: number;
+  bytes: number | undefined;
+  /** Epoch ms. */
+  at: number;
+}
+
 interface Count {
   crawler: Crawler;
   address: string | null;
@@ -49,15 +62,7 @@ export class CrawlTally {
   constructor(private readonly options: CrawlTallyOptions) {}
 
   /** One answered request. Anything that cannot be a sitemap file returns at the first test. */
-  record(
-    host: string | undefined,
-    url: string | undefined,
-    userAgent: string | undefined,
-    address: string | undefined,
-    status: number,
-    bytes: number | undefined,
-    now: number,
-  ): void {
+  record({ host, url, userAgent, address, status, bytes, at }: AnsweredRequest): void {
     if (host === undefined || url === undefined || !(url.includes('sitemap') || url.endsWith('robots.txt'))) return;
     const crawler = this.crawlerOf(userAgent);
     const kept = isVerifiable(crawler) ? (address ?? null) : null;
@@ -69,7 +74,7 @@ export class CrawlTally {
       if (count.status === status && count.crawler === crawler && count.address === kept) {
         count.fetches += 1;
         count.bytes += bytes ?? 0;
-        count.lastAt = now;
+        count.lastAt = at;
         return;
       }
     }
@@ -78,7 +83,7 @@ export class CrawlTally {
       return;
     }
     this.size += 1;
-    list.push({ crawler, address: kept, status, fetches: 1, bytes: bytes ?? 0, firstAt: now, lastAt: now });
+    list.push({ crawler, address: kept, status, fetches: 1, bytes: bytes ?? 0, firstAt: at, lastAt: at });
   }
 
   /** What was counted since the last drain; the tally starts empty. */

@@ -71,12 +71,60 @@ describe('CrawlTally and crawlRows', () => {
   it('counts per key, keeps an address only for a crawler that can be verified, and bounds its keys', () => {
     const tally = new CrawlTally({ maxKeys: 3, maxUserAgents: 10 });
     const googlebot = 'Googlebot/2.1';
-    tally.record('a.example.com', '/sitemap.xml', googlebot, '66.249.66.1', 200, 100, 1_000);
-    tally.record('a.example.com', '/sitemap.xml', googlebot, '66.249.66.1', 304, undefined, 2_000);
-    tally.record('a.example.com', '/sitemap.xml', googlebot, '66.249.66.1', 200, 100, 3_000);
-    tally.record('a.example.com', '/sitemap.xml', 'curl/8', '192.0.2.1', 200, 100, 3_000);
-    tally.record('a.example.com', '/page.html', 'curl/8', '192.0.2.1', 200, 100, 3_000);
-    tally.record('a.example.com', '/sitemap-1.xml', 'DuckDuckBot/1.1', '20.191.45.212', 200, 50, 3_000);
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap.xml',
+      userAgent: googlebot,
+      address: '66.249.66.1',
+      status: 200,
+      bytes: 100,
+      at: 1_000,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap.xml',
+      userAgent: googlebot,
+      address: '66.249.66.1',
+      status: 304,
+      bytes: undefined,
+      at: 2_000,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap.xml',
+      userAgent: googlebot,
+      address: '66.249.66.1',
+      status: 200,
+      bytes: 100,
+      at: 3_000,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap.xml',
+      userAgent: 'curl/8',
+      address: '192.0.2.1',
+      status: 200,
+      bytes: 100,
+      at: 3_000,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/page.html',
+      userAgent: 'curl/8',
+      address: '192.0.2.1',
+      status: 200,
+      bytes: 100,
+      at: 3_000,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap-1.xml',
+      userAgent: 'DuckDuckBot/1.1',
+      address: '20.191.45.212',
+      status: 200,
+      bytes: 50,
+      at: 3_000,
+    });
     expect(tally.dropped).toBe(1);
     const drained = tally.drain();
     expect(drained).toEqual([
@@ -90,10 +138,42 @@ describe('CrawlTally and crawlRows', () => {
   it('turns drained fetches into hourly rows, waiting for verdicts until it gives up', () => {
     const tally = new CrawlTally({ maxKeys: 100, maxUserAgents: 10 });
     const hour = Date.UTC(2026, 10, 26, 4);
-    tally.record('a.example.com', '/sitemap-1.xml', 'Googlebot', '66.249.66.1', 200, 10, hour + 5);
-    tally.record('a.example.com', '/sitemap-1.xml.gz', 'Googlebot', '66.249.66.2', 200, 10, hour + 9);
-    tally.record('a.example.com', '/sitemap-1.xml.gz', 'Googlebot', '198.51.100.1', 200, 10, hour + 7);
-    tally.record('b.example.com', '/sitemap.xml', 'Googlebot', '66.249.66.1', 200, 10, hour + 7);
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap-1.xml',
+      userAgent: 'Googlebot',
+      address: '66.249.66.1',
+      status: 200,
+      bytes: 10,
+      at: hour + 5,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap-1.xml.gz',
+      userAgent: 'Googlebot',
+      address: '66.249.66.2',
+      status: 200,
+      bytes: 10,
+      at: hour + 9,
+    });
+    tally.record({
+      host: 'a.example.com',
+      url: '/sitemap-1.xml.gz',
+      userAgent: 'Googlebot',
+      address: '198.51.100.1',
+      status: 200,
+      bytes: 10,
+      at: hour + 7,
+    });
+    tally.record({
+      host: 'b.example.com',
+      url: '/sitemap.xml',
+      userAgent: 'Googlebot',
+      address: '66.249.66.1',
+      status: 200,
+      bytes: 10,
+      at: hour + 7,
+    });
     const verdicts: Record<string, boolean> = { '66.249.66.1': true, '66.249.66.2': true };
     const first = crawlRows(tally.drain(), { resolve: site, verdict: (_, address) => verdicts[address] }, hour);
     expect(first.rows).toEqual([
