@@ -4,9 +4,12 @@
 // verified Googlebot with its last read of each file, the second only as unverified fetches; a
 // shard changed by a republish waits for Googlebot until it is fetched again; the first verified
 // read of the index reaches the tenant's webhook endpoint once.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childProcessEnv } from '@sitemaps/config';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { startDnsServer, type TestDnsServer } from './support/dns-server';
@@ -15,6 +18,7 @@ import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 const HOST = 'crawled.example.com';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const url = (path: string) => `https://${HOST}${path}`;
+const CLI = path.join(__dirname, '..', 'apps/cli/bin/sitemaps.js');
 
 describe('crawl insight', () => {
   let dns: TestDnsServer;
@@ -22,6 +26,7 @@ describe('crawl insight', () => {
   let api: ReturnType<typeof apiClient>;
   let siteId: string;
   let webhookId: string;
+  let tenantKey: string;
   const events: { type: string; data: Record<string, unknown> }[] = [];
   const receiver = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -61,7 +66,8 @@ describe('crawl insight', () => {
       BUILD_MAX_WAIT_MS: '600000',
     });
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Crawled' })).body.apiKey);
+    tenantKey = (await admin.post('/v1/tenants', { name: 'Crawled' })).body.apiKey;
+    api = apiClient(platform.apiUrl, tenantKey);
     siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
     const hook = await api.post('/v1/webhooks', {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
@@ -145,6 +151,18 @@ describe('crawl insight', () => {
     expect(changed.files.find((file: any) => file.path === 'sitemap-products-1.xml.gz')).toMatchObject({
       waitingFor: [],
     });
+    // The CLI says the same.
+    const cli = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'sites', 'crawls', HOST], {
+        env: childProcessEnv({ SITEMAPS_API_URL: platform.apiUrl, SITEMAPS_API_KEY: tenantKey }),
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', () => resolve(out));
+    });
+    expect(cli).toMatch(/sitemap-blog-1\.xml\.gz .*googlebot .* waiting for googlebot/);
+    expect(cli).not.toMatch(/sitemap-products-1\.xml\.gz .*waiting/);
     // The impostor's read changes nothing.
     expect((await fetchAs('/sitemap-blog-1.xml.gz', '127.0.0.2')).status).toBe(200);
     expect((await fetchAs('/sitemap-blog-1.xml', '127.0.0.1')).status).toBe(200);
