@@ -277,6 +277,12 @@ const GQL_OPERATIONS: GqlOperation[] = [
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   {
+    field: 'crawls',
+    query: 'query($siteId: ID!) { crawls(siteId: $siteId) { siteId files { path } } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
     field: 'builds',
     query: 'query($siteId: ID!) { builds(siteId: $siteId) { nodes { id } } }',
     access: 'read',

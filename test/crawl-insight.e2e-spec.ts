@@ -135,6 +135,19 @@ describe('crawl insight', () => {
       expect.objectContaining({ path: 'sitemap-gone-9.xml.gz', status: 404, crawler: 'googlebot', verified: true }),
     ]);
     expect(seen.lastChange).toMatchObject({ crawler: 'googlebot', firstVerifiedReadAt: expect.any(String) });
+    // GraphQL shows the same reads.
+    const graphql = await api.post('/graphql', {
+      query:
+        'query($siteId: ID!) { crawls(siteId: $siteId) { crawlers { crawler lastReadAt } files { path reads { crawler lastReadAt } } } }',
+      variables: { siteId },
+    });
+    expect(graphql.body.data.crawls).toEqual({
+      crawlers: [{ crawler: 'googlebot', lastReadAt: seen.crawlers[0].lastReadAt }],
+      files: seen.files.map((file: any) => ({
+        path: file.path,
+        reads: [{ crawler: 'googlebot', lastReadAt: file.reads[0].lastReadAt }],
+      })),
+    });
   });
 
   it('shows a republished shard as unread by Googlebot until it is fetched again', async () => {

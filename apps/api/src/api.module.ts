@@ -45,6 +45,7 @@ import { HealthController } from './health.controller';
 import { ShardsController } from './shards/shards.controller';
 import { CrawlsController } from './crawls/crawls.controller';
 import { CrawlsService } from './crawls/crawls.service';
+import { CrawlsResolver } from './crawls/crawls.resolver';
 import { ShardsResolver } from './shards/shards.resolver';
 import { NodeResolver } from './graphql/node.resolver';
 import { ShardsService } from './shards/shards.service';
@@ -247,6 +248,7 @@ export class ApiModule {
         UrlsResolver,
         BuildsResolver,
         ShardsResolver,
+        CrawlsResolver,
         NodeResolver,
         JsonScalar,
         ...IMPORT_PROVIDERS,
