@@ -72,6 +72,7 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'DELETE', path: '/v1/tenants/{tenantId}', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/sites', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/audit-log', access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/admin/crawls', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/api-keys', access: 'admin', isolation: 'list' },
   { method: 'POST', path: '/v1/api-keys', body: { name: 'k', scopes: ['read'] }, access: 'admin', isolation: 'none' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },

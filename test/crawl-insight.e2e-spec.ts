@@ -135,6 +135,14 @@ describe('crawl insight', () => {
       expect.objectContaining({ path: 'sitemap-gone-9.xml.gz', status: 404, crawler: 'googlebot', verified: true }),
     ]);
     expect(seen.lastChange).toMatchObject({ crawler: 'googlebot', firstVerifiedReadAt: expect.any(String) });
+    // The operator sees the totals of every site.
+    const totals = await apiClient(platform.apiUrl, ADMIN_KEY).get('/v1/admin/crawls');
+    expect(totals.body.days).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ crawler: 'googlebot', verified: true, fetches: 5, sites: 1 }),
+        expect.objectContaining({ crawler: 'googlebot', verified: false, fetches: 4, sites: 1 }),
+      ]),
+    );
     // GraphQL shows the same reads.
     const graphql = await api.post('/graphql', {
       query:

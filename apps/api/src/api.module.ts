@@ -43,7 +43,7 @@ import { graphqlOptions } from './graphql/graphql.options';
 import { JsonScalar } from './graphql/json.scalar';
 import { HealthController } from './health.controller';
 import { ShardsController } from './shards/shards.controller';
-import { CrawlsController } from './crawls/crawls.controller';
+import { CrawlsAdminController, CrawlsController } from './crawls/crawls.controller';
 import { CrawlsService } from './crawls/crawls.service';
 import { CrawlsResolver } from './crawls/crawls.resolver';
 import { ShardsResolver } from './shards/shards.resolver';
@@ -146,6 +146,7 @@ export class ApiModule {
         BuildsController,
         ShardsController,
         CrawlsController,
+        CrawlsAdminController,
         ValidateController,
         ...IMPORT_CONTROLLERS,
         ...WEBHOOK_CONTROLLERS,

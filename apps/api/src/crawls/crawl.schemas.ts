@@ -71,3 +71,20 @@ export const crawlInsightView = z
   })
   .meta({ id: 'CrawlInsight' });
 export type CrawlInsightView = z.output<typeof crawlInsightView>;
+
+export const crawlTotalsView = z
+  .object({
+    days: z.array(
+      z.object({
+        day: z.string().describe('UTC date, YYYY-MM-DD'),
+        crawler,
+        verified: z.boolean(),
+        fetches: z.number().int(),
+        notModified: z.number().int(),
+        bytes: z.number(),
+        sites: z.number().int().describe('sites fetched'),
+      }),
+    ),
+  })
+  .meta({ id: 'CrawlTotals' });
+export type CrawlTotalsView = z.output<typeof crawlTotalsView>;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ReadRouter } from '@sitemaps/data';
+import { CrawlRepository, ReadRouter } from '@sitemaps/data';
 import { crawledFiles, INDEX_PATH, type Crawler } from '@sitemaps/domain';
 import { SitesService } from '../sites/sites.service';
-import type { CrawlInsightView } from './crawl.schemas';
+import type { CrawlInsightView, CrawlTotalsView } from './crawl.schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -11,13 +11,19 @@ export class CrawlsService {
   constructor(
     private readonly sites: SitesService,
     private readonly reads: ReadRouter,
+    private readonly crawls: CrawlRepository,
   ) {}
+
+  /** The operator's view: every site's fetches per day and crawler. */
+  async totals(days: number): Promise<CrawlTotalsView> {
+    return { days: (await this.crawls.totals(sinceDays(days))) as CrawlTotalsView['days'] };
+  }
 
   /** What search engines read of the site, and when (the public server's counts, a few seconds late). */
   async insight(tenantId: string, siteId: string, days: number): Promise<CrawlInsightView> {
     const reader = await this.reads.readerFor(tenantId);
     const site = await this.sites.get(tenantId, siteId, reader.sites);
-    const since = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
+    const since = sinceDays(days);
     const [manifest, reads, perDay, errors] = await Promise.all([
       reader.manifests.current(site.id),
       reader.crawls.reads(site.id),
@@ -46,4 +52,9 @@ export class CrawlsService {
       errors: errors as CrawlInsightView['errors'],
     };
   }
+}
+
+/** The start of the UTC day `days - 1` days before today. */
+function sinceDays(days: number): Date {
+  return new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
 }

@@ -303,6 +303,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/crawls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every site's sitemap fetches per day and crawler, verified and not */
+        get: operations["crawlsAdmin.totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/validate": {
         parameters: {
             query?: never;
@@ -680,6 +697,20 @@ export interface components {
                 fetches: number;
                 /** Format: date-time */
                 lastAt: string;
+            }[];
+        };
+        CrawlTotals: {
+            days: {
+                /** @description UTC date, YYYY-MM-DD */
+                day: string;
+                /** @enum {string} */
+                crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                verified: boolean;
+                fetches: number;
+                notModified: number;
+                bytes: number;
+                /** @description sites fetched */
+                sites: number;
             }[];
         };
         /** @description the one error shape of every route */
@@ -3710,6 +3741,74 @@ export interface operations {
             };
             /** @description no such object for this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "crawlsAdmin.totals": {
+        parameters: {
+            query?: {
+                /** @description days of counts and errors, up to today */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlTotals"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

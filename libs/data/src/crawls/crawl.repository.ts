@@ -149,6 +149,20 @@ export class CrawlRepository {
     return rows.map((r) => ({ ...r, notModified: r.notModified ?? 0 }));
   }
 
+  /** Every site's fetches per UTC day, crawler and verification since `since`, and how many sites they were of. */
+  async totals(since: Date): Promise<(CrawlDay & { sites: number })[]> {
+    const { rows } = await this.pool.query<CrawlDay & { sites: number }>(
+      `SELECT to_char(date_trunc('day', hour AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, crawler, verified,
+              sum(fetches)::int AS fetches,
+              coalesce(sum(fetches) FILTER (WHERE status = 304), 0)::int AS "notModified",
+              sum(bytes)::float8 AS bytes, count(DISTINCT site_id)::int AS sites
+         FROM crawl_fetches WHERE hour >= $1
+        GROUP BY 1, crawler, verified ORDER BY 1, crawler, verified DESC`,
+      [since],
+    );
+    return rows;
+  }
+
   /** 4xx and 5xx answers to crawlers (not `other`) since `since`, per file and status. */
   async errors(siteId: string, since: Date): Promise<CrawlError[]> {
     const { rows } = await this.pool.query<CrawlError>(
