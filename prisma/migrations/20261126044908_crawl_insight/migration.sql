@@ -29,6 +29,9 @@ CREATE TABLE "crawl_reads" (
 -- CreateIndex
 CREATE INDEX "crawl_fetches_hour_idx" ON "crawl_fetches"("hour");
 
+-- CreateIndex
+CREATE INDEX "crawl_reads_path_notified_at_idx" ON "crawl_reads"("path", "notified_at");
+
 -- AddForeignKey
 ALTER TABLE "crawl_fetches" ADD CONSTRAINT "crawl_fetches_site_id_fkey" FOREIGN KEY ("site_id") REFERENCES "sites"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
