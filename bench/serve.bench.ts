@@ -12,6 +12,8 @@
 //   --pipeline N adds a row for the 304 with N requests pipelined per connection: not how crawlers
 //     talk, so it meets no target; it shows what the server answers once the client's per-request
 //     cost shrinks.
+//   --user-agent "<ua>" sends it with every request (a crawler's, to count as one in the crawl
+//     insight); --crawl-insight off runs the public server without the insight (CRAWL_INSIGHT).
 //   --profile writes a V8 CPU profile of each public server process to .data/bench-profile/.
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -75,6 +77,7 @@ interface Case {
 }
 
 const gzipped = { 'accept-encoding': 'gzip' };
+const USER_AGENT: Record<string, string> = text('user-agent') ? { 'user-agent': text('user-agent') as string } : {};
 const CASES: Case[] = [
   { name: 'shard 200', path: `/${SHARD_PATH}`, status: 200, headers: () => gzipped },
   {
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
       await expectStatus(server, benchCase);
       const options = {
         url: `${server.baseUrl}${benchCase.path}`,
-        headers: { host: HOST, ...benchCase.headers(server) },
+        headers: { host: HOST, ...USER_AGENT, ...benchCase.headers(server) },
         connections: CONNECTIONS,
         threads: THREADS,
         status: benchCase.status,
@@ -285,6 +288,7 @@ async function startPublic(env: Awaited<ReturnType<typeof createBenchEnv>>, work
       // Metrics on, as in production: every answer is counted, a scrape sums the processes.
       PUBLIC_METRICS_PORT: '0',
       PUBLIC_WORKERS: String(WORKERS),
+      CRAWL_INSIGHT: text('crawl-insight') ?? 'on',
       ...(profile ? { NODE_OPTIONS: `--require ${profile}` } : {}),
     },
     /public server listening/,

@@ -134,6 +134,7 @@ const REST_OPERATIONS: RestOperation[] = [
     access: 'admin',
     isolation: { notFound: 'INVITATION_NOT_FOUND' },
   },
+  { method: 'GET', path: '/v1/admin/crawls', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/api-keys', access: 'admin', isolation: 'list' },
   { method: 'POST', path: '/v1/api-keys', body: { name: 'k', scopes: ['read'] }, access: 'admin', isolation: 'none' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', access: 'admin', isolation: { notFound: 'API_KEY_NOT_FOUND' } },
@@ -190,6 +191,7 @@ const REST_OPERATIONS: RestOperation[] = [
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },
   { method: 'GET', path: '/v1/sites/{siteId}/conflicts', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
+  { method: 'GET', path: '/v1/sites/{siteId}/crawls', access: 'read', isolation: { notFound: 'SITE_NOT_FOUND' } },
   {
     method: 'POST',
     path: '/v1/validate',
@@ -362,6 +364,12 @@ const GQL_OPERATIONS: GqlOperation[] = [
   {
     field: 'conflictReport',
     query: 'query($siteId: ID!) { conflictReport(siteId: $siteId) { total } }',
+    access: 'read',
+    isolation: { notFound: 'SITE_NOT_FOUND' },
+  },
+  {
+    field: 'crawls',
+    query: 'query($siteId: ID!) { crawls(siteId: $siteId) { siteId files { path } } }',
     access: 'read',
     isolation: { notFound: 'SITE_NOT_FOUND' },
   },

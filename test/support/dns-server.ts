@@ -11,6 +11,8 @@ export interface TestDnsServer {
   address: string;
   setTxt(name: string, values: string[]): void;
   setA(name: string, address: string): void;
+  /** The name an IPv4 address reverse-resolves to (PTR at `d.c.b.a.in-addr.arpa`). */
+  setPtr(address: string, name: string): void;
   remove(name: string, type?: 'A' | 'TXT'): void;
   /** Names asked for so far, with their type. */
   queries: { name: string; type: number }[];
@@ -20,6 +22,7 @@ export interface TestDnsServer {
 export async function startDnsServer(): Promise<TestDnsServer> {
   const txt = new Map<string, string[]>();
   const a = new Map<string, string>();
+  const ptr = new Map<string, string>();
   const queries: { name: string; type: number }[] = [];
   const server = dns2.createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -31,7 +34,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
           response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, data: value }));
       } else if (question.type === Packet.TYPE.A && a.has(name)) {
         response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, address: a.get(name) as string }));
-      } else if (!txt.has(name) && !a.has(name)) {
+      } else if (question.type === Packet.TYPE.PTR && ptr.has(name)) {
+        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, domain: ptr.get(name) as string }));
+      } else if (!txt.has(name) && !a.has(name) && !ptr.has(name)) {
         response.header.rcode = 3; // NXDOMAIN
       }
     }
@@ -43,6 +48,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     address: `127.0.0.1:${port}`,
     setTxt: (name, values) => void txt.set(name, values),
     setA: (name, address) => void a.set(name, address),
+    setPtr: (address, name) => void ptr.set(`${address.split('.').reverse().join('.')}.in-addr.arpa`, name),
     remove(name, type) {
       if (type !== 'A') txt.delete(name);
       if (type !== 'TXT') a.delete(name);

@@ -50,6 +50,9 @@ import { graphqlOptions } from './graphql/graphql.options';
 import { JsonScalar } from './graphql/json.scalar';
 import { HealthController } from './health.controller';
 import { ShardsController } from './shards/shards.controller';
+import { CrawlsAdminController, CrawlsController } from './crawls/crawls.controller';
+import { CrawlsService } from './crawls/crawls.service';
+import { CrawlsResolver } from './crawls/crawls.resolver';
 import { ShardsResolver } from './shards/shards.resolver';
 import { NodeResolver } from './graphql/node.resolver';
 import { ShardsService } from './shards/shards.service';
@@ -158,6 +161,8 @@ export class ApiModule {
         ConflictsController,
         BuildsController,
         ShardsController,
+        CrawlsController,
+        CrawlsAdminController,
         ValidateController,
         ...IMPORT_CONTROLLERS,
         ...WEBHOOK_CONTROLLERS,
@@ -265,6 +270,7 @@ export class ApiModule {
         ConflictsService,
         BuildsService,
         ShardsService,
+        CrawlsService,
         ValidateService,
         StreamedBodyParser,
         TenantsResolver,
@@ -273,6 +279,7 @@ export class ApiModule {
         ExclusionsResolver,
         BuildsResolver,
         ShardsResolver,
+        CrawlsResolver,
         NodeResolver,
         JsonScalar,
         ...IMPORT_PROVIDERS,

@@ -9,6 +9,7 @@ const EVENT_TYPES = [
   'import.finished',
   'site.verified',
   'site.verification_lost',
+  'sitemap.first_crawl',
 ] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { clientErrorHandler, type AppConfig } from '@sitemaps/config';
+import { CrawlTally } from '@sitemaps/domain';
 import { Readiness } from '@sitemaps/health';
 import { loggerOptions, PlatformMetrics } from '@sitemaps/observability';
 import { AccessLog, AccessLogController, BatchedDestination, PinoNestLogger } from './public.logger';
@@ -22,7 +23,9 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   const accessLog = new AccessLog(logger);
   // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
   const metrics = new PlatformMetrics('public');
-  const server = new PublicServer(accessLog, metrics.publicTally, {
+  // Fetches of sitemap files per crawler, counted in memory by both lanes (crawl-flusher.ts writes them).
+  const crawls = config.crawls.enabled ? new CrawlTally({ maxKeys: 20_000, maxUserAgents: 2_000 }) : undefined;
+  const server = new PublicServer(accessLog, metrics.publicTally, crawls, {
     maxHeaderBytes: 8_192,
     requestTimeoutMs: 10_000,
     keepAliveTimeoutMs: 30_000,
@@ -30,7 +33,7 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   });
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    logController: new AccessLogController(accessLog, metrics.publicTally),
+    logController: new AccessLogController(accessLog, metrics.publicTally, crawls),
     serverFactory: server.factory,
     // The access log's `ip` for what Fastify answers; the lane in front reads it the same way.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -61,7 +64,7 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   const fastify = adapter.getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  const app = await NestFactory.create<NestFastifyApplication>(PublicModule.forRoot(config, metrics), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(PublicModule.forRoot(config, metrics, crawls), adapter, {
     logger: new PinoNestLogger(logger.child({ component: 'nest' })),
     bodyParser: false,
   });

@@ -3,6 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { ResponseTally } from '@sitemaps/observability';
+import type { CrawlTally } from '@sitemaps/domain';
 
 /** POSIX keeps a pipe write of at most this many bytes whole, whoever else writes the pipe. */
 const PIPE_BUF = 4_096;
@@ -132,6 +133,7 @@ export class AccessLogController extends LogController {
   constructor(
     private readonly accessLog: AccessLog,
     private readonly tally: ResponseTally,
+    private readonly crawls?: CrawlTally,
   ) {
     super();
   }
@@ -142,15 +144,26 @@ export class AccessLogController extends LogController {
     // Not answered from memory: the site or the file's bytes were loaded first.
     this.tally.count(reply.statusCode, false);
     const length = reply.getHeader('content-length');
+    const bytes = length === undefined ? undefined : Number(length);
+    const userAgent = request.headers['user-agent'];
+    this.crawls?.record({
+      host: request.headers.host,
+      url: request.url,
+      userAgent,
+      address: request.ip,
+      status: reply.statusCode,
+      bytes,
+      at: Date.now(),
+    });
     this.accessLog.write(
       {
         method: request.method,
         host: request.headers.host,
         url: request.url,
         status: reply.statusCode,
-        bytes: length === undefined ? undefined : Number(length),
+        bytes,
         ms: reply.elapsedTime,
-        userAgent: request.headers['user-agent'],
+        userAgent,
         ip: request.ip,
       },
       error,

@@ -1,8 +1,18 @@
-import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
-import { createPgPool, createPrismaClient, ManifestRepository, PrismaClient } from '@sitemaps/data';
+import { createPgPool, createPrismaClient, CrawlRepository, ManifestRepository, PrismaClient } from '@sitemaps/data';
+import type { CrawlTally } from '@sitemaps/domain';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
 import { createBlobStore, ManifestReader, manifestChannel, replayPosition } from '@sitemaps/storage';
@@ -10,6 +20,7 @@ import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
 import { PlatformMetrics } from '@sitemaps/observability';
+import { CrawlFlusher, crawlerDns } from './crawl-flusher';
 
 const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
 
@@ -33,9 +44,35 @@ class PublicConnections implements OnApplicationShutdown {
   }
 }
 
+const CRAWL_FLUSHER = Symbol('CRAWL_FLUSHER');
+const CRAWL_POOL = Symbol('CRAWL_POOL');
+
+/** Writes the crawl counts every CRAWL_FLUSH_MS, and once more at shutdown, before its pool closes. */
+@Injectable()
+class CrawlFlushing implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(CRAWL_FLUSHER) private readonly flusher: CrawlFlusher,
+    @Inject(CRAWL_POOL) private readonly pool: Pool,
+  ) {}
+
+  onModuleInit(): void {
+    this.flusher.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.flusher.stop();
+    await this.pool.end();
+  }
+}
+
 @Module({})
 export class PublicModule {
-  static forRoot(config: AppConfig, metrics: PlatformMetrics = new PlatformMetrics('public')): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    metrics: PlatformMetrics = new PlatformMetrics('public'),
+    /** Fetches counted by the lane and Fastify (CRAWL_INSIGHT); none: not counted. */
+    crawls?: CrawlTally,
+  ): DynamicModule {
     const options: PublicOptions = {
       platformHost: config.public.baseUrl ? new URL(config.public.baseUrl).hostname.toLowerCase() : null,
       platformOrigin: config.public.baseUrl ? new URL(config.public.baseUrl).origin : null,
@@ -95,9 +132,27 @@ export class PublicModule {
         PublicService,
         PublicRoutes,
         PublicConnections,
+        ...(crawls ? crawlProviders(config, options, crawls) : []),
         // What still passes through Nest (its not-found handler, for one) answers as bare as the route does.
         { provide: APP_FILTER, useClass: PublicExceptionFilter },
       ],
     };
   }
+}
+
+/** The crawl counts' writer: on the primary (a replica cannot be written), through a small pool of its own. */
+function crawlProviders(config: AppConfig, options: PublicOptions, tally: CrawlTally): Provider[] {
+  return [
+    { provide: CRAWL_POOL, useFactory: () => createPgPool(config.databaseUrl, { max: 2 }) },
+    {
+      provide: CRAWL_FLUSHER,
+      inject: [ManifestReader, CRAWL_POOL],
+      useFactory: (reader: ManifestReader, pool: Pool) =>
+        new CrawlFlusher(tally, reader, new CrawlRepository(pool), crawlerDns(config.crawls.dnsServers), {
+          flushMs: config.crawls.flushMs,
+          platformHost: options.platformHost,
+        }),
+    },
+    CrawlFlushing,
+  ];
 }

@@ -17,6 +17,7 @@ import {
   TenantRepository,
   UrlRepository,
   WebhookRepository,
+  CrawlRepository,
   type PrismaClient,
 } from '@sitemaps/data';
 import { buildFinishedEvent, siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
@@ -42,6 +43,7 @@ import { WorkerMetrics } from './http/worker-metrics';
 import { GarbageCollector } from './maintenance/garbage-collector';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { ShardUpkeep } from './maintenance/shard-upkeep';
+import { CrawlEvents } from './maintenance/crawl-events';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
 import { BuildPublisher } from './builds/build-publisher';
@@ -189,6 +191,12 @@ export class WorkerModule {
             compactor: ShardCompactor,
             builds: BuildProducer,
           ) => new ShardUpkeep({ ingest, shards, compactor, builds }),
+        },
+        {
+          provide: CrawlEvents,
+          inject: [CrawlRepository, WEBHOOK_PRODUCER],
+          useFactory: (crawls: CrawlRepository, webhooks: WebhookProducer) =>
+            new CrawlEvents({ crawls, webhooks, retentionDays: config.crawls.retentionDays }),
         },
         ...DATA_PROVIDERS,
         {

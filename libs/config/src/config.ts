@@ -284,6 +284,14 @@ const envSchema = z.object({
   /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
   VERIFICATION_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   VERIFICATION_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
+  /** `on`: the public server counts fetches of sitemap files per crawler and verifies crawlers by DNS. */
+  CRAWL_INSIGHT: z.enum(['on', 'off']).default('on'),
+  /** How often each public server process adds its counts to Postgres. */
+  CRAWL_FLUSH_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Hourly crawl counts (and reads of files not read since) older than this are deleted. */
+  CRAWL_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  /** How often the worker emits sitemap.first_crawl events and applies the retention. */
+  CRAWL_EVENTS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -371,6 +379,16 @@ export interface AppConfig {
   webhooks: WebhookConfig;
   idempotencyKeyTtlSeconds: number;
   verification: VerificationConfig;
+  crawls: CrawlConfig;
+}
+
+export interface CrawlConfig {
+  enabled: boolean;
+  flushMs: number;
+  retentionDays: number;
+  eventsEveryMs: number;
+  /** VERIFICATION_DNS_SERVERS: crawlers' addresses are checked through the same resolvers. */
+  dnsServers: string[] | undefined;
 }
 
 export interface AccountsConfig {
@@ -564,6 +582,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       requestIntervalMs: e.VERIFICATION_REQUEST_INTERVAL_MS,
       httpPort: e.VERIFICATION_HTTP_PORT,
       allowPrivateAddresses: e.VERIFICATION_ALLOW_PRIVATE_ADDRESSES,
+    },
+    crawls: {
+      enabled: e.CRAWL_INSIGHT === 'on',
+      flushMs: e.CRAWL_FLUSH_MS,
+      retentionDays: e.CRAWL_RETENTION_DAYS,
+      eventsEveryMs: e.CRAWL_EVENTS_EVERY_MS,
+      dnsServers: e.VERIFICATION_DNS_SERVERS,
     },
   };
 }

@@ -25,3 +25,4 @@ export * from './replication/wal-position';
 export * from './replication/read-router';
 export * from './indexnow/indexnow.repository';
 export * from './people/person.repository';
+export * from './crawls/crawl.repository';

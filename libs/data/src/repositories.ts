@@ -17,6 +17,7 @@ import { ApiKeyRepository } from './keys/api-key.repository';
 import { ImportRepository } from './imports/import.repository';
 import { IndexNowRepository } from './indexnow/indexnow.repository';
 import { PersonRepository } from './people/person.repository';
+import { CrawlRepository } from './crawls/crawl.repository';
 
 export function createRepositories(prisma: PrismaClient, pool: Pool) {
   const quota = new QuotaService();
@@ -37,6 +38,7 @@ export function createRepositories(prisma: PrismaClient, pool: Pool) {
     imports: new ImportRepository(prisma),
     indexNow: new IndexNowRepository(pool),
     people: new PersonRepository(prisma),
+    crawls: new CrawlRepository(pool),
   };
 }
 
@@ -60,6 +62,7 @@ export const REPOSITORY_CLASSES = {
   imports: ImportRepository,
   indexNow: IndexNowRepository,
   people: PersonRepository,
+  crawls: CrawlRepository,
 } as const satisfies { [K in keyof Repositories]: abstract new (...args: never[]) => Repositories[K] };
 
 /**

@@ -18,3 +18,6 @@ export * from './urls/exclusion.rules';
 export * from './urls/url-conflicts';
 export * from './shards/shard-size.rules';
 export * from './people/person.rules';
+export * from './crawls/crawlers';
+export * from './crawls/crawl-tally';
+export * from './crawls/crawl-insight';

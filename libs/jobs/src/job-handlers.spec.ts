@@ -11,6 +11,7 @@ describe('jobDispatcher', () => {
     [JOB.collectGarbage]: async () => 'gc',
     [JOB.refreshNews]: async () => 'news',
     [JOB.compactShards]: async () => 'compact',
+    [JOB.crawlEvents]: async () => 'crawls',
   };
 
   it("runs the handler of the job's name", async () => {

@@ -29,6 +29,8 @@ export const JOB = {
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
   compactShards: 'compact-shards',
+  /** Emits sitemap.first_crawl for new verified index reads, and deletes crawl counts past their retention. */
+  crawlEvents: 'crawl-events',
   /** Fetches a site's existing sitemaps (robots.txt, index, files) and imports their entries. */
   importSitemaps: 'import-sitemaps',
   /** Signs and POSTs one delivery to its endpoint; retried with backoff until it succeeds or runs out. */
@@ -40,7 +42,7 @@ export const JOB = {
 } as const;
 
 /** The jobs of the maintenance queue, each on its own schedule. */
-export const MAINTENANCE_JOBS = [JOB.collectGarbage, JOB.refreshNews, JOB.compactShards] as const;
+export const MAINTENANCE_JOBS = [JOB.collectGarbage, JOB.refreshNews, JOB.compactShards, JOB.crawlEvents] as const;
 export type MaintenanceJob = (typeof MAINTENANCE_JOBS)[number];
 export const maintenancePayload = z.object({ v: z.literal(1) });
 
@@ -122,6 +124,7 @@ export const jobId = {
   collectGarbage: 'collect-garbage',
   refreshNews: 'refresh-news',
   compactShards: 'compact-shards',
+  crawlEvents: 'crawl-events',
   drainIndexNow: (buildId: string) => `indexnow-drain-${buildId}`,
   /** Endpoints by a short hash of their URL: stable when the configured list is reordered. */
   submitIndexNow: (buildId: string, batch: number, endpointHash: string) =>

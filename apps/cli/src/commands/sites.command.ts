@@ -84,4 +84,38 @@ export function sitesCommand(program: Command, context: () => CliContext): void 
             ],
       );
     });
+
+  sites
+    .command('crawls <site>')
+    .description('what search engines read of a site (id or hostname), and which changed files wait for them')
+    .option('--days <n>', 'days of fetch counts', '30')
+    .action(async (ref: string, options: { days: string }) => {
+      const ctx = context();
+      const days = Number(options.days);
+      if (!Number.isInteger(days) || days < 1 || days > 366)
+        throw new CliError('--days must be a whole number from 1 to 366', EXIT.usage, 'USAGE');
+      const api = await ctx.client();
+      const site = await resolveSite(api, ref);
+      const insight = await unwrap(
+        api.GET('/v1/sites/{siteId}/crawls', { params: { path: { siteId: site.id }, query: { days } } }),
+      );
+      ctx.print(insight, () => [
+        insight.crawlers.length === 0
+          ? `${site.hostname}: no verified crawler has read the index yet`
+          : `${site.hostname}: index read by ${insight.crawlers.map((c) => `${c.crawler} (last ${String(c.lastReadAt)})`).join(', ')}`,
+        ...insight.files.map((file) =>
+          [
+            `  ${file.path.padEnd(40)}`,
+            file.reads.map((read) => `${read.crawler} ${String(read.lastReadAt)}`).join(', ') || 'never read',
+            file.waitingFor.length > 0 ? `  waiting for ${file.waitingFor.join(', ')}` : '',
+          ]
+            .join(' ')
+            .trimEnd(),
+        ),
+        ...insight.errors.map(
+          (error) =>
+            `  ${error.status} ${error.path} to ${error.crawler}${error.verified ? '' : ' (unverified)'} x${error.fetches}`,
+        ),
+      ]);
+    });
 }

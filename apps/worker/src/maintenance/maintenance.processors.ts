@@ -17,6 +17,7 @@ import { JobWorkers } from '../job-workers';
 import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '../worker.tokens';
 import { GarbageCollector } from './garbage-collector';
 import { ShardUpkeep } from './shard-upkeep';
+import { CrawlEvents } from './crawl-events';
 
 const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
 const COMPACT_EVERY_MS = 60 * 60_000;
@@ -31,6 +32,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     @Inject(MAINTENANCE_QUEUE) private readonly queue: Queue,
     private readonly garbage: GarbageCollector,
     private readonly shards: ShardUpkeep,
+    private readonly crawls: CrawlEvents,
     private readonly workers: JobWorkers,
   ) {}
 
@@ -40,6 +42,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       [JOB.collectGarbage]: () => this.garbage.collect(),
       [JOB.refreshNews]: () => this.shards.refreshNews(),
       [JOB.compactShards]: () => this.shards.compactShards(),
+      [JOB.crawlEvents]: () => this.crawls.run(),
     });
     await this.ensureSchedules();
     // Schedulers live in Redis: put them back after a Redis restart that lost them.
@@ -69,6 +72,11 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       jobId.compactShards,
       { every: COMPACT_EVERY_MS },
       { name: JOB.compactShards, data: { v: 1 } },
+    );
+    await this.queue.upsertJobScheduler(
+      jobId.crawlEvents,
+      { every: this.config.crawls.eventsEveryMs },
+      { name: JOB.crawlEvents, data: { v: 1 } },
     );
   }
 

@@ -546,6 +546,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sites/{siteId}/crawls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What search engines read of a site, and when
+         * @description Per published file, when each verified crawler (reverse DNS, forward-confirmed) last read it and which changed files they have not read since; fetches per day per crawler, verified and not; errors served to crawlers. Counted by the public server, written every CRAWL_FLUSH_MS.
+         */
+        get: operations["crawls.insight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/crawls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every site's sitemap fetches per day and crawler, verified and not */
+        get: operations["crawlsAdmin.totals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/validate": {
         parameters: {
             query?: never;
@@ -886,6 +923,90 @@ export interface components {
             conflicts: components["schemas"]["UrlConflict"][];
             /** @description more conflicts than listed */
             truncated: boolean;
+        };
+        CrawlInsight: {
+            /** Format: uuid */
+            siteId: string;
+            /** @description verified crawlers (forward-confirmed reverse DNS) that have read the index */
+            crawlers: {
+                /** @enum {string} */
+                crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                /**
+                 * Format: date-time
+                 * @description its first verified read of the index
+                 */
+                firstReadAt: string;
+                /**
+                 * Format: date-time
+                 * @description its last verified read of the index
+                 */
+                lastReadAt: string;
+            }[];
+            /** @description the published files, the index first */
+            files: {
+                path: string;
+                /** @enum {string} */
+                kind: "index" | "shard" | "text";
+                /** @description when the bytes at this path last changed */
+                modifiedAt: string | null;
+                reads: {
+                    /** @enum {string} */
+                    crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                    /** Format: date-time */
+                    lastReadAt: string;
+                    /** @description read (200 or 304) since the file last changed */
+                    readSinceChange: boolean;
+                }[];
+                /** @description crawlers that read the index but not this file since it changed */
+                waitingFor: ("googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other")[];
+            }[];
+            lastChange: {
+                /**
+                 * Format: date-time
+                 * @description when the index's bytes last changed (a publish that changed something)
+                 */
+                at: string;
+                firstVerifiedReadAt: string | null;
+                crawler: ("googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other") | null;
+                /** @description from the change to the first verified read of the index */
+                delaySeconds: number | null;
+            } | null;
+            days: {
+                /** @description UTC date, YYYY-MM-DD */
+                day: string;
+                /** @enum {string} */
+                crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                verified: boolean;
+                fetches: number;
+                /** @description of which answered 304 */
+                notModified: number;
+                bytes: number;
+            }[];
+            /** @description 4xx and 5xx answers to crawlers (old file names, failures), newest first */
+            errors: {
+                path: string;
+                status: number;
+                /** @enum {string} */
+                crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                verified: boolean;
+                fetches: number;
+                /** Format: date-time */
+                lastAt: string;
+            }[];
+        };
+        CrawlTotals: {
+            days: {
+                /** @description UTC date, YYYY-MM-DD */
+                day: string;
+                /** @enum {string} */
+                crawler: "googlebot" | "bingbot" | "yandexbot" | "applebot" | "duckduckbot" | "baiduspider" | "petalbot" | "other";
+                verified: boolean;
+                fetches: number;
+                notModified: number;
+                bytes: number;
+                /** @description sites fetched */
+                sites: number;
+            }[];
         };
         /** @description the one error shape of every route */
         Error: {
@@ -1613,8 +1734,8 @@ export interface components {
              * @description where events are POSTed (http or https)
              */
             url: string;
-            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost */
-            eventTypes: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost")[];
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl */
+            eventTypes: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl")[];
             /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
             secret?: string;
             enabled?: boolean;
@@ -1737,6 +1858,20 @@ export interface components {
                 } | {
                     id: string;
                     /** @constant */
+                    type: "sitemap.first_crawl";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        crawler: string;
+                        path: string;
+                        /** Format: date-time */
+                        readAt: string;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
                     type: "webhook.test";
                     /** Format: date-time */
                     timestamp: string;
@@ -1849,6 +1984,20 @@ export interface components {
             } | {
                 id: string;
                 /** @constant */
+                type: "sitemap.first_crawl";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    crawler: string;
+                    path: string;
+                    /** Format: date-time */
+                    readAt: string;
+                };
+            } | {
+                id: string;
+                /** @constant */
                 type: "webhook.test";
                 /** Format: date-time */
                 timestamp: string;
@@ -1909,8 +2058,8 @@ export interface components {
              * @description where events are POSTed (http or https)
              */
             url?: string;
-            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost */
-            eventTypes?: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost")[];
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl */
+            eventTypes?: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl")[];
             /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
             secret?: string;
             /** @description true re-enables an endpoint the platform disabled, clearing its failure count */
@@ -5111,6 +5260,153 @@ export interface operations {
             };
             /** @description no such object for this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "crawls.insight": {
+        parameters: {
+            query?: {
+                /** @description days of counts and errors, up to today */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                siteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlInsight"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "crawlsAdmin.totals": {
+        parameters: {
+            query?: {
+                /** @description days of counts and errors, up to today */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrawlTotals"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

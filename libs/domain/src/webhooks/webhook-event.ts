@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'import.finished',
   'site.verified',
   'site.verification_lost',
+  'sitemap.first_crawl',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by "send test event": endpoints do not subscribe to it. */
@@ -45,6 +46,14 @@ const siteData = z.object({
   reason: z.string().nullable(),
 });
 
+const firstCrawlData = z.object({
+  siteId: uuid,
+  /** The verified crawler (reverse DNS, forward-confirmed) that read the index. */
+  crawler: z.string(),
+  path: z.string(),
+  readAt: instant,
+});
+
 const testData = z.object({ endpointId: uuid, message: z.string() });
 
 /** Event ids: `evt_` and what the event is about, so re-emitting one event yields the same id (no `.`: the spec signs `id.timestamp.body`). */
@@ -59,6 +68,7 @@ export const webhookEvent = z.discriminatedUnion('type', [
   envelope('import.finished', importData),
   envelope('site.verified', siteData),
   envelope('site.verification_lost', siteData),
+  envelope('sitemap.first_crawl', firstCrawlData),
   envelope(TEST_EVENT_TYPE, testData),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
@@ -131,5 +141,19 @@ export function siteVerificationEvent(
     type,
     timestamp: at.toISOString(),
     data: { ...site, reason },
+  };
+}
+
+/** A verified crawler read the site's index for the first time: once per site and crawler. */
+export function firstCrawlEvent(crawl: {
+  siteId: string;
+  crawler: string;
+  path: string;
+  readAt: Date;
+}): NewWebhookEvent {
+  return {
+    id: webhookEventId('sitemap.first_crawl', crawl.siteId, crawl.crawler),
+    type: 'sitemap.first_crawl',
+    data: { siteId: crawl.siteId, crawler: crawl.crawler, path: crawl.path, readAt: crawl.readAt.toISOString() },
   };
 }

@@ -1,0 +1,163 @@
+// Off the hot path: every CRAWL_FLUSH_MS, the fetches the lane and Fastify counted (CrawlTally)
+// become hourly rows in Postgres. A crawler's claim is checked here, by forward-confirmed reverse
+// DNS, once per address (cached for a day); fetches wait for their address's verdict for up to
+// VERDICT_WAIT_MS. Addresses live only in this process's memory, never in a row.
+import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { Logger } from '@nestjs/common';
+import type { CrawlRepository } from '@sitemaps/data';
+import {
+  crawlRows,
+  verifyCrawlerAddress,
+  type Crawler,
+  type CrawlerDns,
+  type CrawlTally,
+  type TalliedFetches,
+} from '@sitemaps/domain';
+import type { ManifestReader } from '@sitemaps/storage';
+import { resolveTarget } from './request-target';
+
+/** How long fetches wait for their address's check before they count as unverified. */
+const VERDICT_WAIT_MS = 30_000;
+const VERDICT_TTL_MS = 24 * 3_600_000;
+/** A failed check (a DNS outage among the reasons) is tried again sooner. */
+const FAILED_VERDICT_TTL_MS = 3_600_000;
+const MAX_VERDICTS = 10_000;
+/** DNS checks in flight at once; more addresses wait for a later flush. */
+const MAX_CHECKS = 16;
+/** Fetches kept waiting for verdicts; beyond, the oldest count as unverified. */
+const MAX_WAITING = 20_000;
+
+export interface CrawlFlusherOptions {
+  flushMs: number;
+  /** PUBLIC_BASE_URL's host, where sites are served under `/s/<hostname>/`. */
+  platformHost: string | null;
+}
+
+/** node:dns over VERIFICATION_DNS_SERVERS (else the system's resolvers). */
+export function crawlerDns(servers: string[] | undefined): CrawlerDns {
+  const resolver = new Resolver({ timeout: 3_000, tries: 2 });
+  if (servers) resolver.setServers(servers);
+  return {
+    // A PTR query, not `reverse`: c-ares answers `reverse` from /etc/hosts first, where loopback
+    // and the host's own addresses have names no crawler's DNS gave them.
+    reverse: (address) => resolver.resolvePtr(reverseName(address)),
+    addresses: async (hostname) => {
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      return [...(v4.status === 'fulfilled' ? v4.value : []), ...(v6.status === 'fulfilled' ? v6.value : [])];
+    },
+  };
+}
+
+/** `1.2.3.4` -> `4.3.2.1.in-addr.arpa`; an IPv6 address by nibbles under `ip6.arpa`. */
+export function reverseName(address: string): string {
+  if (isIP(address) === 4) return `${address.split('.').reverse().join('.')}.in-addr.arpa`;
+  const [head = '', tail = ''] = address.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const missing = 8 - groups(head).length - groups(tail).length;
+  const full = [...groups(head), ...Array<string>(address.includes('::') ? missing : 0).fill('0'), ...groups(tail)];
+  const nibbles = full.map((group) => group.padStart(4, '0')).join('');
+  return `${[...nibbles].reverse().join('.')}.ip6.arpa`;
+}
+
+export class CrawlFlusher {
+  private readonly logger = new Logger('crawls');
+  private readonly verdicts = new Map<string, { verified: boolean; expiresAt: number }>();
+  private readonly checking = new Set<string>();
+  private waiting: TalliedFetches[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly tally: CrawlTally,
+    private readonly reader: ManifestReader,
+    private readonly crawls: CrawlRepository,
+    private readonly dns: CrawlerDns,
+    private readonly options: CrawlFlusherOptions,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), this.options.flushMs).unref();
+  }
+
+  /** Stops the timer and writes what was counted. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushing;
+    await this.flush(true);
+  }
+
+  /** One flush at a time; a tick that finds one running skips. */
+  flush(final = false): Promise<void> {
+    if (this.flushing) return this.flushing;
+    this.flushing = this.write(final)
+      .catch((error: Error) => this.logger.warn(`crawl counts not written: ${error.message}`))
+      .finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async write(final: boolean): Promise<void> {
+    const fetches = this.waiting.concat(this.tally.drain());
+    this.waiting = [];
+    if (this.tally.dropped > 0) {
+      this.logger.warn(`${this.tally.dropped} fetches not counted: too many distinct keys between flushes`);
+      this.tally.dropped = 0;
+    }
+    if (fetches.length === 0) return;
+    const sites = await this.sites(fetches);
+    const now = Date.now();
+    for (const fetch of fetches) if (fetch.address !== null) this.check(fetch.crawler, fetch.address, now);
+    const { rows, waiting } = crawlRows(
+      fetches,
+      {
+        resolve: (host, url) => {
+          const target = resolveTarget(host, url, this.options.platformHost);
+          if (target === null || target === 'bad-request') return undefined;
+          const siteId = sites.get(target.hostname);
+          return siteId ? { siteId, path: target.path } : undefined;
+        },
+        verdict: (crawler, address) => this.verdict(crawler, address, now),
+      },
+      final ? Infinity : now - VERDICT_WAIT_MS,
+    );
+    this.waiting = waiting.length > MAX_WAITING ? waiting.slice(-MAX_WAITING) : waiting;
+    await this.crawls.record(rows);
+  }
+
+  /** The site id of each hostname the fetches name (cached by the reader: the requests loaded them). */
+  private async sites(fetches: TalliedFetches[]): Promise<Map<string, string>> {
+    const ids = new Map<string, string>();
+    const hosts = new Set<string>();
+    for (const fetch of fetches) {
+      const target = resolveTarget(fetch.host, fetch.url, this.options.platformHost);
+      if (target !== null && target !== 'bad-request') hosts.add(target.hostname);
+    }
+    for (const hostname of hosts) {
+      const snapshot = this.reader.peek(hostname) ?? (await this.reader.load(hostname).catch(() => null));
+      if (snapshot) ids.set(hostname, snapshot.site.id);
+    }
+    return ids;
+  }
+
+  private verdict(crawler: Crawler, address: string, now: number): boolean | undefined {
+    const verdict = this.verdicts.get(`${crawler} ${address}`);
+    return verdict && verdict.expiresAt > now ? verdict.verified : undefined;
+  }
+
+  /** Starts a check of the address unless one is known or running. */
+  private check(crawler: Crawler, address: string, now: number): void {
+    const key = `${crawler} ${address}`;
+    if (this.verdict(crawler, address, now) !== undefined || this.checking.has(key)) return;
+    if (this.checking.size >= MAX_CHECKS || isIP(address.replace(/^::ffff:/, '')) === 0) return;
+    this.checking.add(key);
+    void verifyCrawlerAddress(crawler, address, this.dns)
+      .then((verified) => {
+        if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+        this.verdicts.set(key, {
+          verified,
+          expiresAt: Date.now() + (verified ? VERDICT_TTL_MS : FAILED_VERDICT_TTL_MS),
+        });
+      })
+      .finally(() => this.checking.delete(key));
+  }
+}
