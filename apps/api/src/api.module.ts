@@ -12,7 +12,15 @@ import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/d
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { announceManifestChange, manifestChannel } from '@sitemaps/storage';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
+import {
+  BuildProducer,
+  createQueue,
+  createRedisConnection,
+  QUEUE,
+  SiteFilesProducer,
+  VerificationProducer,
+  type RedisConnection,
+} from '@sitemaps/jobs';
 import { createLogger, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import {
@@ -20,6 +28,7 @@ import {
   API_LIMITS,
   AUTH_FAILURE_LIMITER,
   BUILD_PRODUCER,
+  SITE_FILES_PRODUCER,
   CONFIG,
   PG_POOL,
   PRISMA,
@@ -67,6 +76,7 @@ import { ValidateService } from './validate/validate.service';
 import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.providers';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
+const MAINTENANCE_QUEUE = Symbol('MAINTENANCE_QUEUE');
 
 /** Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests. */
 function sharedLimiter(
@@ -90,12 +100,14 @@ class ApiClients implements OnApplicationShutdown {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_QUEUE) private readonly queue: Queue,
+    @Inject(MAINTENANCE_QUEUE) private readonly maintenance: Queue,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
     @Inject(READ_REPLICA) private readonly replica: ReplicaClients | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
+    await this.maintenance.close();
     await this.verification.close();
     await this.prisma.$disconnect();
     await this.pool.end();
@@ -177,6 +189,16 @@ export class ApiModule {
           provide: BUILD_PRODUCER,
           inject: [BUILD_QUEUE, REDIS],
           useFactory: (queue: Queue, redis: RedisConnection) => new BuildProducer(queue, redis, config.build),
+        },
+        {
+          provide: MAINTENANCE_QUEUE,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) => createQueue(QUEUE.maintenance, redis, config.queuePrefix),
+        },
+        {
+          provide: SITE_FILES_PRODUCER,
+          inject: [MAINTENANCE_QUEUE],
+          useFactory: (queue: Queue) => new SiteFilesProducer(queue),
         },
         {
           provide: VERIFICATION_PRODUCER,

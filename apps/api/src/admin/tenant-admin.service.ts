@@ -12,8 +12,8 @@ import {
   type TenantRecord,
 } from '@sitemaps/data';
 import { normalizeHostname, notFound } from '@sitemaps/domain';
-import type { BuildProducer } from '@sitemaps/jobs';
-import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, type AnnounceSiteChange } from '../api.tokens';
+import type { BuildProducer, SiteFilesProducer } from '@sitemaps/jobs';
+import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, SITE_FILES_PRODUCER, type AnnounceSiteChange } from '../api.tokens';
 import {
   bigintKey,
   createdKey,
@@ -34,6 +34,7 @@ export class TenantAdminService {
     private readonly ownership: SiteOwnershipRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
     @Inject(ANNOUNCE_SITE_CHANGE) private readonly announceSite: AnnounceSiteChange,
+    @Inject(SITE_FILES_PRODUCER) private readonly siteFiles: SiteFilesProducer,
   ) {}
 
   async list(page: PageRequest & { suspended?: boolean | undefined }): Promise<Page<TenantView>> {
@@ -77,6 +78,8 @@ export class TenantAdminService {
       await this.builds.scheduleRebuilds(siteId, null);
       await this.announceSite(siteId);
     }
+    // The rows are gone (committed): now the files in the store.
+    await this.siteFiles.removeFilesOf(removed.siteIds);
   }
 
   /** Every tenant's site for a hostname, the verified one first. */

@@ -19,10 +19,11 @@ import {
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
-import type { BuildProducer, VerificationProducer } from '@sitemaps/jobs';
+import type { BuildProducer, SiteFilesProducer, VerificationProducer } from '@sitemaps/jobs';
 import {
   ANNOUNCE_SITE_CHANGE,
   BUILD_PRODUCER,
+  SITE_FILES_PRODUCER,
   CONFIG,
   VERIFICATION_PRODUCER,
   type AnnounceSiteChange,
@@ -56,6 +57,7 @@ export class SitesService {
     private readonly ownership: SiteOwnershipRepository,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
     private readonly reads: ReadRouter,
+    @Inject(SITE_FILES_PRODUCER) private readonly siteFiles: SiteFilesProducer,
   ) {}
 
   /**
@@ -162,6 +164,7 @@ export class SitesService {
     await this.builds.scheduleRebuilds(site.id, null);
     await this.sites.remove(site.id);
     await this.announce(site.id);
+    await this.siteFiles.removeFilesOf([site.id]);
   }
 
   /** The site's scheduled full rebuild and its next run. */
