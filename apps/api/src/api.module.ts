@@ -58,6 +58,7 @@ import { ShardsService } from './shards/shards.service';
 import { SitesController } from './sites/sites.controller';
 import { SitesResolver } from './sites/sites.resolver';
 import { SitesService } from './sites/sites.service';
+import { SiteLifecycle } from './sites/site-lifecycle';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsResolver } from './tenants/tenants.resolver';
 import { TenantsService } from './tenants/tenants.service';
@@ -255,6 +256,7 @@ export class ApiModule {
         TenantAdminService,
         TenantAdminResolver,
         SitesService,
+        SiteLifecycle,
         UrlsService,
         BuildsService,
         ShardsService,

@@ -19,17 +19,11 @@ import {
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
-import type { BuildProducer, SiteFilesProducer, VerificationProducer } from '@sitemaps/jobs';
-import {
-  ANNOUNCE_SITE_CHANGE,
-  BUILD_PRODUCER,
-  SITE_FILES_PRODUCER,
-  CONFIG,
-  VERIFICATION_PRODUCER,
-  type AnnounceSiteChange,
-} from '../api.tokens';
+import type { BuildProducer, VerificationProducer } from '@sitemaps/jobs';
+import { BUILD_PRODUCER, CONFIG, VERIFICATION_PRODUCER } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
+import { SiteLifecycle } from './site-lifecycle';
 
 export interface SiteInput {
   hostname?: string;
@@ -52,12 +46,11 @@ export class SitesService {
   constructor(
     private readonly sites: SiteRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(ANNOUNCE_SITE_CHANGE) private readonly announce: AnnounceSiteChange,
+    private readonly lifecycle: SiteLifecycle,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly ownership: SiteOwnershipRepository,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
     private readonly reads: ReadRouter,
-    @Inject(SITE_FILES_PRODUCER) private readonly siteFiles: SiteFilesProducer,
   ) {}
 
   /**
@@ -150,7 +143,7 @@ export class SitesService {
     if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
-    await this.announce(site.id);
+    await this.lifecycle.changed(site.id);
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
     // The stylesheet is in every file's header: every shard renders again.
     if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
@@ -161,10 +154,8 @@ export class SitesService {
 
   async remove(tenantId: string, siteId: string): Promise<void> {
     const site = await this.get(tenantId, siteId);
-    await this.builds.scheduleRebuilds(site.id, null);
     await this.sites.remove(site.id);
-    await this.announce(site.id);
-    await this.siteFiles.removeFilesOf([site.id]);
+    await this.lifecycle.deleted([site.id]);
   }
 
   /** The site's scheduled full rebuild and its next run. */
