@@ -1,7 +1,8 @@
 // Webhooks through the real API and workers: a local HTTP server stands in for a customer's
 // endpoint. Every delivery is checked against the Standard Webhooks signature computed here with
-// node:crypto alone (not the platform's signer), retried after 500s with exponential backoff,
-// logged per endpoint, and an endpoint that keeps failing is disabled until its owner enables it.
+// node:crypto alone (not the platform's signer), retried after 500s with exponential backoff (or
+// when the receiver's Retry-After says), logged per endpoint, and an endpoint that keeps failing
+// is disabled until its owner enables it. A build that fails for good delivers build.failed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,8 @@ interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** Wall-clock time (ms), to compare with an HTTP date. */
+  wall: number;
 }
 
 /** A customer's endpoint: records every request and answers from a per-path script, then 200. */
@@ -29,6 +32,8 @@ class Receiver {
   readonly received: Received[] = [];
   readonly scripts = new Map<string, number[]>();
   readonly always = new Map<string, number>();
+  /** Headers of the scripted answers, in step with `scripts`. */
+  readonly scriptedHeaders = new Map<string, Record<string, string>[]>();
   private readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -39,9 +44,13 @@ class Receiver {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.now(),
+        wall: Date.now(),
       });
       const status = this.scripts.get(path)?.shift() ?? this.always.get(path) ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'scripted failure');
+      const headers = this.scriptedHeaders.get(path)?.shift() ?? {};
+      response
+        .writeHead(status, { 'content-type': 'text/plain', ...headers })
+        .end(status === 200 ? 'ok' : 'scripted failure');
     });
   });
 
@@ -206,6 +215,22 @@ describe('webhooks', () => {
       data: { siteId, importId, source: 'upload', status: 'completed', stored: 2, rejected: 0 },
     });
     expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+  });
+
+  it('waits as long as the receiver’s Retry-After says, in seconds or as an HTTP date, before the next attempt', async () => {
+    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/busy`, eventTypes: ['import.finished'] }))
+      .body;
+    receiver.scripts.set('/busy', [503, 429]);
+    // Well past the 2 s and what the queue's own backoff (BACKOFF_MS, then twice that) would add.
+    const date = new Date(Date.now() + 8_000).toUTCString();
+    receiver.scriptedHeaders.set('/busy', [{ 'retry-after': '2' }, { 'retry-after': date }]);
+    await importUrls(['/ra']);
+    const [log] = await settled(webhookId, 1);
+    const attempts = receiver.at('/busy');
+    expect(attempts).toHaveLength(3);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(2_000);
+    expect(attempts[2]!.wall).toBeGreaterThanOrEqual(Date.parse(date));
+    expect(log).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 200 });
   });
 
   it('disables an endpoint after the configured deliveries fail for good in a row; its owner re-enables it', async () => {

@@ -12,5 +12,6 @@ export * from './alternates/cluster-changes';
 export * from './tenants/quota.rules';
 export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
+export * from './webhooks/retry-after';
 export * from './builds/manifest-merge';
 export * from './sites/site-verification';

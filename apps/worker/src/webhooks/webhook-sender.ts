@@ -17,6 +17,8 @@ export interface SendResult {
   status: number | null;
   latencyMs: number;
   error: string | null;
+  /** The answer's `Retry-After`, as sent; null without one. */
+  retryAfter: string | null;
 }
 
 const USER_AGENT = 'sitemaps-platform-webhooks/1.0';
@@ -33,22 +35,36 @@ export class WebhookSender {
     try {
       url = new URL(rawUrl);
     } catch {
-      return { status: null, latencyMs: 0, error: `not a URL: ${rawUrl}` };
+      return { status: null, latencyMs: 0, error: `not a URL: ${rawUrl}`, retryAfter: null };
     }
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(literal) && !this.policy.allowPrivateAddresses && !isPublicAddress(literal)) {
-      return { status: null, latencyMs: 0, error: `${literal} is a private, loopback or link-local address` };
+      return {
+        status: null,
+        latencyMs: 0,
+        error: `${literal} is a private, loopback or link-local address`,
+        retryAfter: null,
+      };
     }
     try {
-      const { status, text } = await this.post(url, headers, body);
+      const { status, text, retryAfter } = await this.post(url, headers, body);
       const ok = status >= 200 && status < 300;
-      return { status, latencyMs: elapsed(), error: ok ? null : `answered ${status}${text ? `: ${text}` : ''}` };
+      return {
+        status,
+        latencyMs: elapsed(),
+        error: ok ? null : `answered ${status}${text ? `: ${text}` : ''}`,
+        retryAfter,
+      };
     } catch (error) {
-      return { status: null, latencyMs: elapsed(), error: (error as Error).message };
+      return { status: null, latencyMs: elapsed(), error: (error as Error).message, retryAfter: null };
     }
   }
 
-  private post(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  private post(
+    url: URL,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<{ status: number; text: string; retryAfter: string | null }> {
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
       if (!client) return reject(new Error(`${url.protocol} is not http or https`));
@@ -73,7 +89,11 @@ export class WebhookSender {
           kept += chunk.length;
         });
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').trim() }),
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8').trim(),
+            retryAfter: response.headers['retry-after'] ?? null,
+          }),
         );
         response.on('error', reject);
       });
