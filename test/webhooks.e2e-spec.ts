@@ -4,7 +4,10 @@
 // when the receiver's Retry-After says), logged per endpoint, and an endpoint that keeps failing
 // is disabled until its owner enables it. A build that fails for good delivers build.failed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
@@ -404,4 +407,64 @@ describe('webhooks for hostname verification', () => {
     expect(verifySignature(secret, lost.request)).toBe(true);
     expect(events().filter(({ event }) => event.type === 'site.verified')).toHaveLength(1);
   });
+});
+
+describe('webhooks of a build that fails', () => {
+  const receiver = new Receiver();
+  let platform: Platform;
+  let scratch: string;
+
+  beforeAll(async () => {
+    const base = await receiver.start();
+    // The file store's root is a regular file: every shard render fails to write, so the build fails for good.
+    scratch = await mkdtemp(path.join(tmpdir(), 'failing-store-'));
+    await writeFile(path.join(scratch, 'not-a-directory'), '');
+    platform = await startPlatform({
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      STORAGE_DRIVER: 'fs',
+      STORAGE_DIR: path.join(scratch, 'not-a-directory'),
+      // The failing renders are the point: their error lines are not.
+      LOG_LEVEL: 'fatal',
+    });
+    const api = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failing' })).body.apiKey,
+    );
+    Object.assign(context, { api, base });
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await receiver.stop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+  const context = {} as { api: ReturnType<typeof apiClient>; base: string };
+
+  it('delivers build.failed, signed, with the build’s error', async () => {
+    const { api, base } = context;
+    const { id: webhookId, secret } = (
+      await api.post('/v1/webhooks', { url: `${base}/failures`, eventTypes: ['build.failed'] })
+    ).body;
+    const siteId = (await api.post('/v1/sites', { hostname: 'failing.example.com' })).body.id as string;
+    await api.put(`/v1/sites/${siteId}/urls`, [{ loc: 'https://failing.example.com/a' }]);
+    const buildId = (await api.post(`/v1/sites/${siteId}/builds`, {})).body.buildId as string;
+    const build = await api.waitForBuild(siteId, buildId);
+    expect(build).toMatchObject({ status: 'failed', error: expect.any(String) });
+
+    // The PUT's own change-triggered build fails too, and says so in an event of its own.
+    const request = await waitUntil('build.failed of the build at the endpoint', () =>
+      receiver.at('/failures').find((r) => JSON.parse(r.body).data.buildId === buildId),
+    );
+    expect(verifySignature(secret, request)).toBe(true);
+    expect(JSON.parse(request.body)).toEqual({
+      id: request.headers['webhook-id'],
+      type: 'build.failed',
+      timestamp: expect.any(String),
+      data: { siteId, buildId, status: 'failed', error: build.error },
+    });
+    const log = await waitUntil('the delivery logged', async () => {
+      const items = (await api.get(`/v1/webhooks/${webhookId}/deliveries`)).body.items as any[];
+      return items.find((item) => item.status === 'succeeded' && item.event.data.buildId === buildId);
+    });
+    expect(log).toMatchObject({ eventType: 'build.failed', attempts: 1, responseStatus: 200 });
+  }, 180_000);
 });
