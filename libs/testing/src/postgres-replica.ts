@@ -155,8 +155,8 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
           withClient(
             replicaUrl,
             async (client) =>
-              (await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]
-                ?.standby === false,
+              (await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]?.standby ===
+              false,
           ),
         );
       },
