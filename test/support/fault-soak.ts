@@ -416,7 +416,15 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         { timeoutMs: 60_000 },
       ).catch(() => publishedLocs(publicServer.url));
       const publishedSet = new Set(published);
-      const stuckJobs = await leftoverJobs(redis.url, env.QUEUE_PREFIX);
+      // Jobs still running when the load stopped get a minute to finish.
+      const stuckJobs = await waitUntil(
+        'no job left',
+        async () => {
+          const left = await leftoverJobs(redis.url, env.QUEUE_PREFIX);
+          return Object.keys(left).length === 0 ? left : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 1_000 },
+      ).catch(() => leftoverJobs(redis.url, env.QUEUE_PREFIX));
       return {
         durationS: seconds(),
         requests,
@@ -460,16 +468,22 @@ async function publishedLocs(publicUrl: string): Promise<string[]> {
   return locs;
 }
 
-/** Jobs waiting, active or delayed in any queue (job schedulers' next runs excepted). */
+/**
+ * Jobs that should have run by now, per queue and state: waiting, active, parents waiting for
+ * children, and delayed jobs overdue by more than a minute. A delayed job not yet due (a retry's
+ * backoff, a debounced build) and job schedulers' next runs are not stuck.
+ */
 async function leftoverJobs(redisUrl: string, prefix: string): Promise<Record<string, number>> {
   const left: Record<string, number> = {};
   for (const name of Object.values(QUEUE)) {
     const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
     try {
       const counts = await queue.getJobCounts('wait', 'active', 'prioritized', 'waiting-children');
-      const delayed = (await queue.getDelayed()).filter((job) => !job.repeatJobKey).length;
-      const total = Object.values(counts).reduce((sum, n) => sum + n, 0) + delayed;
-      if (total > 0) left[name] = total;
+      for (const [state, n] of Object.entries(counts)) if (n > 0) left[`${name} ${state}`] = n;
+      const overdue = (await queue.getDelayed()).filter(
+        (job) => !job.repeatJobKey && job.timestamp + job.delay < Date.now() - 60_000,
+      ).length;
+      if (overdue > 0) left[`${name} delayed, overdue`] = overdue;
     } finally {
       await queue.close();
     }
@@ -485,7 +499,8 @@ function processTreeRssMb(pid: number | undefined): number | undefined {
       Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
     const kb = rssOf(String(pid)) + children.reduce((sum, child) => sum + rssOf(child), 0);
-    return Math.round(kb / 1024);
+    // A process on its way out has no VmRSS any more: no sample.
+    return kb > 0 ? Math.round(kb / 1024) : undefined;
   } catch {
     return undefined;
   }
