@@ -1,9 +1,12 @@
 // The probes of the three apps, each in its own process as production runs them: live while the
-// process runs; ready only while Postgres and Redis answer. Redis here is a redis-server of the
-// test's own, stopped and started again; the machine's shared one is never touched.
+// process runs; ready only while Postgres and Redis answer, and for the worker, only while it
+// takes the jobs of the queues it serves. Redis here is a redis-server of the test's own, stopped
+// and started again; the machine's shared one is never touched.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRedisServer, type RedisServer } from '@sitemaps/local-services';
 import { createTestDatabase, uniqueQueuePrefix, waitUntil, type TestDatabase } from '@sitemaps/testing';
@@ -24,6 +27,7 @@ describe('health probes', () => {
   let api: ApiProcess;
   let worker: WorkerProcess;
   let publicServer: PublicProcess;
+  let prefix: string;
   const apps = () => ({ api: api.url, worker: worker.httpUrl, public: publicServer.url });
 
   beforeAll(async () => {
@@ -33,10 +37,11 @@ describe('health probes', () => {
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
-      QUEUE_PREFIX: uniqueQueuePrefix('health'),
+      QUEUE_PREFIX: (prefix = uniqueQueuePrefix('health')),
       LOG_LEVEL: 'warn',
       INDEXNOW_ENDPOINTS: 'off',
       PUBLIC_WORKERS: '1',
+      WORKER_STALL_MS: '2000',
     };
     [api, worker, publicServer] = await Promise.all([spawnApi(env), spawnWorker(env), spawnPublic(env)]);
   });
@@ -86,4 +91,39 @@ describe('health probes', () => {
       await waitUntil(`${app} ready again`, async (seen) => seen((await probe(`${url}/health/ready`)).status) === 200);
     }
   });
+
+  it('makes the worker unready while it takes no job from a queue that has some, and ready once it does', async () => {
+    // A worker that should consume and does not, with Redis and Postgres answering its probes: here
+    // Redis refuses the worker's blocking wait (an ACL), so BullMQ's loop waits again and again and
+    // never fetches a job, as a loop stuck after a failover would. The worker's own server: no one else uses it.
+    const webhooks = new Queue('webhook', { connection: { url: redis.url }, prefix });
+    const admin = new Redis(redis.url);
+    try {
+      await admin.call('ACL', 'SETUSER', 'default', '-bzpopmin');
+      // Once its blocking wait from before the ACL has ended, the worker fails each new one.
+      await waitUntil('the webhook worker refused its blocking wait', async () =>
+        /"queue":"webhook".*NOPERM/.test(worker.output()),
+      );
+      // A delivery that no longer exists: the worker skips it once it takes it.
+      await webhooks.add('deliver-webhook', { v: 1, deliveryId: '00000000-0000-4000-8000-000000000000' });
+      const stalled = await waitUntil('the worker unready for the queue it does not consume', async (seen) => {
+        const ready = seen(await probe(`${worker.httpUrl}/health/ready`));
+        return ready.status === 503 && ready;
+      });
+      expect(stalled.body).toEqual({ status: 'unavailable', checks: { postgres: 'ok', redis: 'ok', jobs: 'down' } });
+      expect(worker.output()).toContain('not consuming queue webhook');
+      expect((await probe(`${worker.httpUrl}/health/live`)).status).toBe(200);
+
+      await admin.call('ACL', 'SETUSER', 'default', '+bzpopmin');
+      await waitUntil('the job taken', async () => (await webhooks.getJobCounts('wait')).wait === 0);
+      await waitUntil(
+        'the worker ready again',
+        async (seen) => seen((await probe(`${worker.httpUrl}/health/ready`)).status) === 200,
+      );
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'default', '+bzpopmin').catch(() => undefined);
+      admin.disconnect();
+      await webhooks.close();
+    }
+  }, 240_000);
 });

@@ -1,8 +1,12 @@
 // Webhooks through the real API and workers: a local HTTP server stands in for a customer's
 // endpoint. Every delivery is checked against the Standard Webhooks signature computed here with
-// node:crypto alone (not the platform's signer), retried after 500s with exponential backoff,
-// logged per endpoint, and an endpoint that keeps failing is disabled until its owner enables it.
+// node:crypto alone (not the platform's signer), retried after 500s with exponential backoff (or
+// when the receiver's Retry-After says), logged per endpoint, and an endpoint that keeps failing
+// is disabled until its owner enables it. A build that fails for good delivers build.failed.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -26,6 +30,8 @@ interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** Wall-clock time (ms), to compare with an HTTP date. */
+  wall: number;
 }
 
 /** A customer's endpoint: records every request and answers from a per-path script, then 200. */
@@ -33,6 +39,8 @@ class Receiver {
   readonly received: Received[] = [];
   readonly scripts = new Map<string, number[]>();
   readonly always = new Map<string, number>();
+  /** Headers of the scripted answers, in step with `scripts`. */
+  readonly scriptedHeaders = new Map<string, Record<string, string>[]>();
   private readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,9 +51,13 @@ class Receiver {
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.now(),
+        wall: Date.now(),
       });
       const status = this.scripts.get(path)?.shift() ?? this.always.get(path) ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'scripted failure');
+      const headers = this.scriptedHeaders.get(path)?.shift() ?? {};
+      response
+        .writeHead(status, { 'content-type': 'text/plain', ...headers })
+        .end(status === 200 ? 'ok' : 'scripted failure');
     });
   });
 
@@ -201,6 +213,22 @@ describe('webhooks', () => {
       data: { siteId, importId, source: 'upload', status: 'completed', stored: 2, rejected: 0 },
     });
     expect((await api.get(`/v1/webhooks/${webhookId}`)).body).toMatchObject({ enabled: true, consecutiveFailures: 0 });
+  });
+
+  it('waits as long as the receiver’s Retry-After says, in seconds or as an HTTP date, before the next attempt', async () => {
+    const { id: webhookId } = (await api.post('/v1/webhooks', { url: `${base}/busy`, eventTypes: ['import.finished'] }))
+      .body;
+    receiver.scripts.set('/busy', [503, 429]);
+    // Well past the 2 s and what the queue's own backoff (BACKOFF_MS, then twice that) would add.
+    const date = new Date(Date.now() + 8_000).toUTCString();
+    receiver.scriptedHeaders.set('/busy', [{ 'retry-after': '2' }, { 'retry-after': date }]);
+    await importUrls(['/ra']);
+    const [log] = await settled(webhookId, 1);
+    const attempts = receiver.at('/busy');
+    expect(attempts).toHaveLength(3);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(2_000);
+    expect(attempts[2]!.wall).toBeGreaterThanOrEqual(Date.parse(date));
+    expect(log).toMatchObject({ status: 'succeeded', attempts: 3, responseStatus: 200 });
   });
 
   it('disables an endpoint after the configured deliveries fail for good in a row; its owner re-enables it', async () => {
@@ -435,4 +463,64 @@ describe('webhooks for hostname verification', () => {
     expect(verifySignature(secret, lost.request)).toBe(true);
     expect(events().filter(({ event }) => event.type === 'site.verified')).toHaveLength(1);
   });
+});
+
+describe('webhooks of a build that fails', () => {
+  const receiver = new Receiver();
+  let platform: Platform;
+  let scratch: string;
+
+  beforeAll(async () => {
+    const base = await receiver.start();
+    // The file store's root is a regular file: every shard render fails to write, so the build fails for good.
+    scratch = await mkdtemp(path.join(tmpdir(), 'failing-store-'));
+    await writeFile(path.join(scratch, 'not-a-directory'), '');
+    platform = await startPlatform({
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      STORAGE_DRIVER: 'fs',
+      STORAGE_DIR: path.join(scratch, 'not-a-directory'),
+      // The failing renders are the point: their error lines are not.
+      LOG_LEVEL: 'fatal',
+    });
+    const api = apiClient(
+      platform.apiUrl,
+      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failing' })).body.apiKey,
+    );
+    Object.assign(context, { api, base });
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await receiver.stop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+  const context = {} as { api: ReturnType<typeof apiClient>; base: string };
+
+  it('delivers build.failed, signed, with the build’s error', async () => {
+    const { api, base } = context;
+    const { id: webhookId, secret } = (
+      await api.post('/v1/webhooks', { url: `${base}/failures`, eventTypes: ['build.failed'] })
+    ).body;
+    const siteId = (await api.post('/v1/sites', { hostname: 'failing.example.com' })).body.id as string;
+    await api.put(`/v1/sites/${siteId}/urls`, [{ loc: 'https://failing.example.com/a' }]);
+    const buildId = (await api.post(`/v1/sites/${siteId}/builds`, {})).body.buildId as string;
+    const build = await api.waitForBuild(siteId, buildId);
+    expect(build).toMatchObject({ status: 'failed', error: expect.any(String) });
+
+    // The PUT's own change-triggered build fails too, and says so in an event of its own.
+    const request = await waitUntil('build.failed of the build at the endpoint', () =>
+      receiver.at('/failures').find((r) => JSON.parse(r.body).data.buildId === buildId),
+    );
+    expect(verifySignature(secret, request)).toBe(true);
+    expect(JSON.parse(request.body)).toEqual({
+      id: request.headers['webhook-id'],
+      type: 'build.failed',
+      timestamp: expect.any(String),
+      data: { siteId, buildId, status: 'failed', error: build.error },
+    });
+    const log = await waitUntil('the delivery logged', async () => {
+      const items = (await api.get(`/v1/webhooks/${webhookId}/deliveries`)).body.items as any[];
+      return items.find((item) => item.status === 'succeeded' && item.event.data.buildId === buildId);
+    });
+    expect(log).toMatchObject({ eventType: 'build.failed', attempts: 1, responseStatus: 200 });
+  }, 180_000);
 });

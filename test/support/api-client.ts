@@ -1,5 +1,6 @@
 // A thin REST client for tests: what a customer's system would send.
-import { waitUntil } from '@sitemaps/testing';
+// The file, not the lib's index: the fault soak's script imports this outside vitest.
+import { waitUntil } from '@sitemaps/testing/src/wait-until';
 
 export interface ApiResponse<T = any> {
   status: number;

@@ -3,7 +3,8 @@
 // protocol's rules: see libs/sitemap-xml/src/validate).
 import { gunzipSync } from 'node:zlib';
 import { formatProblem, validateSitemapFile } from '@sitemaps/sitemap-xml';
-import { rawRequest, type RawResponse } from '@sitemaps/testing';
+// The file, not the lib's index: the fault soak's script imports this outside vitest.
+import { rawRequest, type RawResponse } from '@sitemaps/testing/src/raw-http';
 
 export interface FetchedFile {
   path: string;

@@ -12,7 +12,15 @@ import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/d
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { announceManifestChange, manifestChannel } from '@sitemaps/storage';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { BuildProducer, createRedisConnection, VerificationProducer, type RedisConnection } from '@sitemaps/jobs';
+import {
+  BuildProducer,
+  createQueue,
+  createRedisConnection,
+  QUEUE,
+  SiteFilesProducer,
+  VerificationProducer,
+  type RedisConnection,
+} from '@sitemaps/jobs';
 import { createLogger, PlatformMetrics, ROOT_LOGGER } from '@sitemaps/observability';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import {
@@ -20,6 +28,7 @@ import {
   API_LIMITS,
   AUTH_FAILURE_LIMITER,
   BUILD_PRODUCER,
+  SITE_FILES_PRODUCER,
   CONFIG,
   PG_POOL,
   PRISMA,
@@ -59,6 +68,7 @@ import { ShardsService } from './shards/shards.service';
 import { SitesController } from './sites/sites.controller';
 import { SitesResolver } from './sites/sites.resolver';
 import { SitesService } from './sites/sites.service';
+import { SiteLifecycle } from './sites/site-lifecycle';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsResolver } from './tenants/tenants.resolver';
 import { TenantsService } from './tenants/tenants.service';
@@ -82,6 +92,7 @@ import { ValidateService } from './validate/validate.service';
 import { WEBHOOK_CONTROLLERS, WEBHOOK_PROVIDERS } from './webhooks/webhooks.providers';
 
 const BUILD_QUEUE = Symbol('BUILD_QUEUE');
+const MAINTENANCE_QUEUE = Symbol('MAINTENANCE_QUEUE');
 
 /** Shared by every API replica through Redis; while Redis is away, each process limits on its own rather than failing requests. */
 function sharedLimiter(
@@ -105,12 +116,14 @@ class ApiClients implements OnApplicationShutdown {
     @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(REDIS) private readonly redis: RedisConnection,
     @Inject(BUILD_QUEUE) private readonly queue: Queue,
+    @Inject(MAINTENANCE_QUEUE) private readonly maintenance: Queue,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
     @Inject(READ_REPLICA) private readonly replica: ReplicaClients | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
+    await this.maintenance.close();
     await this.verification.close();
     await this.prisma.$disconnect();
     await this.pool.end();
@@ -200,6 +213,16 @@ export class ApiModule {
           useFactory: (queue: Queue, redis: RedisConnection) => new BuildProducer(queue, redis, config.build),
         },
         {
+          provide: MAINTENANCE_QUEUE,
+          inject: [REDIS],
+          useFactory: (redis: RedisConnection) => createQueue(QUEUE.maintenance, redis, config.queuePrefix),
+        },
+        {
+          provide: SITE_FILES_PRODUCER,
+          inject: [MAINTENANCE_QUEUE],
+          useFactory: (queue: Queue) => new SiteFilesProducer(queue),
+        },
+        {
           provide: VERIFICATION_PRODUCER,
           inject: [REDIS],
           useFactory: (redis: RedisConnection) =>
@@ -265,6 +288,7 @@ export class ApiModule {
         TenantAdminService,
         TenantAdminResolver,
         SitesService,
+        SiteLifecycle,
         UrlsService,
         ExclusionsService,
         ConflictsService,

@@ -3,6 +3,8 @@ export const PRISMA = Symbol('PRISMA');
 export const PG_POOL = Symbol('PG_POOL');
 export const REDIS = Symbol('REDIS');
 export const BUILD_PRODUCER = Symbol('BUILD_PRODUCER');
+/** Queues the removal of deleted sites' files (SiteFilesProducer). */
+export const SITE_FILES_PRODUCER = Symbol('SITE_FILES_PRODUCER');
 export const URL_INGEST = Symbol('URL_INGEST');
 export const API_LIMITS = Symbol('API_LIMITS');
 export const RATE_LIMITER = Symbol('RATE_LIMITER');

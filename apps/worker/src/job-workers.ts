@@ -3,6 +3,8 @@
 // workers on shutdown. Which queues this process serves is config (WORKER_QUEUES).
 // Every log line written while a job runs carries its queue, job id, site and build (the job's
 // logger is in nestjs-pino's async context), and each job ends with one line saying how it went.
+// A queue this process has stopped consuming (see ConsumerWatch) is logged and named by
+// `stalled()`, which the worker's readiness reads: an orchestrator replaces such a process.
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Queue, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
@@ -13,6 +15,7 @@ import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
 import type { QueueName, RedisConnection } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics, redactUrls, ROOT_LOGGER } from '@sitemaps/observability';
+import { ConsumerWatch } from './consumer-watch';
 import { CONFIG, REDIS } from './worker.tokens';
 
 export interface ServeOptions {
@@ -23,13 +26,24 @@ export interface ServeOptions {
   settings?: WorkerOptions['settings'];
 }
 
+/** One served queue: its BullMQ worker, a queue handle to count its jobs, and what this process does with them. */
+interface Consumer {
+  queue: QueueName;
+  worker: Worker;
+  counted: Queue;
+  concurrency: number;
+  running: number;
+  lastTakenAt: number;
+  watch: ConsumerWatch;
+}
+
 @Injectable()
 export class JobWorkers implements OnModuleDestroy {
   private readonly logger: Logger;
-  private readonly workers: Worker[] = [];
+  private readonly consumers: Consumer[] = [];
   private closing = false;
-  /** Read for the queue gauge on scrape. */
-  private readonly queues: Queue[] = [];
+  private watchTimer: NodeJS.Timeout | undefined;
+  private watching = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -45,6 +59,14 @@ export class JobWorkers implements OnModuleDestroy {
     return !this.closing;
   }
 
+  /** The queues this process should consume and does not, with why (empty when all is well). */
+  stalled(): { queue: QueueName; reason: string }[] {
+    if (this.closing) return [];
+    return this.consumers.flatMap(({ queue, watch }) =>
+      watch.current.stalled ? [{ queue, reason: watch.current.reason ?? 'stalled' }] : [],
+    );
+  }
+
   serves(queue: QueueName): boolean {
     return this.config.worker.queues.includes(queue);
   }
@@ -56,15 +78,19 @@ export class JobWorkers implements OnModuleDestroy {
     opts: ServeOptions = {},
   ): void {
     if (!this.serves(queue)) return;
+    const concurrency = opts.concurrency ?? this.config.worker.concurrency;
+    const consumer: Partial<Consumer> & { running: number; lastTakenAt: number } = { running: 0, lastTakenAt: 0 };
     const worker = new Worker(
       queue,
       (job: Job) => {
+        consumer.running += 1;
+        consumer.lastTakenAt = Date.now();
         const log = this.logger.child(jobFields(queue, job));
         return storage.run(new Store(log), async () => {
           const started = performance.now();
-          const parsed = schema.safeParse(job.data);
-          if (!parsed.success) throw new UnrecoverableError(`invalid ${queue} payload: ${parsed.error.message}`);
           try {
+            const parsed = schema.safeParse(job.data);
+            if (!parsed.success) throw new UnrecoverableError(`invalid ${queue} payload: ${parsed.error.message}`);
             const result = await handle(parsed.data, job);
             log.info({ ms: Math.round(performance.now() - started) }, 'job done');
             return result;
@@ -72,13 +98,15 @@ export class JobWorkers implements OnModuleDestroy {
             if (error instanceof DomainError && error.kind !== 'conflict')
               throw withoutCredentials(new UnrecoverableError(error.message));
             throw withoutCredentials(error);
+          } finally {
+            consumer.running -= 1;
           }
         });
       },
       {
         connection: this.redis,
         prefix: this.config.queuePrefix,
-        concurrency: opts.concurrency ?? this.config.worker.concurrency,
+        concurrency,
         // A killed worker's jobs return to the queue once their lock lapses.
         lockDuration: this.config.worker.lockMs,
         stalledInterval: Math.max(500, Math.floor(this.config.worker.lockMs / 2)),
@@ -96,17 +124,85 @@ export class JobWorkers implements OnModuleDestroy {
       if (final && opts.onFinalFailure) void opts.onFinalFailure(job, error);
     });
     worker.on('error', (error) => this.logger.error({ queue, err: error }, `worker error: ${error.message}`));
-    this.workers.push(worker);
     const counted = new Queue(queue, { connection: this.redis, prefix: this.config.queuePrefix });
-    this.queues.push(counted);
     this.metrics.observeQueues([counted]);
+    Object.assign(consumer, {
+      queue,
+      worker,
+      counted,
+      concurrency,
+      watch: new ConsumerWatch(this.config.worker.stallMs),
+    });
+    this.consumers.push(consumer as Consumer);
+    this.startWatch();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.workers.map((worker) => worker.close()));
-    await Promise.all(this.queues.map((queue) => queue.close()));
+    clearInterval(this.watchTimer);
+    await Promise.all(this.consumers.map(({ worker }) => worker.close()));
+    await Promise.all(this.consumers.map(({ counted }) => counted.close()));
   }
+
+  /** Looks at every served queue a few times per stall period; one look at a time (a look waits on Redis). */
+  private startWatch(): void {
+    if (this.watchTimer) return;
+    const every = Math.min(5_000, Math.max(250, Math.floor(this.config.worker.stallMs / 4)));
+    this.watchTimer = setInterval(() => {
+      if (this.watching || this.closing) return;
+      this.watching = true;
+      void this.look().finally(() => (this.watching = false));
+    }, every);
+    this.watchTimer.unref();
+  }
+
+  private async look(): Promise<void> {
+    for (const consumer of this.consumers) {
+      const ready = await readyJobs(this.redis, consumer.counted.keys).catch(() => undefined);
+      if (ready === undefined || this.closing) continue;
+      const was = consumer.watch.current.stalled;
+      const state = consumer.watch.observe({
+        at: Date.now(),
+        ready,
+        running: consumer.running,
+        concurrency: consumer.concurrency,
+        lastTakenAt: consumer.lastTakenAt,
+        loopRunning: consumer.worker.isRunning(),
+      });
+      if (state.stalled && !was)
+        this.logger.error(
+          { queue: consumer.queue, blockingClient: await blockingStatus(consumer.worker) },
+          `not consuming queue ${consumer.queue}: ${state.reason}`,
+        );
+      else if (!state.stalled && was)
+        this.logger.warn({ queue: consumer.queue }, `consuming queue ${consumer.queue} again`);
+    }
+  }
+}
+
+/**
+ * Jobs a worker would take now: waiting, prioritized, and delayed ones whose time has come (BullMQ
+ * promotes those when a worker next asks; a debounced build or a retry waits there). Plain reads,
+ * not a script: they answer even while Redis refuses writes. A delayed job's score is its due
+ * time × 0x1000 plus a counter (BullMQ's getDelayedScore).
+ */
+async function readyJobs(redis: RedisConnection, keys: Queue['keys']): Promise<number> {
+  const [waiting, prioritized, due] = await Promise.all([
+    redis.llen(keys.wait as string),
+    redis.zcard(keys.prioritized as string),
+    redis.zcount(keys.delayed as string, '-inf', `(${Date.now() * 0x1000}`),
+  ]);
+  return waiting + prioritized + due;
+}
+
+/** The status of the worker's blocking Redis client, for the log line of a stall. */
+async function blockingStatus(worker: Worker): Promise<string> {
+  // waitUntilReady() resolves with the blocking client once the worker's connections are up.
+  const client = await Promise.race([
+    worker.waitUntilReady(),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100)),
+  ]).catch(() => undefined);
+  return client?.status ?? 'unknown';
 }
 
 /**

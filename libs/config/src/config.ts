@@ -169,6 +169,11 @@ const envSchema = z.object({
    * idempotent and another worker takes over a lost lock, so a hung close must not hold a deploy.
    */
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /**
+   * A queue whose jobs have waited this long while this process had a free slot for them and took
+   * none: the process has stopped consuming it, and its readiness fails so it gets replaced.
+   */
+  WORKER_STALL_MS: z.coerce.number().int().min(1_000).default(60_000),
   /** A build queued or running this long with no job left in Redis is re-queued. */
   BUILD_STALE_MS: z.coerce
     .number()
@@ -370,6 +375,7 @@ export interface AppConfig {
     shardConcurrency: number;
     lockMs: number;
     shutdownTimeoutMs: number;
+    stallMs: number;
     http: { host: string; port: number };
   };
   build: { quietMs: number; maxWaitMs: number; staleMs: number };
@@ -546,6 +552,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       shardConcurrency: e.WORKER_SHARD_CONCURRENCY,
       lockMs: e.WORKER_LOCK_MS,
       shutdownTimeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS,
+      stallMs: e.WORKER_STALL_MS,
       http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
     },
     build: { quietMs: e.BUILD_QUIET_MS, maxWaitMs: e.BUILD_MAX_WAIT_MS, staleMs: e.BUILD_STALE_MS },

@@ -15,8 +15,13 @@ export function createPgPool(
   opts: { max?: number; onIdleError?: (error: Error) => void } = {},
 ): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  const onError = opts.onIdleError ?? (() => undefined);
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
-  pool.on('error', opts.onIdleError ?? (() => undefined));
+  pool.on('error', onError);
+  // Nor one that is checked out: pg emits 'error' on the client, and pg-pool listens only while
+  // it is idle, so a Postgres restart under load killed the process. The query in flight fails
+  // on its own; a client that errored is discarded when it is released.
+  pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }

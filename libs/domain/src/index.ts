@@ -12,6 +12,7 @@ export * from './alternates/cluster-changes';
 export * from './tenants/quota.rules';
 export * from './webhooks/webhook-event';
 export * from './webhooks/webhook-signature';
+export * from './webhooks/retry-after';
 export * from './builds/manifest-merge';
 export * from './sites/site-verification';
 export * from './urls/exclusion.rules';

@@ -4,5 +4,6 @@ export * from './job-defaults';
 export * from './build.producer';
 export * from './webhook.producer';
 export * from './verification.producer';
+export * from './site-files.producer';
 export * from './job-handlers';
 export * from './tenant-write-positions';

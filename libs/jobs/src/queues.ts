@@ -39,6 +39,8 @@ export const JOB = {
   verifySite: 'verify-site',
   /** On a schedule: queues a verify-site job for every site whose check is due. */
   sweepVerification: 'sweep-verification',
+  /** After a site (or its tenant) is deleted: removes its files from the store (maintenance queue). */
+  removeSiteFiles: 'remove-site-files',
 } as const;
 
 /** The jobs of the maintenance queue, each on its own schedule. */
@@ -111,6 +113,9 @@ export type ImportSitemapsPayload = z.infer<typeof importSitemapsPayload>;
 export const deliverWebhookPayload = z.object({ v: z.literal(1), deliveryId: uuid });
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 export const verifySitePayload = z.object({ v: z.literal(1), siteId: uuid });
+/** A deleted site: its row is gone, its files go. */
+export const removeSiteFilesPayload = z.object({ v: z.literal(1), siteId: uuid });
+export type RemoveSiteFilesPayload = z.infer<typeof removeSiteFilesPayload>;
 export type VerifySitePayload = z.infer<typeof verifySitePayload>;
 
 // Job ids are deterministic so a retried or doubled enqueue is one job. BullMQ forbids ':' in
@@ -134,4 +139,6 @@ export const jobId = {
   /** A de-duplication id: one check of a site waits or runs at a time. */
   verifySite: (siteId: string) => `verify-${siteId}`,
   sweepVerification: 'sweep-verification',
+  /** One removal per deleted site, however often its deletion is reported. */
+  removeSiteFiles: (siteId: string) => `site-files-${siteId}`,
 };

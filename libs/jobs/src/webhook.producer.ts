@@ -9,10 +9,16 @@ import { parseWebhookEvent, TEST_EVENT_TYPE, webhookEventId, type NewWebhookEven
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { deliverWebhookPayload, JOB, jobId, QUEUE } from './queues';
 
+/**
+ * The webhook queue's backoff type: the worker's strategy for it waits as long as a receiver's
+ * `Retry-After` asks, else backs off exponentially with the policy's delay and jitter.
+ */
+export const WEBHOOK_BACKOFF_TYPE = 'webhook';
+
 export interface WebhookRetryPolicy {
   /** Attempts per delivery, the first included. */
   attempts: number;
-  /** Delay before the first retry; each further one doubles it (BullMQ's exponential backoff, with jitter). */
+  /** Delay before the first retry; each further one doubles it (exponential backoff, with jitter), unless the receiver says when. */
   backoffMs: number;
 }
 
@@ -29,7 +35,7 @@ export class WebhookProducer {
       defaultJobOptions: {
         ...DEFAULT_JOB_OPTIONS,
         attempts: retry.attempts,
-        backoff: { type: 'exponential', delay: retry.backoffMs, jitter: 0.2 },
+        backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: retry.backoffMs, jitter: 0.2 },
       },
       ...jobTelemetry(),
     });

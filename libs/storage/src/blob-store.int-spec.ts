@@ -136,4 +136,27 @@ describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
     const bytes = await store.get(site.id, files[0]!.sha256);
     expect(bytes?.length).toBe(files[0]!.gzipSize);
   });
+
+  it('removes a deleted site’s files, idempotently, and none while the site exists or of other sites', async () => {
+    const [doomed, kept] = [await createSite(prisma), await createSite(prisma)];
+    const files = await Promise.all(['x', 'y', 'z'].map((text) => storeFile(store, doomed.id, text)));
+    const other = await storeFile(store, kept.id, 'x');
+    expect(await store.removeSite(doomed.id)).toBeNull();
+    expect(await store.get(doomed.id, files[0]!.sha256)).not.toBeNull();
+
+    await prisma.tenant.delete({ where: { id: doomed.tenantId } });
+    const outside = driver === 'postgres' ? 0 : files.length;
+    expect(await store.removeSite(doomed.id)).toBe(outside);
+    expect(await store.removeSite(doomed.id)).toBe(0);
+    for (const file of files) expect(await store.get(doomed.id, file.sha256)).toBeNull();
+    expect(await store.get(kept.id, other.sha256)).not.toBeNull();
+    if (driver === 'fs') expect(await readdir(dir)).not.toContain(doomed.id);
+    if (!s3) return;
+    const settings = s3.config(prefix);
+    const { client } = await connectS3(settings);
+    const listed = await client.send(
+      new ListObjectsV2Command({ Bucket: settings.bucket, Prefix: `${prefix}${doomed.id}/` }),
+    );
+    expect(listed.Contents ?? []).toEqual([]);
+  });
 });

@@ -12,6 +12,11 @@ export interface BlobStore {
   get(siteId: string, sha256: string): Promise<Buffer | null>;
   /** Removes blobs released more than `graceMs` ago. Returns how many were deleted. */
   collectGarbage(graceMs: number): Promise<number>;
+  /**
+   * Removes every stored file of a deleted site (its `blobs` rows went with it) and returns how
+   * many; idempotent. Null, removing nothing, while the site still exists.
+   */
+  removeSite(siteId: string): Promise<number | null>;
 }
 
 const BLOB_KEY = /^[0-9a-f]{64}$/;
@@ -34,6 +39,12 @@ export function blobKey(gzip: Buffer): string {
 export function assertBlobRef(siteId: string, sha256: string): void {
   if (!SITE_ID.test(siteId)) throw new BlobKeyError('site id');
   if (!BLOB_KEY.test(sha256)) throw new BlobKeyError('key');
+}
+
+/** The folder of a site's blobs below the store's root (`<site id>/`). */
+export function siteBlobFolder(siteId: string): string {
+  if (!SITE_ID.test(siteId)) throw new BlobKeyError('site id');
+  return `${siteId}/`;
 }
 
 /**

@@ -48,6 +48,12 @@ export class BlobRepository {
     return rows[0]?.body ?? null;
   }
 
+  /** Whether the site's row exists: a site's files are removed only once it is gone. */
+  async siteExists(siteId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('SELECT 1 FROM sites WHERE id = $1::uuid', [siteId]);
+    return (rowCount ?? 0) > 0;
+  }
+
   /**
    * Deletes the blobs released more than `graceMs` ago, GC_BATCH at a time, and returns how many.
    * `removeBytes`, when the bytes live outside the row, runs for each batch while its rows are

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { blobKey, blobPath, type BlobStore } from './blob-store';
+import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob-store';
 import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**
@@ -41,6 +41,17 @@ export class FsBlobStore implements BlobStore {
     return this.rows.collect(graceMs, async (refs) => {
       await Promise.all(refs.map((ref) => rm(this.pathOf(ref), { force: true })));
     });
+  }
+
+  async removeSite(siteId: string): Promise<number | null> {
+    const folder = path.join(this.root, siteBlobFolder(siteId));
+    if (await this.rows.siteExists(siteId)) return null;
+    const files = await readdir(folder, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+      if (isNotFound(error)) return [];
+      throw error;
+    });
+    await rm(folder, { recursive: true, force: true });
+    return files.filter((entry) => entry.isFile()).length;
   }
 
   private pathOf({ siteId, sha256 }: BlobRef): string {

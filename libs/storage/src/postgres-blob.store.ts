@@ -20,4 +20,9 @@ export class PostgresBlobStore implements BlobStore {
   collectGarbage(graceMs: number): Promise<number> {
     return this.rows.collect(graceMs);
   }
+
+  /** The bytes were in the rows, which went with the site. */
+  async removeSite(siteId: string): Promise<number | null> {
+    return (await this.rows.siteExists(siteId)) ? null : 0;
+  }
 }

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3StorageConfig } from '@sitemaps/config';
-import { blobKey, blobPath, type BlobStore } from './blob-store';
+import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob-store';
 import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**
@@ -53,6 +53,21 @@ export class S3BlobStore implements BlobStore {
   collectGarbage(graceMs: number): Promise<number> {
     // Objects deleted while the rows are still locked: a concurrent put of the same bytes waits, then writes again.
     return this.rows.collect(graceMs, (refs) => this.deleteObjects(refs.map((ref) => this.keyOf(ref))));
+  }
+
+  /** Lists the site's objects a page (up to 1,000) at a time and deletes each page, until none is left. */
+  async removeSite(siteId: string): Promise<number | null> {
+    const folder = this.config.prefix + siteBlobFolder(siteId);
+    if (await this.rows.siteExists(siteId)) return null;
+    const { sdk, client } = await this.s3();
+    let removed = 0;
+    for (;;) {
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: folder }));
+      const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+      if (keys.length === 0) return removed;
+      await this.deleteObjects(keys);
+      removed += keys.length;
+    }
   }
 
   /** The object key of a blob: also the path under a CDN that serves the bucket (`STORAGE_PUBLIC_BASE_URL`). */

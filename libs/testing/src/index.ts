@@ -5,3 +5,4 @@ export * from './wait-until';
 export * from './s3-server';
 export * from './redis-cluster';
 export * from './postgres-replica';
+export * from './tcp-proxy';

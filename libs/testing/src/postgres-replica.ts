@@ -24,6 +24,15 @@ export interface PostgresReplicaPair {
   resumeReplay(): Promise<void>;
   /** Waits until the replica has replayed everything the primary has written so far. */
   caughtUp(): Promise<void>;
+  /** The port of the server that takes writes now (the replica's once promoted). */
+  primaryPort(): number;
+  /** Restarts the server that takes writes (`pg_ctl restart`, fast: open sessions are cut). */
+  restartPrimary(): Promise<void>;
+  /**
+   * A planned failover: stops the primary (fast: it sends its last WAL to the replica first),
+   * promotes the replica and waits until it takes writes. Once only: no replica is left after it.
+   */
+  promoteReplica(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -133,9 +142,29 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
       ),
     );
     await caughtUp();
+    let writable = { data: primary, port: primaryPort, log: path.join(dir, 'primary.log') };
     return {
       primaryUrl,
       replicaUrl,
+      primaryPort: () => writable.port,
+      async restartPrimary() {
+        await run('pg_ctl', ['-D', writable.data, '-l', writable.log, '-m', 'fast', '-w', 'restart']);
+      },
+      async promoteReplica() {
+        if (writable.data === replica) throw new Error('the replica has been promoted already');
+        await run('pg_ctl', ['-D', primary, '-m', 'fast', '-w', 'stop']);
+        started.splice(started.indexOf(primary), 1);
+        await run('pg_ctl', ['-D', replica, '-w', 'promote']);
+        writable = { data: replica, port: replicaPort, log: path.join(dir, 'replica.log') };
+        await waitUntil('the promoted replica to take writes', () =>
+          withClient(
+            replicaUrl,
+            async (client) =>
+              (await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]?.standby ===
+              false,
+          ),
+        );
+      },
       async pauseReplay() {
         await withClient(replicaUrl, (client) => client.query('SELECT pg_wal_replay_pause()'));
         // The pause takes hold at the next WAL record: write one, and wait until replay has stopped before it.

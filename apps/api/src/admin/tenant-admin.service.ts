@@ -2,7 +2,7 @@
 // suspend, resume, delete; find who claims a hostname; read the audit log. The repositories
 // record each change with its audit entry in one transaction; this service then tells the
 // public servers (a suspended tenant's sites answer 404 at once) and the build schedules.
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   AuditEntryRepository,
   SiteOwnershipRepository,
@@ -12,8 +12,6 @@ import {
   type TenantRecord,
 } from '@sitemaps/data';
 import { normalizeHostname, notFound } from '@sitemaps/domain';
-import type { BuildProducer } from '@sitemaps/jobs';
-import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, type AnnounceSiteChange } from '../api.tokens';
 import {
   bigintKey,
   createdKey,
@@ -24,6 +22,7 @@ import {
   type Page,
   type PageRequest,
 } from '../common/pagination';
+import { SiteLifecycle } from '../sites/site-lifecycle';
 import type { AuditEntryView, TenantView } from './admin.schemas';
 
 @Injectable()
@@ -32,8 +31,7 @@ export class TenantAdminService {
     private readonly tenants: TenantRepository,
     private readonly audit: AuditEntryRepository,
     private readonly ownership: SiteOwnershipRepository,
-    @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(ANNOUNCE_SITE_CHANGE) private readonly announceSite: AnnounceSiteChange,
+    private readonly lifecycle: SiteLifecycle,
   ) {}
 
   async list(page: PageRequest & { suspended?: boolean | undefined }): Promise<Page<TenantView>> {
@@ -73,10 +71,7 @@ export class TenantAdminService {
   /** Deletes the tenant with its keys, sites, URLs, builds and files; the audit entry keeps what it was. */
   async remove(tenantId: string, actor: AuditActor): Promise<void> {
     const removed = found(tenantId, await this.ifUuid(tenantId, () => this.tenants.delete(tenantId, actor)));
-    for (const siteId of removed.siteIds) {
-      await this.builds.scheduleRebuilds(siteId, null);
-      await this.announceSite(siteId);
-    }
+    await this.lifecycle.deleted(removed.siteIds);
   }
 
   /** Every tenant's site for a hostname, the verified one first. */
@@ -103,7 +98,7 @@ export class TenantAdminService {
   /** The public servers drop what they cached of the tenant's sites. */
   private async announce(tenantId: string): Promise<void> {
     // With the primary's WAL position, so a public server reading a replica waits for the change.
-    for (const siteId of await this.tenants.siteIds(tenantId)) await this.announceSite(siteId);
+    for (const siteId of await this.tenants.siteIds(tenantId)) await this.lifecycle.changed(siteId);
   }
 
   private async ifUuid<T>(tenantId: string, run: () => Promise<T | null>): Promise<T | null> {

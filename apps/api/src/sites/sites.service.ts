@@ -21,15 +21,10 @@ import {
   type VerificationStatus,
 } from '@sitemaps/domain';
 import type { BuildProducer, VerificationProducer } from '@sitemaps/jobs';
-import {
-  ANNOUNCE_SITE_CHANGE,
-  BUILD_PRODUCER,
-  CONFIG,
-  VERIFICATION_PRODUCER,
-  type AnnounceSiteChange,
-} from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG, VERIFICATION_PRODUCER } from '../api.tokens';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
+import { SiteLifecycle } from './site-lifecycle';
 
 export interface SiteInput {
   hostname?: string;
@@ -55,7 +50,7 @@ export class SitesService {
   constructor(
     private readonly sites: SiteRepository,
     @Inject(BUILD_PRODUCER) private readonly builds: BuildProducer,
-    @Inject(ANNOUNCE_SITE_CHANGE) private readonly announce: AnnounceSiteChange,
+    private readonly lifecycle: SiteLifecycle,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly ownership: SiteOwnershipRepository,
     @Inject(VERIFICATION_PRODUCER) private readonly verification: VerificationProducer,
@@ -158,7 +153,7 @@ export class SitesService {
     if (reverify) await this.verification.requestCheck(site.id);
     if (site.rebuildCron !== before.rebuildCron) await this.builds.scheduleRebuilds(site.id, site.rebuildCron);
     // Public servers cache a site's settings (host, robots rules, cache age) until told.
-    await this.announce(site.id);
+    await this.lifecycle.changed(site.id);
     // /sitemap.txt is a published file: the (coalesced) build that follows adds or drops it.
     // The stylesheet is in every file's header: every shard renders again.
     if (site.xslStylesheet !== before.xslStylesheet) await this.sites.markShardsDirty(site.id);
@@ -169,9 +164,8 @@ export class SitesService {
 
   async remove(tenantId: string, siteId: string): Promise<void> {
     const site = await this.get(tenantId, siteId);
-    await this.builds.scheduleRebuilds(site.id, null);
     await this.sites.remove(site.id);
-    await this.announce(site.id);
+    await this.lifecycle.deleted([site.id]);
   }
 
   /** The site's scheduled full rebuild and its next run. */

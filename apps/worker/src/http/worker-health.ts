@@ -1,5 +1,6 @@
 // The worker's health probes on its HTTP listener. Ready: Postgres and Redis answer, and its
-// BullMQ workers are running (not yet closing on shutdown).
+// BullMQ workers are running (not yet closing on shutdown) and consuming every queue they serve
+// (JobWorkers.stalled: a process that has silently stopped taking jobs is not ready).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { RedisConnection } from '@sitemaps/jobs';
@@ -35,6 +36,9 @@ export class WorkerHealth implements OnModuleInit {
         redis: redisCheck(redis),
         jobs: async () => {
           if (!jobs.running) throw new Error('job workers are closing');
+          const stalled = jobs.stalled();
+          if (stalled.length > 0)
+            throw new Error(stalled.map(({ queue, reason }) => `not consuming ${queue}: ${reason}`).join('; '));
         },
       },
       {

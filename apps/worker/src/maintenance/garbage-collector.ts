@@ -1,6 +1,7 @@
 // Deletes what is no longer served or needed: blobs a publish dropped, once crawlers that
 // started a download before the switch have had the grace period to finish, old render records
-// expired idempotency keys, and sessions, invitations and password resets that sign nobody in.
+// expired idempotency keys, and sessions, invitations and password resets that sign nobody in;
+// and the files of deleted sites, whose rows (and with them GC's bookkeeping) went with the site.
 import { Logger } from '@nestjs/common';
 import type { BuildRepository, IdempotencyKeyRepository, PersonRepository } from '@sitemaps/data';
 import type { BlobStore } from '@sitemaps/storage';
@@ -35,5 +36,16 @@ export class GarbageCollector {
       );
     }
     return { blobs, renders, idempotencyKeys, accountTokens };
+  }
+
+  /** A deleted site's files, once its rows are gone (the store checks); a second run finds none. */
+  async removeSiteFiles(siteId: string): Promise<{ files: number } | { skipped: string }> {
+    const files = await this.deps.store.removeSite(siteId);
+    if (files === null) {
+      this.logger.warn(`site ${siteId} still exists: its files stay`);
+      return { skipped: 'the site exists' };
+    }
+    if (files > 0) this.logger.log(`removed ${files} files of deleted site ${siteId}`);
+    return { files };
   }
 }

@@ -1,7 +1,8 @@
 // Housekeeping on a schedule (see GarbageCollector and ShardUpkeep): one job scheduler per task
-// under a stable id, and one handler per job name, checked at start-up.
+// under a stable id, and one handler per job name, checked at start-up. The same queue removes
+// the files of deleted sites, one job per site, queued by the API after the deletion.
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
 import {
   JOB,
@@ -10,6 +11,7 @@ import {
   MAINTENANCE_JOBS,
   maintenancePayload,
   QUEUE,
+  removeSiteFilesPayload,
   type MaintenanceJob,
   type RedisConnection,
 } from '@sitemaps/jobs';
@@ -38,11 +40,13 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     if (!this.workers.serves(QUEUE.maintenance)) return;
-    const dispatch = jobDispatcher<MaintenanceJob, unknown>(QUEUE.maintenance, MAINTENANCE_JOBS, {
+    const names = [...MAINTENANCE_JOBS, JOB.removeSiteFiles] as const;
+    const dispatch = jobDispatcher<MaintenanceJob | typeof JOB.removeSiteFiles, unknown>(QUEUE.maintenance, names, {
       [JOB.collectGarbage]: () => this.garbage.collect(),
       [JOB.refreshNews]: () => this.shards.refreshNews(),
       [JOB.compactShards]: () => this.shards.compactShards(),
       [JOB.crawlEvents]: () => this.crawls.run(),
+      [JOB.removeSiteFiles]: (job) => this.garbage.removeSiteFiles(siteOf(job)),
     });
     await this.ensureSchedules();
     // Schedulers live in Redis: put them back after a Redis restart that lost them.
@@ -83,4 +87,11 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.redis.off('ready', this.onReady);
   }
+}
+
+/** The site of a remove-site-files job (the queue's common schema checks only the version). */
+function siteOf(job: Job): string {
+  const parsed = removeSiteFilesPayload.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`invalid ${job.name} payload: ${parsed.error.message}`);
+  return parsed.data.siteId;
 }

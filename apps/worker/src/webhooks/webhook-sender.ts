@@ -21,6 +21,8 @@ export interface SendResult {
   error: string | null;
   /** The network's own words (addresses included), for the server's log only. */
   detail?: string;
+  /** The answer's `Retry-After`, as sent; null without one. */
+  retryAfter: string | null;
 }
 
 const USER_AGENT = 'sitemaps-platform-webhooks/1.0';
@@ -37,16 +39,26 @@ export class WebhookSender {
     try {
       url = new URL(rawUrl);
     } catch {
-      return { status: null, latencyMs: 0, error: 'not a URL' };
+      return { status: null, latencyMs: 0, error: 'not a URL', retryAfter: null };
     }
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(literal) && !this.policy.allowPrivateAddresses && !isPublicAddress(literal)) {
-      return { status: null, latencyMs: 0, error: `${literal} is a private, loopback or link-local address` };
+      return {
+        status: null,
+        latencyMs: 0,
+        error: `${literal} is a private, loopback or link-local address`,
+        retryAfter: null,
+      };
     }
     try {
-      const { status, text } = await this.post(url, headers, body);
+      const { status, text, retryAfter } = await this.post(url, headers, body);
       const ok = status >= 200 && status < 300;
-      return { status, latencyMs: elapsed(), error: ok ? null : `answered ${status}${text ? `: ${text}` : ''}` };
+      return {
+        status,
+        latencyMs: elapsed(),
+        error: ok ? null : `answered ${status}${text ? `: ${text}` : ''}`,
+        retryAfter,
+      };
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       const refused =
@@ -57,11 +69,16 @@ export class WebhookSender {
         latencyMs: elapsed(),
         error: refused ? refused.message : networkFailure(error),
         ...(detail ? { detail } : {}),
+        retryAfter: null,
       };
     }
   }
 
-  private post(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
+  private post(
+    url: URL,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<{ status: number; text: string; retryAfter: string | null }> {
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
       if (!client) return reject(new Error(`${url.protocol} is not http or https`));
@@ -86,7 +103,11 @@ export class WebhookSender {
           kept += chunk.length;
         });
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').trim() }),
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8').trim(),
+            retryAfter: response.headers['retry-after'] ?? null,
+          }),
         );
         response.on('error', reject);
       });

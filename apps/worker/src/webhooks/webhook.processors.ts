@@ -1,15 +1,17 @@
 // Delivers webhook events (queue `webhook`): each job is one delivery, re-read from Postgres on
 // every attempt. A 2xx ends it; anything else is retried with backoff (the queue's policy) until
-// the attempts run out; 410 Gone ends it and disables the endpoint, as the spec asks.
+// the attempts run out, after the receiver's `Retry-After` when it sent one (webhookBackoff);
+// 410 Gone ends it and disables the endpoint, as the spec asks.
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
 import type { WebhookRepository } from '@sitemaps/data';
-import { signWebhook, TEST_EVENT_TYPE } from '@sitemaps/domain';
+import { retryAfterMs, signWebhook, TEST_EVENT_TYPE } from '@sitemaps/domain';
 import { deliverWebhookPayload, QUEUE, type DeliverWebhookPayload } from '@sitemaps/jobs';
 import { PlatformMetrics, redactUrl } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, WEBHOOK_REPOSITORY } from '../worker.tokens';
+import { RetryLaterError, webhookBackoff } from './webhook-backoff';
 import { WebhookSender } from './webhook-sender';
 
 @Injectable()
@@ -25,7 +27,9 @@ export class WebhookProcessors implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.workers.serve(QUEUE.webhook, deliverWebhookPayload, (data, job) => this.deliver(data, job));
+    this.workers.serve(QUEUE.webhook, deliverWebhookPayload, (data, job) => this.deliver(data, job), {
+      settings: { backoffStrategy: webhookBackoff },
+    });
   }
 
   async deliver({ deliveryId }: DeliverWebhookPayload, job: Job) {
@@ -65,7 +69,11 @@ export class WebhookProcessors implements OnModuleInit {
     // The failure reason is kept in Redis and shown on the queue board: the URL's credentials stay out.
     const to = redactUrl(endpoint.url);
     if (sent.detail) this.logger.warn(`delivery ${deliveryId} to ${to}: ${sent.detail}`);
-    if (result === 'retry') throw new Error(`delivery ${deliveryId} to ${to}: ${sent.error}`);
+    if (result === 'retry') {
+      const message = `delivery ${deliveryId} to ${to}: ${sent.error}`;
+      const delayMs = retryAfterMs(sent.retryAfter, new Date());
+      throw delayMs === undefined ? new Error(message) : new RetryLaterError(message, delayMs);
+    }
     if (result === 'failed')
       throw new UnrecoverableError(`delivery ${deliveryId} to ${to} failed for good: ${sent.error}`);
     return { status: sent.status, attempts: attempt };

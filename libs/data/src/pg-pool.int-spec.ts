@@ -1,0 +1,41 @@
+// A pool's connection that the server drops while it is checked out (a Postgres restart or
+// failover ends every session) must not crash the process: pg emits 'error' on the client, and
+// pg-pool listens only while a client is idle. The query in flight fails; the pool goes on.
+import { Client } from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestPool, waitUntil } from '@sitemaps/testing';
+import { createPgPool } from './prisma';
+
+describe('createPgPool', () => {
+  const fixture = useTestPool();
+  const pool = () => createPgPool(fixture.db.url, { max: 2 });
+  const closers: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it('survives the server ending a checked-out connection, and serves the next query', async () => {
+    const pg = pool();
+    closers.push(() => pg.end());
+    const held = await pg.connect();
+    const pid = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const admin = new Client({ connectionString: fixture.db.url });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+    // The server's notice arrives on the idle checked-out connection: without a listener the process dies here.
+    await waitUntil('the held connection to fail', async () => {
+      try {
+        await held.query('SELECT 1');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    held.release();
+    expect((await pg.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+});

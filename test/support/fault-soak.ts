@@ -1,0 +1,523 @@
+// The fault soak: the platform as production runs it (an API, two workers and a public server,
+// each a process of its own) on a Postgres primary with a streaming replica and a Redis of its
+// own, under mixed load (URL PUTs and deletions, NDJSON imports, explicit builds, a crawler),
+// while a driver kills and restarts, on a schedule, a worker, the API, the public server, Redis
+// and Postgres, and once promotes the replica (the apps reach Postgres through a TCP proxy, the
+// stand-in for the name or address a failover moves). Afterwards it checks that what is
+// published is what is stored, that no acknowledged write was lost, that no crawler was served a
+// partial set, that no job is stuck, and samples every process's RSS. `npm run soak` runs it for
+// minutes (scripts/fault-soak.ts); test/fault-soak.e2e-spec.ts runs a short one.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { QUEUE } from '@sitemaps/jobs';
+import { freePort, startRedisServer, type RedisServer } from '@sitemaps/local-services';
+// The lib's files, not its index (which loads vitest): `npm run soak` runs this outside vitest.
+import { startPostgresReplicaPair, type PostgresReplicaPair } from '@sitemaps/testing/src/postgres-replica';
+import { startTcpProxy, type TcpProxy } from '@sitemaps/testing/src/tcp-proxy';
+import { waitUntil } from '@sitemaps/testing/src/wait-until';
+import { apiClient } from './api-client';
+import { spawnApi, type ApiProcess } from './api-process';
+import { fetchFile, locsOf, validateSitemaps } from './crawler';
+import { spawnPublic, type PublicProcess } from './public-process';
+import { spawnWorker, type WorkerProcess } from './worker-process';
+
+export type FaultKind = 'worker' | 'api' | 'public' | 'redis' | 'postgres-restart' | 'postgres-promote';
+
+export interface SoakOptions {
+  /** How long the load runs; the driver injects every kind of fault once even if that takes longer. */
+  durationMs: number;
+  /** One fault every this long, round robin over `faults`. */
+  faultEveryMs: number;
+  faults: FaultKind[];
+  log?: (line: string) => void;
+}
+
+export interface FaultRecord {
+  kind: FaultKind;
+  atS: number;
+  /** From the fault until the platform answered again (that process ready, or the API taking writes). */
+  recoveryMs: number;
+}
+
+export interface SoakReport {
+  durationS: number;
+  requests: Record<string, number>;
+  /** Errors the load's clients saw, by request kind and status (or network error). */
+  clientErrors: Record<string, number>;
+  faults: FaultRecord[];
+  crawler: { rounds: number; completeSets: number; unavailable: number; partialSets: string[] };
+  stored: number;
+  published: number;
+  /** Stored URLs the public server does not list, and listed ones not stored (both empty when all is well). */
+  publishedDiff: { missing: string[]; extra: string[] };
+  /** URLs whose PUT or import was acknowledged (and never deleted) but that are not stored. */
+  lost: string[];
+  /** Processes that died by themselves (an orchestrator would restart them; the soak does), with their last output. */
+  crashes: { name: string; atS: number; output: string }[];
+  /** Jobs left in a queue once the platform has settled: none when no job is stuck. */
+  stuckJobs: Record<string, number>;
+  /** Per process: RSS (MB) first sampled after warm-up and last, and the most seen. */
+  rss: { name: string; firstMb: number; lastMb: number; maxMb: number }[];
+}
+
+const HOST = 'soak.example.com';
+const ADMIN_KEY = 'soak-admin-key-0123456789';
+const loc = (p: string) => `https://${HOST}${p}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
+  const log = options.log ?? (() => undefined);
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  const redisDir = await mkdtemp(path.join(tmpdir(), 'soak-redis-'));
+  const redisPort = await freePort();
+  // Redis with its append-only file: a restart keeps the queues, as a production Redis would.
+  const startRedis = () =>
+    startRedisServer({ port: redisPort, dir: redisDir, args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
+  let redis: RedisServer = await startRedis();
+  const pg: PostgresReplicaPair = await startPostgresReplicaPair();
+  const proxy: TcpProxy = await startTcpProxy(pg.primaryPort());
+  const databaseUrl = `postgres://postgres@127.0.0.1:${proxy.port}/sitemaps`;
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: `soak-${randomBytes(4).toString('hex')}`,
+    ADMIN_API_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'error',
+    INDEXNOW_ENDPOINTS: 'off',
+    API_AUTH_FAILURE_POINTS: '100000',
+    API_RATE_LIMIT_POINTS: '100000',
+    WORKER_LOCK_MS: '5000',
+    BUILD_STALE_MS: '15000',
+    BUILD_QUIET_MS: '500',
+    BUILD_MAX_WAIT_MS: '5000',
+    WORKER_SHUTDOWN_TIMEOUT_MS: '10000',
+    WORKER_STALL_MS: '30000',
+    PUBLIC_WORKERS: '1',
+  };
+  const slow = { startTimeoutMs: 180_000 };
+  let api: ApiProcess = await spawnApi(env, slow);
+  const workers: WorkerProcess[] = [await spawnWorker(env, slow), await spawnWorker(env, slow)];
+  let publicServer: PublicProcess = await spawnPublic(env, slow);
+  log(`soak: platform up in ${seconds()} s`);
+
+  const requests: Record<string, number> = {};
+  const clientErrors: Record<string, number> = {};
+  const count = (bucket: Record<string, number>, key: string) => (bucket[key] = (bucket[key] ?? 0) + 1);
+  const acked = new Set<string>();
+  const uncertain = new Set<string>();
+  const rss = new Map<string, { firstMb: number; lastMb: number; maxMb: number }>();
+  const faults: FaultRecord[] = [];
+  const crashes: SoakReport['crashes'] = [];
+  /** Set while the driver kills and restarts processes: their deaths are not crashes. */
+  let injecting = false;
+  const crawler = { rounds: 0, completeSets: 0, unavailable: 0, partialSets: [] as string[] };
+  let stop = false;
+
+  const admin = () => apiClient(api.url, ADMIN_KEY);
+  const tenantKey = (await admin().post('/v1/tenants', { name: 'Soak' })).body.apiKey as string;
+  const client = () => apiClient(api.url, tenantKey);
+  const siteId = (await client().post('/v1/sites', { hostname: HOST })).body.id as string;
+
+  /** Runs a request of the load; a refusal or network error is counted, never thrown. */
+  async function attempt<T>(kind: string, run: () => Promise<{ status: number; body: T }>, ok: number[]) {
+    count(requests, kind);
+    try {
+      const response = await run();
+      if (ok.includes(response.status)) return response;
+      count(clientErrors, `${kind} ${response.status}`);
+    } catch (error) {
+      count(
+        clientErrors,
+        `${kind} ${(error as Error).cause ? String((error as { cause: Error }).cause.message) : (error as Error).message}`.slice(
+          0,
+          80,
+        ),
+      );
+    }
+    return undefined;
+  }
+
+  const putLoop = async () => {
+    for (let round = 0; !stop; round++) {
+      const locs = Array.from({ length: 50 }, (_, i) => loc(`/p/${round}/${i}`));
+      const put = await attempt(
+        'PUT urls',
+        () =>
+          client().put(
+            `/v1/sites/${siteId}/urls`,
+            locs.map((l, i) => ({ loc: l, section: `s${i % 4}` })),
+          ),
+        [200],
+      );
+      if (put) for (const l of locs) acked.add(l);
+      else for (const l of locs) uncertain.add(l);
+      if (round % 5 === 4) {
+        // Deletes ten acknowledged URLs: after a 200 they must be gone, after an error either way.
+        const doomed = [...acked].slice(0, 10);
+        for (const l of doomed) acked.delete(l);
+        const deleted = await attempt(
+          'DELETE urls',
+          () => client().delete(`/v1/sites/${siteId}/urls`, { locs: doomed }),
+          [200],
+        );
+        if (!deleted) for (const l of doomed) uncertain.add(l);
+      }
+      await sleep(200);
+    }
+  };
+
+  const importLoop = async () => {
+    for (let round = 0; !stop; round++) {
+      const locs = Array.from({ length: 2_000 }, (_, i) => loc(`/i/${round}/${i}`));
+      const body = locs.map((l) => JSON.stringify({ loc: l, section: 'imported' })).join('\n');
+      const imported = await attempt(
+        'NDJSON import',
+        () =>
+          client().call('POST', `/v1/sites/${siteId}/urls/import`, undefined, {
+            raw: body,
+            headers: { 'content-type': 'application/x-ndjson' },
+          }),
+        [201],
+      );
+      if (imported && (imported.body as { status?: string }).status === 'completed') for (const l of locs) acked.add(l);
+      else for (const l of locs) uncertain.add(l);
+      await sleep(3_000);
+    }
+  };
+
+  const buildLoop = async () => {
+    while (!stop) {
+      await attempt('POST build', () => client().post(`/v1/sites/${siteId}/builds`, {}), [202]);
+      await sleep(4_000);
+    }
+  };
+
+  const crawlLoop = async () => {
+    while (!stop) {
+      crawler.rounds++;
+      const url = publicServer.url;
+      await sleep(250);
+      try {
+        const index = await fetchFile(url, HOST, 'sitemap.xml');
+        if (index.status !== 200) {
+          if (index.status !== 404) crawler.partialSets.push(`index answered ${index.status}`);
+          continue;
+        }
+        const documents = [{ name: 'sitemap.xml', data: index.body }];
+        const problems: string[] = [];
+        for (const shard of locsOf(index.xml)) {
+          const file = await fetchFile(url, HOST, new URL(shard).pathname);
+          if (file.status !== 200) problems.push(`${shard} listed but answered ${file.status}`);
+          else documents.push({ name: new URL(shard).pathname, data: file.body });
+        }
+        const validation = await validateSitemaps(documents);
+        if (validation.status !== 0) problems.push(validation.output);
+        if (problems.length === 0) crawler.completeSets++;
+        else crawler.partialSets.push(...problems);
+      } catch {
+        // The public server is down (killed by the driver): a crawler sees no answer, not a partial set.
+        crawler.unavailable++;
+        await sleep(500);
+      }
+    }
+  };
+
+  const processes = (): [string, ChildProcess][] => [
+    ['api', api.child],
+    ...workers.map((worker, i): [string, ChildProcess] => [`worker ${i}`, worker.child]),
+    ['public', publicServer.child],
+  ];
+  const rssLoop = async () => {
+    while (!stop) {
+      for (const [name, child] of processes()) {
+        const mb = processTreeRssMb(child.pid);
+        if (mb === undefined) continue;
+        // Keyed by process and pid: a restarted process is a new series.
+        const key = `${name} (pid ${child.pid})`;
+        const series = rss.get(key);
+        if (series) Object.assign(series, { lastMb: mb, maxMb: Math.max(series.maxMb, mb) });
+        else rss.set(key, { firstMb: mb, lastMb: mb, maxMb: mb });
+      }
+      await sleep(5_000);
+    }
+  };
+
+  const dead = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+  const tail = (text: string) => text.split('\n').slice(-15).join('\n');
+  const apiTakesWrites = () =>
+    waitUntil(
+      'the API to take a write',
+      async () => {
+        if (dead(api.child)) {
+          crashes.push({ name: 'api', atS: seconds(), output: tail(api.output()) });
+          log(`soak: ${seconds()} s: the API died by itself:\n${tail(api.output())}`);
+          api = await spawnApi(env, slow);
+        }
+        const put = await client()
+          .put(`/v1/sites/${siteId}/urls`, [{ loc: loc('/probe') }])
+          .catch(() => undefined);
+        return put?.status === 200;
+      },
+      { timeoutMs: 180_000, intervalMs: 200 },
+    );
+  /** Waits until the process answers ready; a timeout names it and says what its probe last answered. */
+  const ready = (name: string, url: () => string) =>
+    waitUntil(
+      `${name} ready`,
+      async (seen) => {
+        const response = await fetch(`${url()}/health/ready`).catch((error: Error) => error);
+        if (response instanceof Error) return seen(response.message) && false;
+        return seen(`${response.status} ${await response.text()}`).startsWith('200');
+      },
+      { timeoutMs: 180_000, intervalMs: 200 },
+    );
+  const everyoneReady = async () => {
+    await ready('the API', () => api.url);
+    await ready('the public server', () => publicServer.url);
+    for (const [i, worker] of workers.entries()) await ready(`worker ${i}`, () => worker.httpUrl);
+  };
+
+  /** Restarts, as an orchestrator would, a process that died by itself, and records it. */
+  const superviseLoop = async () => {
+    while (!stop) {
+      await sleep(1_000);
+      if (injecting || stop) continue;
+      injecting = true;
+      try {
+        if (dead(api.child)) {
+          crashes.push({ name: 'api', atS: seconds(), output: tail(api.output()) });
+          api = await spawnApi(env, slow);
+        }
+        for (const [i, worker] of workers.entries()) {
+          if (!dead(worker.child)) continue;
+          crashes.push({ name: `worker ${i}`, atS: seconds(), output: tail(worker.output()) });
+          workers[i] = await spawnWorker(env, slow);
+        }
+        if (dead(publicServer.child)) {
+          const output = publicServer.lines
+            .slice(-15)
+            .map((line) => JSON.stringify(line))
+            .join('\n');
+          crashes.push({ name: 'public', atS: seconds(), output });
+          publicServer = await spawnPublic(env, slow);
+        }
+      } catch (error) {
+        log(`soak: could not restart a crashed process: ${(error as Error).message}`);
+      } finally {
+        injecting = false;
+      }
+    }
+  };
+
+  async function inject(kind: FaultKind): Promise<void> {
+    while (injecting) await sleep(200);
+    injecting = true;
+    try {
+      await injectNow(kind);
+    } finally {
+      injecting = false;
+    }
+  }
+
+  async function injectNow(kind: FaultKind): Promise<void> {
+    const at = Date.now();
+    log(`soak: ${seconds()} s: fault ${kind}`);
+    switch (kind) {
+      case 'worker': {
+        const index = faults.filter((fault) => fault.kind === 'worker').length % workers.length;
+        await workers[index]!.kill();
+        workers[index] = await spawnWorker(env, slow);
+        await ready(`worker ${index}`, () => workers[index]!.httpUrl);
+        break;
+      }
+      case 'api':
+        api.child.kill('SIGKILL');
+        await api.stop();
+        api = await spawnApi(env, slow);
+        await apiTakesWrites();
+        break;
+      case 'public':
+        publicServer.child.kill('SIGKILL');
+        await publicServer.stop();
+        publicServer = await spawnPublic(env, slow);
+        await ready('the public server', () => publicServer.url);
+        break;
+      case 'redis':
+        await redis.kill();
+        redis = await startRedis();
+        await everyoneReady();
+        await apiTakesWrites();
+        break;
+      case 'postgres-restart':
+        await pg.restartPrimary();
+        await apiTakesWrites();
+        break;
+      case 'postgres-promote':
+        await pg.promoteReplica();
+        proxy.retarget(pg.primaryPort());
+        await apiTakesWrites();
+        break;
+    }
+    faults.push({ kind, atS: Math.round((at - started) / 1000), recoveryMs: Date.now() - at });
+    log(`soak: ${seconds()} s: recovered from ${kind} in ${Date.now() - at} ms`);
+  }
+
+  const load = [putLoop(), importLoop(), buildLoop(), crawlLoop(), rssLoop(), superviseLoop()];
+  const loadStarted = Date.now();
+  try {
+    // Every kind of fault at least once, however long recoveries take; then until the time is up.
+    const due = (i: number) => i < options.faults.length || Date.now() - loadStarted < options.durationMs;
+    for (let i = 0; due(i); i++) {
+      await sleep(options.faultEveryMs);
+      if (!due(i)) break;
+      const kind = options.faults[i % options.faults.length]!;
+      // A replica can be promoted once: afterwards there is none.
+      if (kind === 'postgres-promote' && faults.some((fault) => fault.kind === kind)) continue;
+      await inject(kind);
+    }
+    stop = true;
+    await Promise.all(load);
+    log(`soak: ${seconds()} s: load stopped, settling`);
+
+    // Settle: every process ready, a last full build after the last change, nothing queued or running.
+    await everyoneReady();
+    const reader = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pg.primaryPort()}/sitemaps` });
+    await reader.connect();
+    try {
+      const final = await client().post(`/v1/sites/${siteId}/builds`, { full: true });
+      await client().waitForBuild(siteId, final.body.buildId as string, 300_000);
+      await waitUntil(
+        'no build left to run',
+        async () =>
+          (await reader.query(`SELECT 1 FROM builds WHERE site_id = $1 AND status IN ('queued', 'running')`, [siteId]))
+            .rowCount === 0,
+        { timeoutMs: 300_000 },
+      );
+      const last = await client().post(`/v1/sites/${siteId}/builds`, { full: true });
+      expectPublished(await client().waitForBuild(siteId, last.body.buildId as string, 300_000));
+
+      const stored = (
+        await reader.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL', [siteId])
+      ).rows.map((row) => row.loc);
+      const storedSet = new Set(stored);
+      const published = await waitUntil(
+        'the public server to serve the last build',
+        async () => {
+          const locs = await publishedLocs(publicServer.url);
+          return locs.length === stored.length ? locs : undefined;
+        },
+        { timeoutMs: 60_000 },
+      ).catch(() => publishedLocs(publicServer.url));
+      const publishedSet = new Set(published);
+      // Jobs still running when the load stopped get a minute to finish.
+      const stuckJobs = await waitUntil(
+        'no job left',
+        async () => {
+          const left = await leftoverJobs(redis.url, env.QUEUE_PREFIX);
+          return Object.keys(left).length === 0 ? left : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 1_000 },
+      ).catch(() => leftoverJobs(redis.url, env.QUEUE_PREFIX));
+      return {
+        durationS: seconds(),
+        requests,
+        clientErrors,
+        faults,
+        crawler,
+        crashes,
+        stored: stored.length,
+        published: published.length,
+        publishedDiff: {
+          missing: stored.filter((l) => !publishedSet.has(l)).slice(0, 20),
+          extra: published.filter((l) => !storedSet.has(l)).slice(0, 20),
+        },
+        lost: [...acked].filter((l) => !uncertain.has(l) && !storedSet.has(l)).slice(0, 20),
+        stuckJobs,
+        rss: [...rss.entries()].map(([name, series]) => ({ name, ...series })),
+      };
+    } finally {
+      await reader.end();
+    }
+  } finally {
+    stop = true;
+    await Promise.allSettled(load);
+    await Promise.allSettled([api.stop(), publicServer.stop(), ...workers.map((worker) => worker.stop())]);
+    await redis.stop();
+    await proxy.stop();
+    await pg.stop();
+    await rm(redisDir, { recursive: true, force: true });
+  }
+}
+
+function expectPublished(build: { status: string; error?: string | null }): void {
+  if (build.status !== 'published') throw new Error(`the last build ${build.status}: ${build.error ?? ''}`);
+}
+
+async function publishedLocs(publicUrl: string): Promise<string[]> {
+  const index = await fetchFile(publicUrl, HOST, 'sitemap.xml');
+  const locs: string[] = [];
+  for (const shard of locsOf(index.xml))
+    locs.push(...locsOf((await fetchFile(publicUrl, HOST, new URL(shard).pathname)).xml));
+  return locs;
+}
+
+/**
+ * Jobs that should have run by now, per queue and state: waiting, active, parents waiting for
+ * children, and delayed jobs overdue by more than a minute. A delayed job not yet due (a retry's
+ * backoff, a debounced build) and job schedulers' next runs are not stuck.
+ */
+async function leftoverJobs(redisUrl: string, prefix: string): Promise<Record<string, number>> {
+  const left: Record<string, number> = {};
+  for (const name of Object.values(QUEUE)) {
+    const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
+    try {
+      const counts = await queue.getJobCounts('wait', 'active', 'prioritized', 'waiting-children');
+      for (const [state, n] of Object.entries(counts)) if (n > 0) left[`${name} ${state}`] = n;
+      const overdue = (await queue.getDelayed()).filter(
+        (job) => !job.repeatJobKey && job.timestamp + job.delay < Date.now() - 60_000,
+      ).length;
+      if (overdue > 0) left[`${name} delayed, overdue`] = overdue;
+    } finally {
+      await queue.close();
+    }
+  }
+  return left;
+}
+
+/** RSS of a process and its children (the public server's primary forks its workers), in MB. */
+function processTreeRssMb(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const rssOf = (id: string) =>
+      Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, 'utf8'))?.[1] ?? 0);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    const kb = rssOf(String(pid)) + children.reduce((sum, child) => sum + rssOf(child), 0);
+    // A process on its way out has no VmRSS any more: no sample.
+    return kb > 0 ? Math.round(kb / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The report as the lines the soak prints. */
+export function formatSoakReport(report: SoakReport): string {
+  const recoveries = report.faults.map((fault) => `${fault.kind} at ${fault.atS} s: ${fault.recoveryMs} ms`);
+  return [
+    `fault soak: ${report.durationS} s`,
+    `requests: ${JSON.stringify(report.requests)}`,
+    `errors seen by clients: ${JSON.stringify(report.clientErrors)}`,
+    `faults (${report.faults.length}), recovery: ${recoveries.join('; ')}`,
+    `crawler: ${report.crawler.rounds} rounds, ${report.crawler.completeSets} complete sets, ${report.crawler.unavailable} while the server was down, ${report.crawler.partialSets.length} partial`,
+    `stored ${report.stored}, published ${report.published}; missing ${report.publishedDiff.missing.length}, extra ${report.publishedDiff.extra.length}; acknowledged but lost ${report.lost.length}`,
+    `processes that died by themselves: ${report.crashes.length}${report.crashes.map((crash) => `\n  ${crash.name} at ${crash.atS} s:\n${crash.output}`).join('')}`,
+    `jobs left after settling: ${JSON.stringify(report.stuckJobs)}`,
+    `RSS (MB, first/last/max): ${report.rss.map((p) => `${p.name} ${p.firstMb}/${p.lastMb}/${p.maxMb}`).join('; ')}`,
+  ].join('\n');
+}
