@@ -120,7 +120,10 @@ const envSchema = z.object({
   CONSOLE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** The SMTP server invitations and password resets are sent through: smtp:// or smtps://,
    *  credentials in the URL. Unset: those routes answer 503 MAIL_NOT_CONFIGURED. */
-  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional().meta(secret),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/ })
+    .optional()
+    .meta(secret),
   /** The From of those emails. */
   MAIL_FROM: z.string().min(3).default('Sitemaps <no-reply@localhost>'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
