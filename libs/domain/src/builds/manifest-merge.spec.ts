@@ -4,6 +4,7 @@ import {
   droppedBlobs,
   indexEntries,
   mergeManifest,
+  stampModified,
   type ManifestFile,
   type RenderedFile,
 } from './manifest-merge';
@@ -154,6 +155,15 @@ describe('mergeManifest', () => {
 });
 
 describe('manifest helpers', () => {
+  it('moves a changed file to at least the next whole second, so the index date moves too', () => {
+    const previous = at('a', '2026-01-01T00:00:00.400Z');
+    // The same bytes keep their time; new bytes in the same second go to the next one.
+    expect(stampModified(previous, file('a'), '2026-01-01T00:00:00.900Z').modifiedAt).toBe(previous.modifiedAt);
+    expect(stampModified(previous, file('b'), '2026-01-01T00:00:00.900Z').modifiedAt).toBe('2026-01-01T00:00:01.000Z');
+    expect(stampModified(previous, file('b'), '2026-01-01T00:00:05.000Z').modifiedAt).toBe('2026-01-01T00:00:05.000Z');
+    expect(stampModified(undefined, file('b'), T1).modifiedAt).toBe(T1);
+  });
+
   it('orders shard paths: the default section, then by section, then ordinal and part as numbers', () => {
     const paths = [
       'sitemap-10.xml.gz',

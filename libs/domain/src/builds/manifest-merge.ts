@@ -93,9 +93,20 @@ export function mergeManifest(
   return { files, shards, applied, redirects };
 }
 
-/** `file` as published at a path that held `previous`: its modification time kept if its bytes are the same. */
+/**
+ * `file` as published at a path that held `previous`: its modification time kept if its bytes are
+ * the same, else `now` — and at least the second after the previous time, because the index shows
+ * whole seconds: a change published within the second of the last one must still move the date.
+ */
 export function stampModified(previous: ManifestFile | undefined, file: ManifestFile, now: string): ManifestFile {
-  const modifiedAt = previous?.sha256 === file.sha256 && previous.modifiedAt ? previous.modifiedAt : now;
+  let modifiedAt = now;
+  if (previous?.modifiedAt) {
+    if (previous.sha256 === file.sha256) modifiedAt = previous.modifiedAt;
+    else {
+      const nextSecond = Math.floor(Date.parse(previous.modifiedAt) / 1000) * 1000 + 1000;
+      if (Date.parse(now) < nextSecond) modifiedAt = new Date(nextSecond).toISOString();
+    }
+  }
   return file.modifiedAt === modifiedAt ? file : { ...file, modifiedAt };
 }
 
