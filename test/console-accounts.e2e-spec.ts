@@ -210,6 +210,8 @@ describe('the console, for people', () => {
     const page = await newPage();
     await page.goto(consoleUrl());
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in page has an Email field too: fill the reset page's, once it is there.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     const since = mail.received.length;
     await page.getByLabel('Email').fill('viewer@people.test');
     await page.getByRole('button', { name: 'Send reset link' }).click();
