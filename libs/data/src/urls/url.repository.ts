@@ -66,16 +66,7 @@ export interface UrlExportFilter {
 }
 
 /** A live URL as an export writes it: what its import line needs, and nothing else. */
-export interface ExportedUrlRow {
-  loc: string;
-  section: string;
-  lastmod: string | null;
-  changefreq: string | null;
-  priority: number | null;
-  images: unknown;
-  videos: unknown;
-  news: unknown;
-  alternates: { hreflang: string; href: string }[] | null;
+export interface ExportedUrlRow extends Omit<StoredUrlRow, 'id' | 'updatedAt' | 'excluded'> {
   /** The client's flag (not the site's rules, which apply by loc wherever the URLs go). */
   excluded: boolean;
 }
