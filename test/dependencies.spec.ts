@@ -47,7 +47,8 @@ function runtimeImports(file: string): string[] {
   const specs = [
     ...text.matchAll(/^\s*import\s+(?!type\s)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm),
     ...text.matchAll(/^\s*export\s+(?!type\s)[*{][^'";]*?\sfrom\s*['"]([^'"]+)['"]/gm),
-    ...text.matchAll(/(?:\bimport|\brequire)\(\s*['"]([^'"]+)['"]\s*\)/g),
+    // `require.resolve` too: a package resolved here is loaded elsewhere (a worker thread, an engine).
+    ...text.matchAll(/(?:\bimport|\brequire|\brequire\.resolve)\(\s*['"]([^'"]+)['"]\s*\)/g),
   ];
   return specs.map((m) => m[1] as string);
 }

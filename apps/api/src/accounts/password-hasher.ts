@@ -4,7 +4,6 @@
 // the format every argon2 library reads. A hash costs ~70 ms of CPU: it runs in a worker thread,
 // so the API's event loop keeps answering everyone else meanwhile.
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 const PARAMETERS = { parallelism: 1, iterations: 2, memorySize: 19_456, hashLength: 32 } as const;
@@ -59,7 +58,7 @@ export class PasswordHasher {
 
   private started(): Worker {
     if (this.thread) return this.thread;
-    const hashWasm = createRequire(__filename).resolve('hash-wasm');
+    const hashWasm = require.resolve('hash-wasm');
     const thread = new Worker(THREAD_SOURCE, { eval: true, workerData: { hashWasm } });
     // Idle, it must not keep the process alive.
     thread.unref();
