@@ -7,13 +7,13 @@
 // `stalled()`, which the worker's readiness reads: an orchestrator replaces such a process.
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Queue, UnrecoverableError, Worker, type Job, type WorkerOptions } from 'bullmq';
+import { UnrecoverableError, Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import { storage, Store } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AppConfig } from '@sitemaps/config';
 import { DomainError } from '@sitemaps/domain';
-import type { QueueName, RedisConnection } from '@sitemaps/jobs';
+import { createQueue, type QueueName, type RedisConnection } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics, redactUrls, ROOT_LOGGER } from '@sitemaps/observability';
 import { ConsumerWatch } from './consumer-watch';
 import { CONFIG, REDIS } from './worker.tokens';
@@ -124,7 +124,7 @@ export class JobWorkers implements OnModuleDestroy {
       if (final && opts.onFinalFailure) void opts.onFinalFailure(job, error);
     });
     worker.on('error', (error) => this.logger.error({ queue, err: error }, `worker error: ${error.message}`));
-    const counted = new Queue(queue, { connection: this.redis, prefix: this.config.queuePrefix });
+    const counted = createQueue(queue, this.redis, this.config.queuePrefix);
     this.metrics.observeQueues([counted]);
     Object.assign(consumer, {
       queue,

@@ -1,8 +1,7 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisConnection } from './connection';
-import { DEFAULT_JOB_OPTIONS } from './job-defaults';
+import { createQueue } from './job-handlers';
 import { JOB, jobId, planBuildPayload, QUEUE, type PlanBuildPayload } from './queues';
-import { jobTelemetry } from '@sitemaps/observability';
 
 export interface BuildTiming {
   quietMs: number;
@@ -18,7 +17,7 @@ export class BuildProducer {
   ) {}
 
   static queue(connection: RedisConnection, prefix: string): Queue {
-    return new Queue(QUEUE.build, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
+    return createQueue(QUEUE.build, connection, prefix);
   }
 
   async enqueueBuild(payload: PlanBuildPayload & { buildId: string }): Promise<void> {

@@ -2,7 +2,7 @@
 // the worker starts: a name without a handler refuses to boot (a deploy that forgot one must not
 // take jobs it would drop), and a job whose name the map does not know fails once, unrecoverably,
 // instead of running the wrong handler or throwing a TypeError that BullMQ would retry.
-import { Queue, UnrecoverableError, type Job } from 'bullmq';
+import { Queue, UnrecoverableError, type DefaultJobOptions, type Job } from 'bullmq';
 import { jobTelemetry } from '@sitemaps/observability';
 import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import type { QueueName } from './queues';
@@ -39,7 +39,20 @@ export function jobDispatcher<Name extends string, Result>(
   };
 }
 
-/** A producer-side queue with the platform's default job options. */
-export function createQueue(name: QueueName, connection: RedisConnection, prefix: string): Queue {
-  return new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
+/**
+ * The one way to make a queue: the platform's default job options (or `defaultJobOptions` over
+ * them) and job telemetry always on, so a producer's traces and the worker's join up.
+ */
+export function createQueue(
+  name: QueueName,
+  connection: RedisConnection,
+  prefix: string,
+  defaultJobOptions: DefaultJobOptions = {},
+): Queue {
+  return new Queue(name, {
+    connection,
+    prefix,
+    defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...defaultJobOptions },
+    ...jobTelemetry(),
+  });
 }

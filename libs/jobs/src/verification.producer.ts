@@ -1,6 +1,6 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisConnection } from './connection';
-import { DEFAULT_JOB_OPTIONS } from './job-defaults';
+import { createQueue } from './job-handlers';
 import { JOB, jobId, QUEUE, verifySitePayload } from './queues';
 
 /** Queues hostname checks: one per site waits or runs at a time, however often it is asked for. */
@@ -8,7 +8,7 @@ export class VerificationProducer {
   constructor(private readonly queue: Queue) {}
 
   static queue(connection: RedisConnection, prefix: string): Queue {
-    return new Queue(QUEUE.verification, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    return createQueue(QUEUE.verification, connection, prefix);
   }
 
   /** `delayMs`: not before then; a check already waiting (or running) for the site stands instead. */

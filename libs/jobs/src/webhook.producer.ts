@@ -1,12 +1,11 @@
 // Emits webhook events: one delivery row per subscribed endpoint (the record), then one job per
 // delivery. Called after the change the event reports has committed. Event ids are derived from
 // what happened, so emitting one event twice (a retried publish) delivers it once.
-import { Queue } from 'bullmq';
-import { jobTelemetry } from '@sitemaps/observability';
+import type { Queue } from 'bullmq';
 import type { RedisConnection } from './connection';
+import { createQueue } from './job-handlers';
 import type { EventScope, WebhookRepository } from '@sitemaps/data';
 import { parseWebhookEvent, TEST_EVENT_TYPE, webhookEventId, type NewWebhookEvent } from '@sitemaps/domain';
-import { DEFAULT_JOB_OPTIONS } from './job-defaults';
 import { deliverWebhookPayload, JOB, jobId, QUEUE } from './queues';
 
 /**
@@ -29,15 +28,9 @@ export class WebhookProducer {
   ) {}
 
   static queue(connection: RedisConnection, prefix: string, retry: WebhookRetryPolicy): Queue {
-    return new Queue(QUEUE.webhook, {
-      connection,
-      prefix,
-      defaultJobOptions: {
-        ...DEFAULT_JOB_OPTIONS,
-        attempts: retry.attempts,
-        backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: retry.backoffMs, jitter: 0.2 },
-      },
-      ...jobTelemetry(),
+    return createQueue(QUEUE.webhook, connection, prefix, {
+      attempts: retry.attempts,
+      backoff: { type: WEBHOOK_BACKOFF_TYPE, delay: retry.backoffMs, jitter: 0.2 },
     });
   }
 

@@ -11,11 +11,10 @@
 // They live in a Fastify instance of their own, which the mounted routes hand each request to.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type InjectOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import { QUEUE } from '@sitemaps/jobs';
-import { jobTelemetry } from '@sitemaps/observability';
+import { createQueue, QUEUE } from '@sitemaps/jobs';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 
@@ -87,9 +86,7 @@ export class QueueBoard {
     const { BullMQAdapter } =
       require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
     const { FastifyAdapter } = require('@bull-board/fastify') as typeof import('@bull-board/fastify');
-    this.queues = Object.values(QUEUE).map(
-      (name) => new Queue(name, { connection: this.redis, prefix: this.prefix, ...jobTelemetry() }),
-    );
+    this.queues = Object.values(QUEUE).map((name) => createQueue(name, this.redis, this.prefix));
     const serverAdapter = new FastifyAdapter();
     serverAdapter.setBasePath(QUEUE_BOARD_PATH);
     createBullBoard({

@@ -1,13 +1,13 @@
 // What api.module adds for imports: the upload and sitemaps endpoints, the lib's import service
 // over the API's pg pool, and the producer side of the import queue.
 import { Inject, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
-import { DEFAULT_JOB_OPTIONS, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
+import { createQueue, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createPgPool } from '@sitemaps/data';
-import { jobTelemetry, PlatformMetrics } from '@sitemaps/observability';
+import { PlatformMetrics } from '@sitemaps/observability';
 import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
@@ -49,13 +49,7 @@ export const IMPORT_PROVIDERS: Provider[] = [
   {
     provide: IMPORT_QUEUE,
     inject: [REDIS, CONFIG],
-    useFactory: (redis: RedisConnection, config: AppConfig) =>
-      new Queue(QUEUE.import, {
-        connection: redis,
-        prefix: config.queuePrefix,
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
-        ...jobTelemetry(),
-      }),
+    useFactory: (redis: RedisConnection, config: AppConfig) => createQueue(QUEUE.import, redis, config.queuePrefix),
   },
   {
     provide: UploadSlots,

@@ -3,10 +3,11 @@
 // submit job per batch and endpoint. The cursor moves only once every batch is queued; the
 // batch jobs retry on their own.
 import type { BeforeApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { isAnnounceableHost } from '@sitemaps/domain';
 import type { IndexNowBatch, IndexNowRepository } from '@sitemaps/data';
 import {
+  createQueue,
   DEFAULT_JOB_OPTIONS,
   JOB,
   jobId,
@@ -23,7 +24,6 @@ import {
   SUBMIT_ATTEMPTS,
   SUBMIT_BACKOFF_BASE_MS,
 } from './indexnow.policy';
-import { jobTelemetry } from '@sitemaps/observability';
 
 export interface DrainResult {
   batches: number;
@@ -38,7 +38,7 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
   ) {}
 
   static queue(connection: RedisConnection, prefix: string): Queue {
-    return new Queue(QUEUE.indexnow, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS, ...jobTelemetry() });
+    return createQueue(QUEUE.indexnow, connection, prefix);
   }
 
   /**
