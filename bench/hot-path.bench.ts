@@ -10,7 +10,7 @@ import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
-import type { ManifestReader, PublishedFile, SiteSnapshot } from '@sitemaps/storage';
+import type { ManifestReader, PublishedFile, SiteSnapshot } from '@sitemaps/serving';
 import { PublicService, type PublicRequest } from '../apps/public/src/public.service';
 import { arg, printTable } from './support/bench-env';
 import { printResult } from './support/bench-result';

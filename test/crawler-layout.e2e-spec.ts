@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacyShardFilePath } from '@sitemaps/domain';
-import { manifestChannel, publishManifestChanged } from '@sitemaps/storage';
+import { manifestChannel, publishManifestChanged } from '@sitemaps/serving';
 import { parseConfig } from '@sitemaps/config';
 import { rawRequest, testRedisUrl, waitUntil, type RawResponse } from '@sitemaps/testing';
 import { createWorkerApp } from '../apps/worker/src/worker.app';

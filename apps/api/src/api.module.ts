@@ -10,7 +10,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
-import { announceManifestChange, manifestChannel } from '@sitemaps/storage';
+import { announceManifestChange, manifestChannel } from '@sitemaps/serving';
 import { UrlIngestService } from '@sitemaps/ingest';
 import {
   BuildProducer,

@@ -14,7 +14,7 @@ import {
   type CrawlTally,
   type TalliedFetches,
 } from '@sitemaps/domain';
-import type { ManifestReader } from '@sitemaps/storage';
+import type { ManifestReader } from '@sitemaps/serving';
 import { resolveTarget } from './request-target';
 
 /** How long fetches wait for their address's check before they count as unverified. */

@@ -9,14 +9,8 @@ import { parseConfig } from '@sitemaps/config';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
 import { formatProblem, validateSitemapFile } from '@sitemaps/sitemap-xml';
-import {
-  createBlobStore,
-  ManifestReader,
-  manifestChannel,
-  publishManifestChanged,
-  type BlobStore,
-  type ManifestAnnouncements,
-} from '@sitemaps/storage';
+import { createBlobStore, type BlobStore } from '@sitemaps/storage';
+import { ManifestReader, manifestChannel, publishManifestChanged, type ManifestAnnouncements } from '@sitemaps/serving';
 import {
   createTestDatabase,
   rawRequest,

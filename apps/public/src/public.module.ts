@@ -15,7 +15,8 @@ import { createPgPool, createPrismaClient, CrawlRepository, ManifestRepository, 
 import type { CrawlTally } from '@sitemaps/domain';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
-import { createBlobStore, ManifestReader, manifestChannel, replayPosition } from '@sitemaps/storage';
+import { createBlobStore } from '@sitemaps/storage';
+import { ManifestReader, manifestChannel, replayPosition } from '@sitemaps/serving';
 import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';

@@ -12,14 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '@sitemaps/config';
 import { createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import { validateSitemapFile } from '@sitemaps/sitemap-xml';
-import {
-  announceManifestChange,
-  createBlobStore,
-  ManifestReader,
-  manifestChannel,
-  type BlobStore,
-  type ManifestAnnouncements,
-} from '@sitemaps/storage';
+import { createBlobStore, type BlobStore } from '@sitemaps/storage';
+import { announceManifestChange, ManifestReader, manifestChannel, type ManifestAnnouncements } from '@sitemaps/serving';
 import {
   rawRequest,
   startPostgresReplicaPair,

@@ -5,14 +5,8 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  blobPath,
-  ManifestReader,
-  type FileVariant,
-  type ManifestFile,
-  type PublishedFile,
-  type SiteSnapshot,
-} from '@sitemaps/storage';
+import { blobPath, type ManifestFile } from '@sitemaps/storage';
+import { ManifestReader, type FileVariant, type PublishedFile, type SiteSnapshot } from '@sitemaps/serving';
 import { INDEX_PATH, indexEntries, LEGACY_SHARD_FOLDER, stylesheetHref, type ManifestFiles } from '@sitemaps/domain';
 import { renderSitemapIndex, SITEMAP_STYLESHEET, XSL_STYLESHEET_FILE } from '@sitemaps/sitemap-xml';
 import { acceptsGzip, ifRangeHolds, isNotModified, parseByteRange } from './http-conditions';

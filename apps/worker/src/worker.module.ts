@@ -29,7 +29,8 @@ import {
   WebhookProducer,
   type RedisConnection,
 } from '@sitemaps/jobs';
-import { announceManifestChange, createBlobStore, manifestChannel, type BlobStore } from '@sitemaps/storage';
+import { createBlobStore, type BlobStore } from '@sitemaps/storage';
+import { announceManifestChange, manifestChannel } from '@sitemaps/serving';
 import { BuildFailures } from './builds/build-failures';
 import { BuildPlanner } from './builds/build-planner';
 import { BuildProcessors } from './builds/build.processors';

@@ -7,11 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool, createPrismaClient, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { createTestDatabase, startS3Server, type S3TestServer, type TestDatabase } from '@sitemaps/testing';
+import {
+  createSite,
+  createTestDatabase,
+  startS3Server,
+  storeFile,
+  switchManifest,
+  type S3TestServer,
+  type TestDatabase,
+} from '@sitemaps/testing';
 import { BlobKeyError, blobKey, type BlobStore } from './blob-store';
 import { createBlobStore } from './blob-store.factory';
 import { connectS3 } from './s3-blob.store';
-import { createSite, storeFile, switchManifest } from './testing/storage.factory';
 
 describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
   let db: TestDatabase;

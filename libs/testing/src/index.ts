@@ -6,3 +6,4 @@ export * from './s3-server';
 export * from './redis-cluster';
 export * from './postgres-replica';
 export * from './tcp-proxy';
+export * from './storage-fixtures';

@@ -8,7 +8,7 @@ import { gunzip } from 'node:zlib';
 import type { Cluster, Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { formatLsn, parseLsn, primaryWalPosition, replayedWalPosition, type ManifestRepository } from '@sitemaps/data';
-import type { BlobStore, ManifestFile } from './blob-store';
+import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
 /**
  * The channel of one deployment's announcements, named by its QUEUE_PREFIX: deployments (and

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { PrismaClient } from '@sitemaps/data';
-import type { BlobStore, ManifestFile, ManifestFiles } from '../blob-store';
+import type { BlobStore, ManifestFile, ManifestFiles } from '@sitemaps/storage';
 
 const gzipAsync = promisify(gzip);
 

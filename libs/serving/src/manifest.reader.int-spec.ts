@@ -5,14 +5,19 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool, createPrismaClient, ManifestRepository, type PrismaClient } from '@sitemaps/data';
 import type { Pool } from 'pg';
-import { createTestDatabase, testRedisUrl, type TestDatabase } from '@sitemaps/testing';
-import type { BlobStore } from './blob-store';
-import { createBlobStore } from './blob-store.factory';
+import {
+  createSite,
+  createTestDatabase,
+  storeFile,
+  switchManifest,
+  testRedisUrl,
+  type TestDatabase,
+} from '@sitemaps/testing';
+import { createBlobStore, type BlobStore } from '@sitemaps/storage';
 import { ManifestReader, manifestChannel, publishManifestChanged } from './manifest.reader';
 
 // A channel of this test's own: other test files publish on theirs.
 const CHANNEL = manifestChannel(`reader-${process.pid}-${Date.now()}`);
-import { createSite, storeFile, switchManifest } from './testing/storage.factory';
 
 describe('ManifestReader', () => {
   let db: TestDatabase;
