@@ -19,7 +19,11 @@ function depConstraints({ tests }) {
     { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', ...testing] },
     { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
     { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
-    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:testing'] },
+    { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util'] },
+    {
+      sourceTag: 'type:app',
+      onlyDependOnLibsWithTags: ['type:domain', 'type:data', 'type:util', 'type:wiring', 'type:testing'],
+    },
   ];
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '..');
-type Tag = 'type:app' | 'type:data' | 'type:domain' | 'type:util' | 'type:testing';
+type Tag = 'type:app' | 'type:wiring' | 'type:data' | 'type:domain' | 'type:util' | 'type:testing';
 
 /** Which project kinds a kind may import. */
 const ALLOWED: Record<Tag, Tag[]> = {
@@ -13,7 +13,9 @@ const ALLOWED: Record<Tag, Tag[]> = {
   'type:util': ['type:util'],
   'type:data': ['type:domain', 'type:data', 'type:util'],
   'type:testing': ['type:domain', 'type:data', 'type:util'],
-  'type:app': ['type:domain', 'type:data', 'type:util'],
+  // The Nest wiring the apps share (libs/core): it may use every lib an app may, apps may use it.
+  'type:wiring': ['type:domain', 'type:data', 'type:util'],
+  'type:app': ['type:domain', 'type:data', 'type:util', 'type:wiring'],
 };
 /** Pure libraries: no framework, no database, no queue. */
 const PURE_FORBIDDEN = /^(@nestjs\/|@prisma\/|pg$|pg-|ioredis|bullmq|fastify)/;

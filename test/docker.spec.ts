@@ -129,7 +129,7 @@ describe('docker-compose.yml', () => {
       sourceFiles(path.join(ROOT, 'apps', app, 'src'))
         .map((file) => readFileSync(file, 'utf8').match(/\bcreate(PgPool|PrismaClient)\(/g)?.length ?? 0)
         .reduce((a, b) => a + b, 0);
-    // The api's other two (Prisma and pg, data.providers.ts) open only with DATABASE_READ_URL, on the
+    // The api's other two (Prisma and pg, read-routing.providers.ts) open only with DATABASE_READ_URL, on the
     // replica: they count against its max_connections, not this primary's (docs/scaling.md).
     expect({ api: pools('api'), worker: pools('worker'), public: pools('public') }).toEqual({
       api: 5,

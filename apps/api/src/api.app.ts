@@ -15,7 +15,7 @@ import { replyWithError } from './errors/http-error.filter';
 import { httpError, registerJsonBodyParser } from './http/json-body.parser';
 import { lingerOnClose } from './http/lingering-close';
 import { setupOpenApi } from './openapi/openapi.setup';
-import { REDIS } from './api.tokens';
+import { REDIS } from '@sitemaps/core';
 import { RequestLog, requestIdOf } from './http/request-log';
 
 const GRAPHQL_PATH = '/graphql';

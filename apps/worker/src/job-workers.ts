@@ -16,7 +16,7 @@ import { DomainError } from '@sitemaps/domain';
 import { createQueue, type QueueName, type RedisConnection } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics, redactUrls, ROOT_LOGGER } from '@sitemaps/observability';
 import { ConsumerWatch } from './consumer-watch';
-import { CONFIG, REDIS } from './worker.tokens';
+import { CONFIG, REDIS } from '@sitemaps/core';
 
 export interface ServeOptions {
   /** Called once a job has failed for good (retries exhausted or unrecoverable). */

@@ -67,4 +67,8 @@ export class BuildProducer {
   async clearPending(siteId: string): Promise<void> {
     await this.redis.del(`${this.queue.opts.prefix ?? 'bull'}:pending-since:${siteId}`);
   }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
 }

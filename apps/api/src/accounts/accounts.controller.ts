@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { serialize } from 'cookie';
 import type { FastifyReply } from 'fastify';
 import type { AppConfig } from '@sitemaps/config';
-import { CONFIG } from '../api.tokens';
+import { CONFIG } from '@sitemaps/core';
 import { PersonOnly, Public, type AuthedRequest } from '../auth/api-key.guard';
 import { parseInput } from '../errors/parse-input';
 import { ApiErrors, ZodBody, ZodResponse } from '../openapi/zod-openapi';

@@ -12,7 +12,7 @@ import {
   SESSION_TTL_MS,
   type Role,
 } from '@sitemaps/domain';
-import { CONFIG } from '../api.tokens';
+import { CONFIG } from '@sitemaps/core';
 import type { Principal } from '../auth/principal';
 import { uuidKey } from '../common/pagination';
 import { hashToken, newToken, sameToken } from './account-tokens';

@@ -13,7 +13,7 @@ import {
   type MemberManager,
   type Role,
 } from '@sitemaps/domain';
-import { CONFIG } from '../api.tokens';
+import { CONFIG } from '@sitemaps/core';
 import type { Principal } from '../auth/principal';
 import { uuidKey } from '../common/pagination';
 import { hashToken, newToken } from './account-tokens';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
 import { ApiKeyRepository } from '@sitemaps/data';
 import { DomainError, notFound } from '@sitemaps/domain';
-import { CONFIG } from '../api.tokens';
+import { CONFIG } from '@sitemaps/core';
 import {
   createdKey,
   createdKeyOf,

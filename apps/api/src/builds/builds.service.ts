@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BuildRepository, ReadRouter, type Build } from '@sitemaps/data';
 import { notFound } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER } from '../api.tokens';
+import { BUILD_PRODUCER } from '@sitemaps/core';
 import {
   createdKey,
   createdKeyOf,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ReadRouter, UrlExclusionRepository } from '@sitemaps/data';
 import { validateExclusionRules, type ExclusionRule } from '@sitemaps/domain';
 import type { BuildProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER } from '../api.tokens';
+import { BUILD_PRODUCER } from '@sitemaps/core';
 import { SitesService } from '../sites/sites.service';
 import type { ExclusionsChangeView, ExclusionsView } from './exclusion.schemas';
 

@@ -26,7 +26,7 @@ import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxj
 import { DomainError, invalid } from '@sitemaps/domain';
 import type { AppConfig } from '@sitemaps/config';
 import { IdempotencyKeyRepository } from '@sitemaps/data';
-import { CONFIG } from '../api.tokens';
+import { CONFIG } from '@sitemaps/core';
 import type { AuthedRequest } from '../auth/transport-context';
 import { errorSchemaRef } from '../openapi/zod-openapi';
 

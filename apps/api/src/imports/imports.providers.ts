@@ -8,7 +8,7 @@ import { UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
 import { createQueue, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { createPgPool } from '@sitemaps/data';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG, REDIS, URL_INGEST } from '@sitemaps/core';
 import { ImportsController } from './imports.controller';
 import { ImportsService } from './imports.service';
 import { UploadSlots } from './upload-slots';

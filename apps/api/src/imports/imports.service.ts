@@ -7,7 +7,7 @@ import { importFinishedEvent, notFound } from '@sitemaps/domain';
 import { importUpload, type ImportFormat, type ImportMode, type UrlImportService } from '@sitemaps/ingest';
 import { importSitemapsPayload, JOB, jobId, type WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { CONFIG, WEBHOOK_PRODUCER } from '../api.tokens';
+import { CONFIG, WEBHOOK_PRODUCER } from '@sitemaps/core';
 import {
   bigintKey,
   createdKey,

@@ -3,7 +3,8 @@
 // queues the removal of their files from the store (their rows, GC's bookkeeping, are gone).
 import { Inject, Injectable } from '@nestjs/common';
 import type { BuildProducer, SiteFilesProducer } from '@sitemaps/jobs';
-import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, SITE_FILES_PRODUCER, type AnnounceSiteChange } from '../api.tokens';
+import { SITE_FILES_PRODUCER } from '../api.tokens';
+import { ANNOUNCE_SITE_CHANGE, BUILD_PRODUCER, type AnnounceSiteChange } from '@sitemaps/core';
 
 @Injectable()
 export class SiteLifecycle {

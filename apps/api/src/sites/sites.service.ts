@@ -21,7 +21,8 @@ import {
   type VerificationStatus,
 } from '@sitemaps/domain';
 import type { BuildProducer, VerificationProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER, CONFIG, VERIFICATION_PRODUCER } from '../api.tokens';
+import { VERIFICATION_PRODUCER } from '../api.tokens';
+import { BUILD_PRODUCER, CONFIG } from '@sitemaps/core';
 import { decodeCursor, pageOf, uuidKey, type Page, type PageRequest } from '../common/pagination';
 import type { SiteView } from './site.schemas';
 import { SiteLifecycle } from './site-lifecycle';

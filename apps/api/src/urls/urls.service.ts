@@ -3,7 +3,7 @@ import { ReadRouter } from '@sitemaps/data';
 import { DomainError, exclusionPatterns as exclusionPatternsOf, invalid } from '@sitemaps/domain';
 import { ndjsonExport, type UpsertResult, type UrlIngestService } from '@sitemaps/ingest';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { URL_INGEST } from '../api.tokens';
+import { URL_INGEST } from '@sitemaps/core';
 import { bigintKey, decodeCursor, pageOf, type Page, type PageRequest } from '../common/pagination';
 import { ConflictsService } from '../exclusions/conflicts.service';
 import { SitesService } from '../sites/sites.service';

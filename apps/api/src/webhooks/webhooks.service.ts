@@ -1,11 +1,11 @@
 import net from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookRepository } from '@sitemaps/data';
+import { WebhookRepository, type WebhookDeliveryRow, type WebhookEndpointRow } from '@sitemaps/data';
 import { DomainError, generateWebhookSecret, invalid, isValidWebhookSecret, parseWebhookEvent } from '@sitemaps/domain';
 import { isPublicAddress } from '@sitemaps/ingest';
 import type { WebhookProducer } from '@sitemaps/jobs';
-import { CONFIG, WEBHOOK_PRODUCER, WEBHOOK_REPOSITORY } from '../api.tokens';
+import { CONFIG, WEBHOOK_PRODUCER } from '@sitemaps/core';
 import {
   createdKey,
   createdKeyOf,
@@ -30,7 +30,7 @@ const webhookNotFound = (id: string) => new DomainError('not_found', 'WEBHOOK_NO
 @Injectable()
 export class WebhooksService {
   constructor(
-    @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookRepository,
     @Inject(WEBHOOK_PRODUCER) private readonly producer: WebhookProducer,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}

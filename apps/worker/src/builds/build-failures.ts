@@ -6,7 +6,7 @@ import { BuildRepository } from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
 import type { WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { WEBHOOK_PRODUCER } from '../worker.tokens';
+import { WEBHOOK_PRODUCER } from '@sitemaps/core';
 
 @Injectable()
 export class BuildFailures {

@@ -8,7 +8,8 @@ import type { AppConfig } from '@sitemaps/config';
 import { BuildRepository, SiteRepository } from '@sitemaps/data';
 import { jobId, QUEUE, type BuildProducer, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { BUILD_PRODUCER, CONFIG, RECONCILED_QUEUES, REDIS } from '../worker.tokens';
+import { RECONCILED_QUEUES } from '../worker.tokens';
+import { BUILD_PRODUCER, CONFIG, REDIS } from '@sitemaps/core';
 
 /** The queues whose jobs the reconciler looks up (closed with the module's clients). */
 export interface ReconciledQueues {

@@ -7,7 +7,7 @@ import { planBuildPayload, publishBuildPayload, QUEUE, renderShardPayload } from
 import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import type { AppConfig } from '@sitemaps/config';
-import { CONFIG } from '../worker.tokens';
+import { CONFIG } from '@sitemaps/core';
 import { BuildFailures } from './build-failures';
 import { BuildPlanner } from './build-planner';
 import { BuildPublisher } from './build-publisher';

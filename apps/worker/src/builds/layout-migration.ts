@@ -6,7 +6,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { ManifestRepository } from '@sitemaps/data';
 import { QUEUE, type BuildProducer } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { BUILD_PRODUCER } from '../worker.tokens';
+import { BUILD_PRODUCER } from '@sitemaps/core';
 
 @Injectable()
 export class LayoutMigration implements OnApplicationBootstrap, OnModuleDestroy {

@@ -16,7 +16,7 @@ import {
   type HealthProbe,
 } from '@sitemaps/health';
 import { JobWorkers } from '../job-workers';
-import { PG_POOL, REDIS } from '../worker.tokens';
+import { PG_POOL, REDIS } from '@sitemaps/core';
 import { WorkerHttpServer } from './worker-http.server';
 
 @Injectable()

@@ -7,7 +7,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
-import { CONFIG } from '../worker.tokens';
+import { CONFIG } from '@sitemaps/core';
 
 /** Answers one GET (or HEAD) of its path; may be async. A throw is logged and answered 500. */
 export type WorkerHttpHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;

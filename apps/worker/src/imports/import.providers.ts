@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import type { AppConfig } from '@sitemaps/config';
 import { SitemapImporter, UrlImportService, type UrlIngestService } from '@sitemaps/ingest';
 import type { BuildProducer } from '@sitemaps/jobs';
-import { BUILD_PRODUCER, CONFIG, PG_POOL, URL_INGEST } from '../worker.tokens';
+import { BUILD_PRODUCER, CONFIG, PG_POOL, URL_INGEST } from '@sitemaps/core';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
 import { SitemapImportProcessors } from './sitemap-import.processors';
 

@@ -7,7 +7,7 @@ import { importFinishedEvent } from '@sitemaps/domain';
 import { importSitemapsPayload, QUEUE, type ImportSitemapsPayload, type WebhookProducer } from '@sitemaps/jobs';
 import { PlatformMetrics, redactUrls } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
-import { WEBHOOK_PRODUCER } from '../worker.tokens';
+import { WEBHOOK_PRODUCER } from '@sitemaps/core';
 import { SITEMAP_IMPORTER, URL_IMPORTS } from './import.tokens';
 
 @Injectable()

@@ -16,7 +16,7 @@ import {
   type RedisConnection,
 } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '../worker.tokens';
+import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '@sitemaps/core';
 import { GarbageCollector } from './garbage-collector';
 import { ShardUpkeep } from './shard-upkeep';
 import { CrawlEvents } from './crawl-events';

@@ -9,7 +9,7 @@ import type { AppConfig } from '@sitemaps/config';
 import { SiteOwnershipRepository } from '@sitemaps/data';
 import { JOB, jobId, QUEUE, VerificationProducer, verifySitePayload, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
-import { CONFIG, REDIS } from '../worker.tokens';
+import { CONFIG, REDIS } from '@sitemaps/core';
 import { SiteVerifier } from './site-verifier';
 
 const sweepPayload = z.object({ v: z.literal(1) });

@@ -5,12 +5,12 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { AppConfig } from '@sitemaps/config';
-import type { WebhookRepository } from '@sitemaps/data';
+import { WebhookRepository } from '@sitemaps/data';
 import { retryAfterMs, signWebhook, TEST_EVENT_TYPE } from '@sitemaps/domain';
 import { deliverWebhookPayload, QUEUE, type DeliverWebhookPayload } from '@sitemaps/jobs';
 import { PlatformMetrics, redactUrl } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
-import { CONFIG, WEBHOOK_REPOSITORY } from '../worker.tokens';
+import { CONFIG } from '@sitemaps/core';
 import { RetryLaterError, webhookBackoff } from './webhook-backoff';
 import { WebhookSender } from './webhook-sender';
 
@@ -21,7 +21,7 @@ export class WebhookProcessors implements OnModuleInit {
   constructor(
     private readonly workers: JobWorkers,
     private readonly sender: WebhookSender,
-    @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(PlatformMetrics) private readonly metrics: PlatformMetrics,
   ) {}

@@ -1,6 +1,5 @@
-// The repositories of libs/data, each injectable by its class (`constructor(private readonly
-// sites: SiteRepository)`). A repository added to createRepositories is provided here with it.
-// Those are the primary's: every write uses them. Reads of a tenant's data ask the ReadRouter.
+// CoreModule provides the primary's repositories: every write uses them. Reads of a tenant's data
+// ask the ReadRouter made here, which may answer with a replica's.
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
 import {
@@ -8,16 +7,14 @@ import {
   createPrismaClient,
   createRepositories,
   ReadRouter,
-  repositoryProviders,
   type PrismaClient,
   type Repositories,
 } from '@sitemaps/data';
 import { RedisTenantWritePositions, type RedisConnection } from '@sitemaps/jobs';
 import type { PlatformMetrics } from '@sitemaps/observability';
 import type { Pool } from 'pg';
-import { PG_POOL, PRISMA, READ_REPLICA, REDIS, REPOSITORIES } from './api.tokens';
-
-export const DATA_PROVIDERS = repositoryProviders({ prisma: PRISMA, pool: PG_POOL, all: REPOSITORIES });
+import { READ_REPLICA } from './api.tokens';
+import { PG_POOL, REDIS, REPOSITORIES } from '@sitemaps/core';
 
 export interface ReplicaClients {
   prisma: PrismaClient;

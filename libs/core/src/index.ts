@@ -1,0 +1,2 @@
+export * from './core.tokens';
+export * from './core.module';
