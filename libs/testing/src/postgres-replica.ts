@@ -28,6 +28,9 @@ export interface PostgresReplicaPair {
   primaryPort(): number;
   /** Restarts the server that takes writes (`pg_ctl restart`, fast: open sessions are cut). */
   restartPrimary(): Promise<void>;
+  /** Stops the server that takes writes (fast: open sessions are cut) and starts it again: an outage of a chosen length. */
+  stopPrimary(): Promise<void>;
+  startPrimary(): Promise<void>;
   /**
    * A planned failover: stops the primary (fast: it sends its last WAL to the replica first),
    * promotes the replica and waits until it takes writes. Once only: no replica is left after it.
@@ -149,6 +152,12 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
       primaryPort: () => writable.port,
       async restartPrimary() {
         await run('pg_ctl', ['-D', writable.data, '-l', writable.log, '-m', 'fast', '-w', 'restart']);
+      },
+      async stopPrimary() {
+        await run('pg_ctl', ['-D', writable.data, '-m', 'fast', '-w', 'stop']);
+      },
+      async startPrimary() {
+        await run('pg_ctl', ['-D', writable.data, '-l', writable.log, '-w', 'start']);
       },
       async promoteReplica() {
         if (writable.data === replica) throw new Error('the replica has been promoted already');
