@@ -10,10 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentSiteVerification, parseConfig } from '@sitemaps/config';
 import {
   startPostgresReplicaPair,
+  startTcpProxy,
   testRedisUrl,
   uniqueQueuePrefix,
   waitUntil,
   type PostgresReplicaPair,
+  type TcpProxy,
 } from '@sitemaps/testing';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient, type ApiResponse } from './support/api-client';
@@ -130,5 +132,92 @@ describe('Postgres restarted under load', () => {
     const { rows } = await db.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1', [siteId]);
     const stored = new Set(rows.map((row) => row.loc));
     expect(acknowledged.filter((loc) => !stored.has(loc))).toEqual([]);
+  }, 240_000);
+});
+
+// An unplanned failover: the primary dies (immediate stop) while the API writes through a TCP proxy
+// (the stand-in for the virtual IP or DNS name that a failover moves), the replica is promoted and
+// the proxy re-pointed at it. The replica is synchronous, so it holds every commit the primary
+// acknowledged: nothing the API acknowledged is lost, and the API writes to the new primary by itself.
+describe('Postgres primary crashed and its replica promoted under load', () => {
+  let pair: PostgresReplicaPair;
+  let proxy: TcpProxy;
+  let app: NestFastifyApplication;
+  let api: ReturnType<typeof apiClient>;
+  let siteId: string;
+
+  beforeAll(async () => {
+    pair = await startPostgresReplicaPair({ synchronous: true });
+    proxy = await startTcpProxy(pair.primaryPort());
+    const config = parseConfig({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/sitemaps`,
+      REDIS_URL: testRedisUrl(),
+      ADMIN_API_KEY: ADMIN_KEY,
+      QUEUE_PREFIX: uniqueQueuePrefix('failover'),
+      LOG_LEVEL: 'error',
+      INDEXNOW_ENDPOINTS: 'off',
+      SITE_VERIFICATION: developmentSiteVerification(),
+    });
+    app = await createApiApp(config);
+    await app.listen(0, '127.0.0.1');
+    const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const tenant = await apiClient(baseUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failover' });
+    expect(tenant.status).toBe(201);
+    api = apiClient(baseUrl, tenant.body.apiKey);
+    const site = await api.post('/v1/sites', { hostname: HOST });
+    expect(site.status).toBe(201);
+    siteId = site.body.id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await proxy?.stop();
+    await pair?.stop();
+  });
+
+  it('reconnects to the promoted replica by itself and loses nothing acknowledged', async () => {
+    const acknowledged: string[] = [];
+    const statuses: number[] = [];
+    let stop = false;
+    let round = 0;
+    const writer = async () => {
+      while (!stop) {
+        const locs = Array.from({ length: 20 }, (_, i) => `https://${HOST}/f${round}/${i}`);
+        round += 1;
+        const response = await api.put(
+          `/v1/sites/${siteId}/urls`,
+          locs.map((loc) => ({ loc })),
+        );
+        statuses.push(response.status);
+        if (response.status === 200) acknowledged.push(...locs);
+      }
+    };
+    const load = Promise.all([writer(), writer()]);
+    try {
+      await waitUntil('writes to be acknowledged before the crash', () => acknowledged.length >= 200 || undefined);
+      await pair.crashPrimaryAndPromote();
+      proxy.retarget(pair.primaryPort());
+      const before = acknowledged.length;
+      await waitUntil(
+        'the API to write to the promoted replica',
+        () => acknowledged.length >= before + 200 || undefined,
+        {
+          timeoutMs: 60_000,
+        },
+      );
+    } finally {
+      stop = true;
+      await load;
+    }
+    // Refused writes (the crash, the switch) are 503s to retry, never 500s.
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    const db = new Pool({ connectionString: `postgres://postgres@127.0.0.1:${pair.primaryPort()}/sitemaps`, max: 1 });
+    try {
+      const { rows } = await db.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1', [siteId]);
+      const stored = new Set(rows.map((row) => row.loc));
+      expect(acknowledged.filter((loc) => !stored.has(loc))).toEqual([]);
+    } finally {
+      await db.end();
+    }
   }, 240_000);
 });
