@@ -2,10 +2,11 @@
 // lost every node still ends when disconnected (BullMQ awaits that end), and BullMQ workers on
 // every queue take jobs again after the master that serves the queues fails over, then close.
 import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@sitemaps/local-services';
 import { startRedisCluster, waitUntil, type TestRedisCluster } from '@sitemaps/testing';
-import { createRedisConnection, type RedisConnection } from './connection';
+import { createRedisConnection, FailoverSafeCluster, type RedisConnection } from './connection';
 import { QUEUE } from './queues';
 
 const PREFIX = '{failover}';
@@ -43,6 +44,49 @@ describe('a cluster client that has lost every node', () => {
     await waitUntil('a new attempt', async () => attempts.length > 0);
     client.disconnect();
   });
+});
+
+describe('a connection attempt while the cluster says cluster_state:fail', () => {
+  let cluster: TestRedisCluster;
+
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+
+  // As during a failover, before a replica has taken over. ioredis reads the slot map, then finds
+  // the cluster not ok, drops the attempt for another and left its promise pending for ever:
+  // BullMQ awaits that promise when it reconnects a worker's blocking client, and the worker stopped
+  // taking jobs. Without FailoverSafeCluster's connect() this test waits until it times out.
+  it('settles: it fails, and the client tries again by itself', async () => {
+    const ports = cluster.nodes.split(',').map((node) => Number(node.split(':')[1]));
+    const master = await cluster.masterOf(PREFIX);
+    const killed = [master, ...(await cluster.replicasOf(master))];
+    for (const port of killed) await cluster.kill(port);
+    const survivor = ports.find((port) => !killed.includes(port)) as number;
+    // A survivor saw the master and its replica fail: the cluster is not ok.
+    const probe = new Redis({ host: '127.0.0.1', port: survivor, maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined);
+    try {
+      await waitUntil(
+        'the cluster to say it fails',
+        async () => String(await probe.call('CLUSTER', 'INFO')).includes('cluster_state:fail') || undefined,
+      );
+    } finally {
+      probe.disconnect();
+    }
+
+    const client = new FailoverSafeCluster(
+      ports.map((port) => ({ host: '127.0.0.1', port })),
+      { lazyConnect: true, redisOptions: { maxRetriesPerRequest: null }, clusterRetryStrategy: () => 200 },
+    );
+    client.on('error', () => undefined);
+    const attempts: string[] = [];
+    client.on('connecting', () => attempts.push('connecting'));
+    await expect(client.connect()).rejects.toThrow(/ended before ready/);
+    await waitUntil('another attempt of its own', async () => attempts.length >= 2 || undefined);
+    client.disconnect();
+  }, 120_000);
 });
 
 describe('BullMQ workers on a Redis Cluster whose master fails over', () => {

@@ -69,6 +69,36 @@ export class FailoverSafeCluster extends Cluster {
     internals.handleCloseEvent();
   }
 
+  /**
+   * ioredis's promise of a connection attempt that settles. Once the slot map is read, ioredis
+   * stops listening for the attempt's failure and checks `CLUSTER INFO`; while a master fails over
+   * the cluster says `cluster_state:fail`, so ioredis drops the attempt and schedules another, and
+   * the first attempt's promise never settles. BullMQ awaits that promise when a worker's blocking
+   * client is reconnected (after its blocking wait overran, which a loaded machine makes common):
+   * that worker waits forever and takes no more jobs from its queue. Here the attempt rejects once
+   * the client leaves it (closed, reconnecting or ended), and BullMQ retries as for any failure.
+   */
+  override connect(): Promise<void> {
+    const attempt = super.connect();
+    return new Promise<void>((resolve, reject) => {
+      const left = () => {
+        // Status events are emitted on the next tick: one from before this attempt began (the
+        // `close` of a disconnect just made) finds the client connecting still, and is not the end.
+        if (!['close', 'reconnecting', 'end', 'disconnecting'].includes(this.status)) return;
+        settle(() => reject(new Error(`Redis Cluster connection attempt ended before ready (${this.status})`)));
+      };
+      const settle = (finish: () => void) => {
+        this.off('close', left).off('end', left);
+        finish();
+      };
+      this.on('close', left).on('end', left);
+      attempt.then(
+        () => settle(resolve),
+        (error: unknown) => settle(() => reject(error)),
+      );
+    });
+  }
+
   override duplicate(overrideStartupNodes: ClusterNode[] = [], overrideOptions: ClusterOptions = {}): Cluster {
     const startupNodes = overrideStartupNodes.length > 0 ? overrideStartupNodes : this.startupNodeList;
     return new FailoverSafeCluster(startupNodes, { ...this.options, ...overrideOptions });

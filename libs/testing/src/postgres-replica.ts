@@ -28,11 +28,19 @@ export interface PostgresReplicaPair {
   primaryPort(): number;
   /** Restarts the server that takes writes (`pg_ctl restart`, fast: open sessions are cut). */
   restartPrimary(): Promise<void>;
+  /** Stops the server that takes writes (fast: open sessions are cut) and starts it again: an outage of a chosen length. */
+  stopPrimary(): Promise<void>;
+  startPrimary(): Promise<void>;
   /**
    * A planned failover: stops the primary (fast: it sends its last WAL to the replica first),
    * promotes the replica and waits until it takes writes. Once only: no replica is left after it.
    */
   promoteReplica(): Promise<void>;
+  /**
+   * An unplanned failover: the primary dies (immediate stop, as a crash: nothing more is sent to
+   * the replica), then the replica is promoted. Only a pair started `synchronous` keeps every commit.
+   */
+  crashPrimaryAndPromote(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,7 +54,7 @@ export function postgresBinDir(): string {
   return path.join(root, newest, 'bin');
 }
 
-export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
+export async function startPostgresReplicaPair(opts: { synchronous?: boolean } = {}): Promise<PostgresReplicaPair> {
   const bin = postgresBinDir();
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: string[]) =>
@@ -78,7 +86,8 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
         `unix_socket_directories = '${dir}'`,
         // A test server: durability is not what it tests.
         'fsync = off',
-        'synchronous_commit = off',
+        // Synchronous (set once the replica streams, below): a commit returns once the replica has it.
+        opts.synchronous ? 'synchronous_commit = on' : 'synchronous_commit = off',
         'full_page_writes = off',
         'wal_level = replica',
         'max_wal_senders = 4',
@@ -141,8 +150,29 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
           (await client.query(`SELECT 1 FROM pg_stat_replication WHERE state = 'streaming'`)).rowCount === 1,
       ),
     );
+    if (opts.synchronous)
+      // On the primary only (after the base backup): a promoted replica has no standby to wait for.
+      await withClient(postgresUrl, async (client) => {
+        await client.query(`ALTER SYSTEM SET synchronous_standby_names = '*'`);
+        await client.query('SELECT pg_reload_conf()');
+      });
     await caughtUp();
     let writable = { data: primary, port: primaryPort, log: path.join(dir, 'primary.log') };
+    const promote = async (mode: 'fast' | 'immediate') => {
+      if (writable.data === replica) throw new Error('the replica has been promoted already');
+      await run('pg_ctl', ['-D', primary, '-m', mode, '-w', 'stop']);
+      started.splice(started.indexOf(primary), 1);
+      await run('pg_ctl', ['-D', replica, '-w', 'promote']);
+      writable = { data: replica, port: replicaPort, log: path.join(dir, 'replica.log') };
+      await waitUntil('the promoted replica to take writes', () =>
+        withClient(
+          replicaUrl,
+          async (client) =>
+            (await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]?.standby ===
+            false,
+        ),
+      );
+    };
     return {
       primaryUrl,
       replicaUrl,
@@ -150,20 +180,17 @@ export async function startPostgresReplicaPair(): Promise<PostgresReplicaPair> {
       async restartPrimary() {
         await run('pg_ctl', ['-D', writable.data, '-l', writable.log, '-m', 'fast', '-w', 'restart']);
       },
+      async stopPrimary() {
+        await run('pg_ctl', ['-D', writable.data, '-m', 'fast', '-w', 'stop']);
+      },
+      async startPrimary() {
+        await run('pg_ctl', ['-D', writable.data, '-l', writable.log, '-w', 'start']);
+      },
       async promoteReplica() {
-        if (writable.data === replica) throw new Error('the replica has been promoted already');
-        await run('pg_ctl', ['-D', primary, '-m', 'fast', '-w', 'stop']);
-        started.splice(started.indexOf(primary), 1);
-        await run('pg_ctl', ['-D', replica, '-w', 'promote']);
-        writable = { data: replica, port: replicaPort, log: path.join(dir, 'replica.log') };
-        await waitUntil('the promoted replica to take writes', () =>
-          withClient(
-            replicaUrl,
-            async (client) =>
-              (await client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')).rows[0]?.standby ===
-              false,
-          ),
-        );
+        await promote('fast');
+      },
+      async crashPrimaryAndPromote() {
+        await promote('immediate');
       },
       async pauseReplay() {
         await withClient(replicaUrl, (client) => client.query('SELECT pg_wal_replay_pause()'));

@@ -19,6 +19,10 @@ export interface TestRedisCluster {
   masterOf(key: string): Promise<number>;
   /** SIGKILLs the node on `port` and waits until a replica serves its slots and the cluster is ok again. */
   failOver(port: number): Promise<{ newMaster: number }>;
+  /** The ports of the replicas of the master on `port`. */
+  replicasOf(port: number): Promise<number[]>;
+  /** SIGKILLs the node on `port` and waits for nothing: with a master and its replicas gone the cluster fails. */
+  kill(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -134,6 +138,19 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
         { timeoutMs: 60_000 },
       );
       return { newMaster };
+    },
+    async replicasOf(port: number) {
+      return withNode(alive()[0] as number, async (redis) => {
+        const lines = nodeLines(String(await redis.call('CLUSTER', 'NODES')));
+        const master = lines.find((node) => node.port === port);
+        return lines.filter((node) => master && node.masterId === master.id).map((node) => node.port);
+      });
+    },
+    async kill(port: number) {
+      const server = servers.get(port);
+      if (!server) throw new Error(`no cluster node on port ${port}`);
+      await server.kill();
+      servers.delete(port);
     },
     stop,
   };

@@ -1,8 +1,10 @@
 // The one place where errors become HTTP: DomainError kinds map to statuses, framework errors
 // (malformed JSON, body too large, unknown route) to the same `{error: {code, message, details}}`
-// shape. Clients never see a stack trace.
+// shape. Clients never see a stack trace. A request that met the database unreachable (restarting,
+// failing over) was not done: 503 with Retry-After, so clients and balancers retry it.
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from '@sitemaps/data';
 import { DomainError, type ErrorDetail, type ErrorKind } from '@sitemaps/domain';
 import { lingerOnClose } from '../http/lingering-close';
 
@@ -33,6 +35,9 @@ export interface ErrorBody {
 
 const logger = new Logger('http');
 
+/** Seconds a client should wait before retrying a request that met the database unreachable. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): unknown {
@@ -49,7 +54,11 @@ export class HttpErrorFilter implements ExceptionFilter {
  */
 export function replyWithError(reply: FastifyReply, exception: unknown): void {
   const [status, body] = errorResponse(exception);
-  if (status >= 500)
+  if (body.error.code === 'DATABASE_UNAVAILABLE') {
+    // One line, not a stack per request: during an outage every request lands here.
+    logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    void reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+  } else if (status >= 500)
     logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   // The rest of a refused body is not read (too large, or refused before it was wanted): the
   // connection cannot carry another request.
@@ -79,5 +88,12 @@ function errorResponse(exception: unknown): [number, ErrorBody] {
     const code = fastify.apiCode ?? FRAMEWORK_CODES[fastify.statusCode] ?? 'MALFORMED_BODY';
     return [fastify.statusCode, { error: { code, message: fastify.message ?? 'bad request', details: [] } }];
   }
+  if (isDatabaseUnavailable(exception))
+    return [
+      503,
+      {
+        error: { code: 'DATABASE_UNAVAILABLE', message: 'the database is unavailable; retry later', details: [] },
+      },
+    ];
   return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];
 }

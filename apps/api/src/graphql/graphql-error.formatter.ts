@@ -3,6 +3,7 @@
 // their own codes; anything else is INTERNAL, logged here, and never shows a stack trace.
 import { Logger } from '@nestjs/common';
 import type { ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { isDatabaseUnavailable } from '@sitemaps/data';
 import { DomainError, type ErrorKind } from '@sitemaps/domain';
 import { QUERY_TOO_COMPLEX, QUERY_TOO_DEEP } from './query-limits.rules';
 
@@ -70,6 +71,20 @@ function formatError(error: GraphQLError): Formatted[] {
           },
         },
         status: original.statusCode,
+      },
+    ];
+  }
+  // The database unreachable (restarting, failing over): not done, retry; as REST's 503.
+  if (isDatabaseUnavailable(original)) {
+    logger.warn(`${error.path?.join('.') ?? 'request'}: database unavailable: ${original.message}`);
+    return [
+      {
+        error: {
+          message: 'the database is unavailable; retry later',
+          ...located,
+          extensions: { code: 'DATABASE_UNAVAILABLE', details: [] },
+        },
+        status: 503,
       },
     ];
   }
