@@ -155,7 +155,13 @@ function laneRequest(request: PublicRequest): () => IncomingMessage {
       headers[key] = text;
       rawHeaders.push(key, text);
     }
-    return { method: request.method, url: url.latin1Slice(), headers, rawHeaders, socket } as unknown as IncomingMessage;
+    return {
+      method: request.method,
+      url: url.latin1Slice(),
+      headers,
+      rawHeaders,
+      socket,
+    } as unknown as IncomingMessage;
   };
 }
 
