@@ -150,14 +150,14 @@ function laneRequest(request: PublicRequest): () => IncomingMessage {
     const headers: Record<string, string> = {};
     const rawHeaders: string[] = [];
     for (const [name, value] of raw) {
-      const key = name!.latin1Slice();
-      const text = value!.latin1Slice();
+      const key = name!.toString('latin1');
+      const text = value!.toString('latin1');
       headers[key] = text;
       rawHeaders.push(key, text);
     }
     return {
       method: request.method,
-      url: url.latin1Slice(),
+      url: url.toString('latin1'),
       headers,
       rawHeaders,
       socket,
