@@ -1,8 +1,23 @@
 // The few pieces of HTTP semantics the public server needs (RFC 9110), kept small and explicit.
 
+/** Accept-Encoding values seen: crawlers send a handful of distinct ones, on every request. */
+const gzipAccepted = new Map<string, boolean>();
+/** Distinct values remembered; past that the memo starts over, so made-up values cannot grow it. */
+const MAX_ACCEPT_ENCODINGS = 1_000;
+
 /** Whether `Accept-Encoding` admits gzip (`gzip`, `x-gzip` or `*` with a non-zero q). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  let accepted = gzipAccepted.get(header);
+  if (accepted === undefined) {
+    accepted = parseAcceptsGzip(header);
+    if (gzipAccepted.size >= MAX_ACCEPT_ENCODINGS) gzipAccepted.clear();
+    gzipAccepted.set(header, accepted);
+  }
+  return accepted;
+}
+
+function parseAcceptsGzip(header: string): boolean {
   let wildcard = false;
   for (const part of header.split(',')) {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';');

@@ -135,6 +135,45 @@ describe('CrawlTally and crawlRows', () => {
     expect(tally.drain()).toEqual([]);
   });
 
+  it('counts runs and interleavings of hosts, urls and user agents apart, and starts afresh after a drain', () => {
+    const tally = new CrawlTally({ maxKeys: 100, maxUserAgents: 10 });
+    // Fresh strings of equal text, as the HTTP parser makes for every request.
+    const fresh = (text: string) => Buffer.from(text).toString();
+    const fetch = (host: string, url: string, userAgent: string, at: number) =>
+      tally.record({
+        host: fresh(host),
+        url: fresh(url),
+        userAgent: fresh(userAgent),
+        address: '66.249.66.1',
+        status: 200,
+        bytes: 1,
+        at,
+      });
+    const summary = () =>
+      tally
+        .drain()
+        .map((f) => `${f.host}${f.url} ${f.crawler} ${f.address ?? '-'} ${f.fetches} ${f.firstAt}-${f.lastAt}`)
+        .sort();
+    fetch('a.example.com', '/sitemap.xml', 'Googlebot/2.1', 1);
+    fetch('a.example.com', '/sitemap.xml', 'Googlebot/2.1', 2);
+    fetch('b.example.com', '/sitemap.xml', 'Googlebot/2.1', 3);
+    fetch('a.example.com', '/sitemap.xml', 'curl/8.0', 4);
+    fetch('a.example.com', '/sitemap-1.xml', 'curl/8.0', 5);
+    fetch('a.example.com', '/sitemap.xml', 'Googlebot/2.1', 6);
+    fetch('b.example.com', '/sitemap-1.xml', 'Googlebot/2.1', 7);
+    expect(summary()).toEqual([
+      'a.example.com/sitemap-1.xml other - 1 5-5',
+      'a.example.com/sitemap.xml googlebot 66.249.66.1 3 1-6',
+      'a.example.com/sitemap.xml other - 1 4-4',
+      'b.example.com/sitemap-1.xml googlebot 66.249.66.1 1 7-7',
+      'b.example.com/sitemap.xml googlebot 66.249.66.1 1 3-3',
+    ]);
+    // The same request again after a drain is counted in the new tally, not in the drained one.
+    fetch('b.example.com', '/sitemap-1.xml', 'Googlebot/2.1', 8);
+    expect(summary()).toEqual(['b.example.com/sitemap-1.xml googlebot 66.249.66.1 1 8-8']);
+    expect(tally.drain()).toEqual([]);
+  });
+
   it('turns drained fetches into hourly rows, waiting for verdicts until it gives up', () => {
     const tally = new CrawlTally({ maxKeys: 100, maxUserAgents: 10 });
     const hour = Date.UTC(2026, 10, 26, 4);
