@@ -72,6 +72,8 @@ import { SiteLifecycle } from './sites/site-lifecycle';
 import { TenantsController } from './tenants/tenants.controller';
 import { TenantsResolver } from './tenants/tenants.resolver';
 import { TenantsService } from './tenants/tenants.service';
+import { OperatorsController } from './admin/operators.controller';
+import { OperatorsService } from './admin/operators.service';
 import { TenantAdminController } from './admin/tenant-admin.controller';
 import { TenantAdminResolver } from './admin/tenant-admin.resolver';
 import { TenantAdminService } from './admin/tenant-admin.service';
@@ -166,6 +168,7 @@ export class ApiModule {
         HealthController,
         TenantsController,
         TenantAdminController,
+        OperatorsController,
         AccountsController,
         MembersController,
         SitesController,
@@ -286,6 +289,7 @@ export class ApiModule {
         MembersService,
         TenantsService,
         TenantAdminService,
+        OperatorsService,
         TenantAdminResolver,
         SitesService,
         SiteLifecycle,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, ROLES, type Role } from '@sitemaps/domain';
+import { PASSWORD_MAX_LENGTH, PLATFORM_ROLES, ROLES, type PlatformRole, type Role } from '@sitemaps/domain';
 
 export const roleEnum = z.enum(ROLES as unknown as [Role, ...Role[]]).meta({ id: 'Role' });
 const email = z.string().trim().min(3).max(254).describe('compared trimmed and lowercase');
@@ -24,7 +24,15 @@ export const createInvitationInput = z
 
 export const accountView = z
   .object({
-    person: z.object({ id: z.uuid(), email: z.string(), name: z.string() }),
+    person: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string(),
+      platformRole: z
+        .enum(PLATFORM_ROLES as unknown as [PlatformRole, ...PlatformRole[]])
+        .nullable()
+        .describe('operator: the operator view (/v1/admin, /v1/tenants) when acting in no tenant'),
+    }),
     memberships: z.array(
       z.object({ tenantId: z.uuid(), tenantName: z.string(), role: roleEnum, tenantSuspended: z.boolean() }),
     ),
