@@ -307,6 +307,66 @@ describe('accounts: people, sessions, roles', () => {
     owner = sessionClient(platform.apiUrl, await signIn(), tenantId);
   });
 
+  it('changes the password and the email after the current password, ending the other sessions', async () => {
+    const here = await invited('changer@acme.test', 'editor');
+    const elsewhere = sessionClient(
+      platform.apiUrl,
+      await anonymous.post('/v1/auth/sign-in', { email: 'changer@acme.test', password: PASSWORD }),
+      tenantId,
+    );
+    const wrong = await here.post('/v1/auth/password', {
+      currentPassword: 'a wrong password',
+      newPassword: 'x'.repeat(12),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({ code: 'PASSWORD_WRONG', details: [{ field: 'currentPassword' }] });
+    const short = await here.post('/v1/auth/password', { currentPassword: PASSWORD, newPassword: 'short' });
+    expect(short.body.error).toMatchObject({ code: 'PASSWORD_TOO_WEAK', details: [{ field: 'newPassword' }] });
+    // Without the session's CSRF token, as another origin would send it: refused.
+    const forged = await here.call(
+      'POST',
+      '/v1/auth/password',
+      { currentPassword: PASSWORD, newPassword: 'a brand new password' },
+      { 'x-csrf-token': 'forged' },
+    );
+    expect(forged.body.error.code).toBe('CSRF_TOKEN_INVALID');
+
+    const changed = await here.post('/v1/auth/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toEqual({ sessionsEnded: 1 });
+    expect((await here.get('/v1/sites')).status).toBe(200);
+    expect((await elsewhere.get('/v1/sites')).body.error.code).toBe('SESSION_EXPIRED');
+
+    const taken = await here.post('/v1/auth/email', {
+      currentPassword: 'a brand new password',
+      email: 'owner@acme.test',
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('EMAIL_TAKEN');
+    const unchecked = await here.post('/v1/auth/email', { currentPassword: PASSWORD, email: 'moved@acme.test' });
+    expect(unchecked.body.error.code).toBe('PASSWORD_WRONG');
+    const moved = await here.post('/v1/auth/email', {
+      currentPassword: 'a brand new password',
+      email: ' Moved@Acme.test',
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.person.email).toBe('moved@acme.test');
+    // (Each wrong password counts as a failed sign-in of that email: this test stays under the limit of 3.)
+    expect((await anonymous.post('/v1/auth/sign-in', { email: 'moved@acme.test', password: PASSWORD })).status).toBe(
+      401,
+    );
+    expect(
+      (await anonymous.post('/v1/auth/sign-in', { email: 'moved@acme.test', password: 'a brand new password' })).status,
+    ).toBe(200);
+    expect(
+      (await anonymous.post('/v1/auth/sign-in', { email: 'changer@acme.test', password: 'a brand new password' }))
+        .status,
+    ).toBe(401);
+  });
+
   it('resets a password through the emailed link, once, ending every session', async () => {
     const person = await invited('forgetful@acme.test', 'viewer');
     const since = mail.received.length;

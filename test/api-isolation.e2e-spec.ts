@@ -126,6 +126,20 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'GET', path: '/v1/auth/session', access: 'person', isolation: 'none' },
   { method: 'POST', path: '/v1/auth/sign-out', access: 'person', isolation: 'none' },
   { method: 'POST', path: '/v1/auth/sign-out-everywhere', access: 'person', isolation: 'none' },
+  {
+    method: 'POST',
+    path: '/v1/auth/password',
+    body: { currentPassword: 'not the password', newPassword: 'x'.repeat(12) },
+    access: 'person',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/email',
+    body: { currentPassword: 'not the password', email: 'moved@owner.test' },
+    access: 'person',
+    isolation: 'none',
+  },
   { method: 'GET', path: '/v1/members', access: 'read', isolation: 'list' },
   { method: 'DELETE', path: '/v1/members/{personId}', access: 'admin', isolation: { notFound: 'MEMBER_NOT_FOUND' } },
   {

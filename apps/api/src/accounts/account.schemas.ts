@@ -18,6 +18,12 @@ export const acceptInvitationInput = z
     password: password.describe('a new account’s password (10 to 256 characters), or the existing account’s'),
   })
   .meta({ id: 'InvitationAccept' });
+const currentPassword = password.describe('the password in use now: a change asks for it again');
+export const changePasswordInput = z
+  .object({ currentPassword, newPassword: password.describe('10 to 256 characters') })
+  .strict()
+  .meta({ id: 'PasswordChange' });
+export const changeEmailInput = z.object({ currentPassword, email }).strict().meta({ id: 'EmailChange' });
 export const createInvitationInput = z
   .object({ email, role: roleEnum.default('viewer') })
   .meta({ id: 'InvitationCreate' });

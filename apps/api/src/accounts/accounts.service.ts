@@ -147,6 +147,51 @@ export class AccountsService {
   }
 
   /**
+   * A new password for the signed-in person, after the current one again (counted like failed
+   * sign-ins): every other session ends, this one stays. Returns how many sessions ended.
+   */
+  async changePassword(
+    actor: { personId: string; sessionId: string },
+    change: { currentPassword: string; newPassword: string },
+    ip: string,
+  ): Promise<number> {
+    await this.reauthenticate(actor.personId, change.currentPassword, ip);
+    checkPassword(change.newPassword, 'newPassword');
+    await this.people.setPassword(actor.personId, await this.passwords.hash(change.newPassword));
+    return this.people.deleteSessionsOf(actor.personId, actor.sessionId);
+  }
+
+  /** A new email for the signed-in person, after their current password; one person per email. */
+  async changeEmail(
+    actor: { personId: string; csrfToken: string },
+    change: { currentPassword: string; email: string },
+    ip: string,
+  ): Promise<Account> {
+    await this.reauthenticate(actor.personId, change.currentPassword, ip);
+    const email = normaliseEmail(change.email);
+    if (!(await this.people.setEmail(actor.personId, email)))
+      throw new DomainError('conflict', 'EMAIL_TAKEN', 'another account has this email', [
+        { field: 'email', message: 'another account has this email' },
+      ]);
+    return this.account(actor.personId, actor.csrfToken);
+  }
+
+  /** The current password again, with the same failure count as signing in (a stolen session cannot guess it). */
+  private async reauthenticate(personId: string, password: string, ip: string): Promise<void> {
+    const person = await this.people.findById(personId);
+    if (!person) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'this account no longer exists');
+    const key = `${ip}|${person.email}`;
+    const spent = await this.failures.get(key);
+    if (spent && spent.consumedPoints >= this.failures.points) throw tooManySignIns(spent, this.failures);
+    if (!(await this.passwords.verify(person.passwordHash, password))) {
+      await this.failures.penalty(key).catch(() => undefined);
+      throw new DomainError('invalid', 'PASSWORD_WRONG', 'the current password is wrong', [
+        { field: 'currentPassword', message: 'not your current password' },
+      ]);
+    }
+  }
+
+  /**
    * Whether this Cookie header holds the session of a person with the operator role: the queue
    * board's pages (reads, and actions it refuses from other sites itself) take it as the admin key.
    */

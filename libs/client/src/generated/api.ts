@@ -227,6 +227,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password (the current one again first) */
+        post: operations["accounts.changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your email (the current password again first) */
+        post: operations["accounts.changeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/password-reset": {
         parameters: {
             query?: never;
@@ -1028,6 +1062,12 @@ export interface components {
                 sites: number;
             }[];
         };
+        EmailChange: {
+            /** @description the password in use now: a change asks for it again */
+            currentPassword: string;
+            /** @description compared trimmed and lowercase */
+            email: string;
+        };
         /** @description the one error shape of every route */
         Error: {
             error: {
@@ -1292,6 +1332,12 @@ export interface components {
             email: string;
             name: string;
             platformRole: "operator" | null;
+        };
+        PasswordChange: {
+            /** @description the password in use now: a change asks for it again */
+            currentPassword: string;
+            /** @description 10 to 256 characters */
+            newPassword: string;
         };
         PasswordResetConfirm: {
             /** @description from the emailed link */
@@ -3381,6 +3427,153 @@ export interface operations {
             };
             /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.changePassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description changed; every other session of this person ended, this one stays */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.changeEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description changed: you sign in with the new email from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (HOSTNAME_TAKEN) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

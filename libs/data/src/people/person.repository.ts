@@ -111,6 +111,16 @@ export class PersonRepository {
     }, PEOPLE_TRANSACTION);
   }
 
+  /** Changes the person's email; false if another person has it. */
+  async setEmail(personId: string, email: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const holder = await tx.person.findUnique({ where: { email }, select: { id: true } });
+      if (holder && holder.id !== personId) return false;
+      await tx.person.update({ where: { id: personId }, data: { email } });
+      return true;
+    }, PEOPLE_TRANSACTION);
+  }
+
   async setPassword(personId: string, passwordHash: string): Promise<void> {
     await this.prisma.person.update({ where: { id: personId }, data: { passwordHash } });
   }
@@ -161,9 +171,10 @@ export class PersonRepository {
     await this.prisma.session.deleteMany({ where: { id } });
   }
 
-  /** Signs the person out everywhere; returns how many sessions ended. */
-  async deleteSessionsOf(personId: string): Promise<number> {
-    return (await this.prisma.session.deleteMany({ where: { personId } })).count;
+  /** Signs the person out everywhere (but `keep`, if named); returns how many sessions ended. */
+  async deleteSessionsOf(personId: string, keep?: string): Promise<number> {
+    return (await this.prisma.session.deleteMany({ where: { personId, ...(keep ? { id: { not: keep } } : {}) } }))
+      .count;
   }
 
   // Invitations
