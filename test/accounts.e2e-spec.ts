@@ -219,6 +219,78 @@ describe('accounts: people, sessions, roles', () => {
     );
   });
 
+  it('gives the operator role by the admin key only; an operator uses the platform routes, a tenant owner cannot', async () => {
+    const person = await invited('operator@acme.test', 'viewer');
+    const personId = (await person.get('/v1/auth/session')).body.person.id;
+    const platformRoutes = [
+      ['GET', '/v1/tenants'],
+      ['GET', `/v1/tenants/${tenantId}`],
+      ['GET', '/v1/admin/audit-log'],
+      ['GET', '/v1/admin/operators'],
+      ['POST', `/v1/tenants/${tenantId}/suspend`],
+    ] as const;
+    // Neither the owner (in their tenant or in none) nor the person yet: the operator's routes refuse.
+    for (const client of [owner, person])
+      for (const tenant of [tenantId, undefined]) {
+        client.actIn(tenant);
+        for (const [method, path] of platformRoutes) {
+          const res = await client.call(method, path, method === 'POST' ? {} : undefined);
+          expect(res.status, `${method} ${path}`).toBe(403);
+        }
+      }
+    owner.actIn(tenantId);
+    // Nobody but the key grants the role: not an owner, not an operator.
+    person.actIn(undefined);
+    const selfGrant = await person.call('PUT', '/v1/admin/operators', {
+      email: 'operator@acme.test',
+      platformRole: 'operator',
+    });
+    expect(selfGrant.status).toBe(403);
+    expect(
+      (await admin.call('PUT', '/v1/admin/operators', { email: 'nobody@acme.test', platformRole: 'operator' })).status,
+    ).toBe(404);
+    const granted = await admin.call('PUT', '/v1/admin/operators', {
+      email: ' Operator@Acme.test',
+      platformRole: 'operator',
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body).toMatchObject({ id: personId, platformRole: 'operator' });
+    expect((await person.get('/v1/auth/session')).body.person.platformRole).toBe('operator');
+
+    // The same session, acting in no tenant, now reads tenants and suspends, named in the audit log.
+    const tenants = await person.get('/v1/tenants?limit=100');
+    expect(tenants.status).toBe(200);
+    expect(tenants.body.items.map((t: { id: string }) => t.id)).toContain(tenantId);
+    const other = (await admin.post('/v1/tenants', { name: 'Suspended by a person' })).body;
+    const noCsrf = await person.call('POST', `/v1/tenants/${other.id}/suspend`, {}, { 'x-csrf-token': 'forged' });
+    expect(noCsrf.body.error.code).toBe('CSRF_TOKEN_INVALID');
+    const suspended = await person.post(`/v1/tenants/${other.id}/suspend`, { reason: 'abuse' });
+    expect(suspended.status, JSON.stringify(suspended.body)).toBe(200);
+    expect(suspended.body.suspendedAt).not.toBeNull();
+    const log = await person.get(`/v1/admin/audit-log?targetId=${other.id}`);
+    expect(log.body.items[0]).toMatchObject({ action: 'tenant.suspend', actor: `person:${personId}` });
+    expect((await person.get('/v1/admin/operators')).body.items).toEqual([
+      { id: personId, email: 'operator@acme.test', name: 'operator@acme.test', platformRole: 'operator' },
+    ]);
+    const grants = await admin.get(`/v1/admin/audit-log?targetId=${personId}`);
+    expect(grants.body.items[0]).toMatchObject({ action: 'person.platform-role', actor: 'platform' });
+    // The queue board (the console links to it) takes the operator's session as the admin key.
+    const board = (client: SessionClient) =>
+      fetch(`${platform.apiUrl}/admin/queues/api/queues`, { headers: { cookie: client.cookie } });
+    expect((await board(person)).status).toBe(200);
+    expect((await board(owner)).status).toBe(401);
+    // In their tenant they are what their membership says: a viewer.
+    person.actIn(tenantId);
+    expect((await person.get('/v1/tenants')).status).toBe(403);
+    expect((await person.post('/v1/sites', { hostname: 'operator.acme.test' })).status).toBe(403);
+
+    // Withdrawn: refused from the next request, same session.
+    person.actIn(undefined);
+    await admin.call('PUT', '/v1/admin/operators', { email: 'operator@acme.test', platformRole: null });
+    expect((await person.get('/v1/tenants')).status).toBe(403);
+    expect((await board(person)).status).toBe(401);
+  });
+
   it('signs out one session, or every session of the person', async () => {
     const signIn = () => anonymous.post('/v1/auth/sign-in', { email: 'owner@acme.test', password: PASSWORD });
     const [a, b, c] = [await signIn(), await signIn(), await signIn()].map((res) =>
@@ -233,6 +305,66 @@ describe('accounts: people, sessions, roles', () => {
     expect(everywhere.body.sessionsEnded).toBeGreaterThanOrEqual(2);
     for (const session of [b, c, owner]) expect((await session.get('/v1/sites')).status).toBe(401);
     owner = sessionClient(platform.apiUrl, await signIn(), tenantId);
+  });
+
+  it('changes the password and the email after the current password, ending the other sessions', async () => {
+    const here = await invited('changer@acme.test', 'editor');
+    const elsewhere = sessionClient(
+      platform.apiUrl,
+      await anonymous.post('/v1/auth/sign-in', { email: 'changer@acme.test', password: PASSWORD }),
+      tenantId,
+    );
+    const wrong = await here.post('/v1/auth/password', {
+      currentPassword: 'a wrong password',
+      newPassword: 'x'.repeat(12),
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({ code: 'PASSWORD_WRONG', details: [{ field: 'currentPassword' }] });
+    const short = await here.post('/v1/auth/password', { currentPassword: PASSWORD, newPassword: 'short' });
+    expect(short.body.error).toMatchObject({ code: 'PASSWORD_TOO_WEAK', details: [{ field: 'newPassword' }] });
+    // Without the session's CSRF token, as another origin would send it: refused.
+    const forged = await here.call(
+      'POST',
+      '/v1/auth/password',
+      { currentPassword: PASSWORD, newPassword: 'a brand new password' },
+      { 'x-csrf-token': 'forged' },
+    );
+    expect(forged.body.error.code).toBe('CSRF_TOKEN_INVALID');
+
+    const changed = await here.post('/v1/auth/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toEqual({ sessionsEnded: 1 });
+    expect((await here.get('/v1/sites')).status).toBe(200);
+    expect((await elsewhere.get('/v1/sites')).body.error.code).toBe('SESSION_EXPIRED');
+
+    const taken = await here.post('/v1/auth/email', {
+      currentPassword: 'a brand new password',
+      email: 'owner@acme.test',
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('EMAIL_TAKEN');
+    const unchecked = await here.post('/v1/auth/email', { currentPassword: PASSWORD, email: 'moved@acme.test' });
+    expect(unchecked.body.error.code).toBe('PASSWORD_WRONG');
+    const moved = await here.post('/v1/auth/email', {
+      currentPassword: 'a brand new password',
+      email: ' Moved@Acme.test',
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.person.email).toBe('moved@acme.test');
+    // (Each wrong password counts as a failed sign-in of that email: this test stays under the limit of 3.)
+    expect((await anonymous.post('/v1/auth/sign-in', { email: 'moved@acme.test', password: PASSWORD })).status).toBe(
+      401,
+    );
+    expect(
+      (await anonymous.post('/v1/auth/sign-in', { email: 'moved@acme.test', password: 'a brand new password' })).status,
+    ).toBe(200);
+    expect(
+      (await anonymous.post('/v1/auth/sign-in', { email: 'changer@acme.test', password: 'a brand new password' }))
+        .status,
+    ).toBe(401);
   });
 
   it('resets a password through the emailed link, once, ending every session', async () => {

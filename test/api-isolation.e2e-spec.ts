@@ -80,6 +80,14 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'DELETE', path: '/v1/tenants/{tenantId}', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/sites', access: 'platform', isolation: 'none' },
   { method: 'GET', path: '/v1/admin/audit-log', access: 'platform', isolation: 'none' },
+  { method: 'GET', path: '/v1/admin/operators', access: 'platform', isolation: 'none' },
+  {
+    method: 'PUT',
+    path: '/v1/admin/operators',
+    body: { email: 'owner@owner.test', platformRole: 'operator' },
+    access: 'platform',
+    isolation: 'none',
+  },
   {
     method: 'POST',
     path: '/v1/tenants/{tenantId}/invitations',
@@ -118,6 +126,20 @@ const REST_OPERATIONS: RestOperation[] = [
   { method: 'GET', path: '/v1/auth/session', access: 'person', isolation: 'none' },
   { method: 'POST', path: '/v1/auth/sign-out', access: 'person', isolation: 'none' },
   { method: 'POST', path: '/v1/auth/sign-out-everywhere', access: 'person', isolation: 'none' },
+  {
+    method: 'POST',
+    path: '/v1/auth/password',
+    body: { currentPassword: 'not the password', newPassword: 'x'.repeat(12) },
+    access: 'person',
+    isolation: 'none',
+  },
+  {
+    method: 'POST',
+    path: '/v1/auth/email',
+    body: { currentPassword: 'not the password', email: 'moved@owner.test' },
+    access: 'person',
+    isolation: 'none',
+  },
   { method: 'GET', path: '/v1/members', access: 'read', isolation: 'list' },
   { method: 'DELETE', path: '/v1/members/{personId}', access: 'admin', isolation: { notFound: 'MEMBER_NOT_FOUND' } },
   {
@@ -730,6 +752,15 @@ describe('admin API: tenancy, scopes, quotas and limits', () => {
           const res = await people.owner.call(op.method, fill(op.path, ids), op.body);
           expect(res.status, label(op)).toBe(403);
           expect(res.body.error.code).toBe('FORBIDDEN');
+          // Nor in no tenant: only a person with the operator role reaches the operator's routes.
+          people.owner.actIn(undefined);
+          try {
+            const none = await people.owner.call(op.method, fill(op.path, ids), op.body);
+            expect(none.status, `${label(op)} in no tenant`).toBe(403);
+            expect(none.body.error.code).toBe('FORBIDDEN');
+          } finally {
+            people.owner.actIn(ids.tenantId);
+          }
           continue;
         }
         for (const role of weakerRoles[op.access]) {

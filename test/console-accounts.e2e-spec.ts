@@ -254,6 +254,75 @@ describe('the console, for people', () => {
     await page.context().close();
   });
 
+  it('finds a URL by its start and edits it, keeping what the form does not show', async () => {
+    const host = 'edited.example.com';
+    const program = apiClient(platform.apiUrl, tenantKey);
+    const siteId = (await program.post('/v1/sites', { hostname: host })).body.id as string;
+    const loc = `https://${host}/blog/post`;
+    await program.put(`/v1/sites/${siteId}/urls`, [
+      { loc, priority: 0.3, images: [{ loc: `https://cdn.example.net/post.png` }] },
+      { loc: `https://${host}/about` },
+    ]);
+    const page = await newPage();
+    await signIn(page, 'owner@people.test');
+    await page.getByRole('link', { name: host }).click();
+    await page.getByRole('link', { name: 'URLs' }).click();
+    await page.getByLabel('URLs starting with').fill(`https://${host}/blog`);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: loc, exact: true }).click();
+    expect(await page.getByRole('button', { name: `https://${host}/about` }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Edit this URL' }).click();
+    await page.getByLabel('Last modified').fill('last tuesday');
+    await page.getByLabel('Priority').fill('0.8');
+    await page.getByLabel('Change frequency').selectOption('weekly');
+    await page.getByRole('button', { name: 'Save the URL' }).click();
+    // The API's refusal shows on its field, and nothing is stored.
+    await page
+      .getByText(/LASTMOD/)
+      .first()
+      .waitFor();
+    expect(
+      (await program.get(`/v1/sites/${siteId}/urls?prefix=${encodeURIComponent(loc)}`)).body.items[0].priority,
+    ).toBe(0.3);
+    await page.getByLabel('Last modified').fill('2026-01-02');
+    await page.getByRole('button', { name: 'Save the URL' }).click();
+    await page.getByRole('button', { name: 'Edit this URL' }).waitFor();
+    const stored = (await program.get(`/v1/sites/${siteId}/urls?prefix=${encodeURIComponent(loc)}`)).body.items[0];
+    expect(stored).toMatchObject({
+      loc,
+      priority: 0.8,
+      changefreq: 'weekly',
+      images: [{ loc: 'https://cdn.example.net/post.png' }],
+    });
+    expect(stored.lastmod).toMatch(/^2026-01-02/);
+    await page.getByRole('definition').filter({ hasText: '0.8' }).first().waitFor();
+    await page.context().close();
+  });
+
+  it('changes a password after the current one, signing the other sessions out', async () => {
+    const invitee = await newPage();
+    await acceptInvitation(invitee, 'changer@people.test', 'editor');
+    const page = await newPage();
+    await signIn(page, 'changer@people.test');
+    await page.getByRole('link', { name: 'People', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Change your password' });
+    await form.getByLabel('Current password').fill('not my password');
+    await form.getByLabel('New password').fill('an even longer password');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('not your current password').waitFor();
+    await form.getByLabel('Current password').fill(PASSWORD);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('status').filter({ hasText: 'Password changed; 1 other session signed out.' }).waitFor();
+    // The invitee's tab was the other session: it is asked to sign in again.
+    await invitee.reload();
+    await invitee.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await invitee.context().close();
+    await page.context().close();
+    const fresh = await newPage();
+    await signIn(fresh, 'changer@people.test', 'an even longer password');
+    await fresh.context().close();
+  });
+
   it('has no serious accessibility violation (axe) on sign-in, sites, keys and people', async () => {
     // Axe is injected as an inline script: only this context lets the page's CSP pass it.
     const page = await newPage({ bypassCSP: true });
@@ -270,6 +339,63 @@ describe('the console, for people', () => {
     await page.getByRole('cell', { name: 'owner@people.test', exact: true }).waitFor();
     found.people = await axeViolations(page);
     expect(found).toEqual({ signIn: [], sites: [], keys: [], people: [] });
+    await page.context().close();
+  });
+
+  it('shows the operator view to a person with the platform role only, and acts from it', async () => {
+    // A tenant's owner: no link, and the page, opened by hand, gets the API's refusal.
+    const ownerPage = await newPage();
+    await signIn(ownerPage, 'owner@people.test');
+    expect(await ownerPage.getByRole('link', { name: 'Operator' }).count()).toBe(0);
+    await ownerPage.goto(consoleUrl('#/operator'));
+    await ownerPage.getByRole('alert').filter({ hasText: 'FORBIDDEN' }).first().waitFor();
+    expect(await ownerPage.getByRole('cell', { name: 'Console People' }).count()).toBe(0);
+    await ownerPage.context().close();
+
+    const invitee = await newPage();
+    await acceptInvitation(invitee, 'ops@people.test', 'viewer');
+    await invitee.context().close();
+    const granted = await admin.call('PUT', '/v1/admin/operators', {
+      email: 'ops@people.test',
+      platformRole: 'operator',
+    });
+    expect(granted.status).toBe(200);
+    const troubled = (await admin.post('/v1/tenants', { name: 'Troubled' })).body;
+
+    const page = await newPage({ bypassCSP: true });
+    await signIn(page, 'ops@people.test');
+    await page.getByRole('link', { name: 'Operator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Operator' }).waitFor();
+    await page.getByRole('cell', { name: 'Console People', exact: true }).waitFor();
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Troubled', exact: true }) });
+    await row.getByText('unlimited sites, unlimited URLs').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    page.once('dialog', (dialog) => void dialog.accept('unpaid invoices'));
+    await page.getByRole('button', { name: 'Suspend Troubled' }).click();
+    await row.getByText(/Suspended .*: unpaid invoices/).waitFor();
+    expect((await admin.get(`/v1/tenants/${troubled.id}`)).body.suspendedReason).toBe('unpaid invoices');
+    const opsId = (await admin.get('/v1/admin/operators')).body.items[0].id as string;
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'tenant.suspend' })
+      .filter({ hasText: `person:${opsId}` })
+      .first()
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Change the quotas of Troubled' }).click();
+    await page.getByLabel('Most sites (empty: unlimited)').fill('3');
+    await page.getByRole('button', { name: 'Save quotas' }).click();
+    await row.getByText('3 sites, unlimited URLs').waitFor();
+    expect((await admin.get(`/v1/tenants/${troubled.id}`)).body.maxSites).toBe(3);
+    await page.getByRole('button', { name: 'Resume Troubled' }).click();
+    await row.getByRole('cell', { name: 'Active', exact: true }).waitFor();
+
+    // Queue health: the board answers the operator's session as it does the admin key.
+    const href = await page.getByRole('link', { name: /Queue health/ }).getAttribute('href');
+    expect(href).toBe('/admin/queues');
+    const board = await page.goto(`${platform.apiUrl}${href}`);
+    expect(board?.status()).toBe(200);
     await page.context().close();
   });
 

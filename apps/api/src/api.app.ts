@@ -6,6 +6,7 @@ import { Logger as PinoNestLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { clientErrorHandler, hasDuplicateHost, type AppConfig } from '@sitemaps/config';
 import { createLogger, PlatformMetrics } from '@sitemaps/observability';
+import { AccountsService } from './accounts/accounts.service';
 import { QUEUE_BOARD_PATH, QueueBoard } from './admin/queue-board';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
@@ -186,7 +187,10 @@ export async function createApiApp(
   app.useLogger(app.get(PinoNestLogger));
   adapter.authenticateBodiesWith(app.get(RequestAuthenticator));
   if (config.api.adminApiKey) {
-    const board = new QueueBoard(app.get(REDIS), config.queuePrefix, config.api.adminApiKey);
+    const accounts = app.get(AccountsService);
+    const board = new QueueBoard(app.get(REDIS), config.queuePrefix, config.api.adminApiKey, (request) =>
+      accounts.isOperatorSession(request.headers.cookie),
+    );
     const fastify = adapter.getInstance();
     await board.mount(fastify);
     fastify.addHook('onClose', async () => board.close());

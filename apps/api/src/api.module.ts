@@ -45,6 +45,8 @@ import { SiteLifecycle } from './sites/site-lifecycle';
 import { SitesController } from './sites/sites.controller';
 import { SitesResolver } from './sites/sites.resolver';
 import { SitesService } from './sites/sites.service';
+import { OperatorsController } from './admin/operators.controller';
+import { OperatorsService } from './admin/operators.service';
 import { TenantAdminController } from './admin/tenant-admin.controller';
 import { TenantAdminResolver } from './admin/tenant-admin.resolver';
 import { TenantAdminService } from './admin/tenant-admin.service';
@@ -62,6 +64,7 @@ const CONTROLLERS = [
   HealthController,
   TenantsController,
   TenantAdminController,
+  OperatorsController,
   ...ACCOUNT_CONTROLLERS,
   SitesController,
   UrlsController,
@@ -81,6 +84,7 @@ const SERVICES = [
   ApiKeysService,
   TenantsService,
   TenantAdminService,
+  OperatorsService,
   SitesService,
   SiteLifecycle,
   UrlsService,

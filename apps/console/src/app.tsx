@@ -13,6 +13,7 @@ import {
 } from './api';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, SignIn } from './account-pages';
 import { KeysPage } from './keys-page';
+import { OperatorPage } from './operator-page';
 import { PeoplePage } from './people-page';
 import { hrefOf, useRoute } from './route';
 import { SitePage } from './site-page';
@@ -34,6 +35,8 @@ interface Session {
   /** What the UI offers; the API refuses the rest anyway. */
   canWrite: boolean;
   canAdmin: boolean;
+  /** A person with the platform's operator role: the operator view. */
+  operator: boolean;
   signOut(reason?: string): void;
 }
 
@@ -83,6 +86,7 @@ export function App() {
       role,
       canWrite: auth.kind === 'key' || role !== 'viewer',
       canAdmin: auth.kind === 'key' || role === 'owner' || role === 'admin',
+      operator: auth.kind === 'person' && auth.account.person.platformRole === 'operator',
       signOut(reason) {
         if (auth.kind === 'person') {
           void api.POST('/v1/auth/sign-out');
@@ -124,7 +128,8 @@ export function App() {
       />
     );
   }
-  if (auth.kind === 'person' && !auth.tenantId) {
+  const operator = auth.kind === 'person' && auth.account.person.platformRole === 'operator';
+  if (auth.kind === 'person' && !auth.tenantId && !operator) {
     return (
       <main id="main" className="sign-in">
         <h1>No tenant yet</h1>
@@ -138,6 +143,9 @@ export function App() {
     );
   }
   const current = (page: string) => (route.page === page ? 'page' : undefined);
+  // An operator who belongs to no tenant has the operator view only.
+  const inTenant = auth.kind === 'key' || auth.tenantId !== undefined;
+  const page = inTenant ? route.page : 'operator';
   return (
     <SessionContext.Provider value={session}>
       <a className="skip" href="#main">
@@ -148,27 +156,36 @@ export function App() {
           Sitemaps
         </a>
         <nav aria-label="Main">
-          <a
-            href={hrefOf({ page: 'sites' })}
-            aria-current={route.page === 'sites' || route.page === 'site' ? 'page' : undefined}
-          >
-            Sites
-          </a>
-          <a href={hrefOf({ page: 'webhooks' })} aria-current={current('webhooks')}>
-            Webhooks
-          </a>
-          {auth.kind === 'person' && (
+          {inTenant && (
+            <a
+              href={hrefOf({ page: 'sites' })}
+              aria-current={route.page === 'sites' || route.page === 'site' ? 'page' : undefined}
+            >
+              Sites
+            </a>
+          )}
+          {inTenant && (
+            <a href={hrefOf({ page: 'webhooks' })} aria-current={current('webhooks')}>
+              Webhooks
+            </a>
+          )}
+          {inTenant && auth.kind === 'person' && (
             <a href={hrefOf({ page: 'people' })} aria-current={current('people')}>
               People
             </a>
           )}
-          {session.canAdmin && (
+          {inTenant && session.canAdmin && (
             <a href={hrefOf({ page: 'keys' })} aria-current={current('keys')}>
               API keys
             </a>
           )}
+          {operator && (
+            <a href={hrefOf({ page: 'operator' })} aria-current={current('operator')}>
+              Operator
+            </a>
+          )}
         </nav>
-        {auth.kind === 'person' && (
+        {auth.kind === 'person' && inTenant && (
           <label className="tenant-switch">
             <span className="visually-hidden">Tenant</span>
             <select
@@ -192,11 +209,14 @@ export function App() {
         </button>
       </header>
       <main id="main" tabIndex={-1} key={auth.kind === 'person' ? auth.tenantId : 'key'}>
-        {route.page === 'sites' && <SitesPage />}
-        {route.page === 'site' && <SitePage key={route.siteId} siteId={route.siteId} tab={route.tab} />}
-        {route.page === 'webhooks' && <WebhooksPage />}
-        {route.page === 'keys' && <KeysPage />}
-        {route.page === 'people' && <PeoplePage />}
+        {page === 'sites' && <SitesPage />}
+        {route.page === 'site' && page === 'site' && (
+          <SitePage key={route.siteId} siteId={route.siteId} tab={route.tab} />
+        )}
+        {page === 'webhooks' && <WebhooksPage />}
+        {page === 'keys' && <KeysPage />}
+        {page === 'people' && <PeoplePage />}
+        {page === 'operator' && <OperatorPage />}
       </main>
     </SessionContext.Provider>
   );

@@ -1,6 +1,7 @@
 // The tenant's people: everyone sees who else is; owners and admins invite by email and remove.
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
+import { AccountSettings } from './account-settings';
 import { useSession } from './app';
 import { ErrorNote, Field, formatTime } from './ui';
 
@@ -124,6 +125,7 @@ export function PeoplePage() {
           </ul>
         </section>
       )}
+      <AccountSettings />
     </>
   );
 }

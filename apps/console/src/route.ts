@@ -7,6 +7,7 @@ export type Route =
   | { page: 'webhooks' }
   | { page: 'keys' }
   | { page: 'people' }
+  | { page: 'operator' }
   | { page: 'site'; siteId: string; tab: SiteTab }
   /** Links in emails; shown signed in or not. */
   | { page: 'accept-invitation'; token: string }
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'webhooks') return { page: 'webhooks' };
   if (parts[0] === 'keys') return { page: 'keys' };
   if (parts[0] === 'people') return { page: 'people' };
+  if (parts[0] === 'operator') return { page: 'operator' };
   if (parts[0] === 'forgot-password') return { page: 'forgot-password' };
   if ((parts[0] === 'accept-invitation' || parts[0] === 'reset-password') && parts[1])
     return { page: parts[0], token: parts[1] };
@@ -35,6 +37,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'webhooks') return '#/webhooks';
   if (route.page === 'keys') return '#/keys';
   if (route.page === 'people') return '#/people';
+  if (route.page === 'operator') return '#/operator';
   if (route.page === 'forgot-password') return '#/forgot-password';
   if (route.page === 'accept-invitation' || route.page === 'reset-password')
     return `#/${route.page}/${encodeURIComponent(route.token)}`;

@@ -71,6 +71,10 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
               setSelected(null);
               urls.reload();
             }}
+            onSaved={(url) => {
+              setSelected(url);
+              urls.reload();
+            }}
           />
         )}
       </div>
@@ -78,9 +82,20 @@ export function UrlsPanel({ site }: { site: Schemas['Site'] }) {
   );
 }
 
-function UrlDetails({ url, siteId, onDeleted }: { url: Schemas['Url']; siteId: string; onDeleted(): void }) {
+function UrlDetails({
+  url,
+  siteId,
+  onDeleted,
+  onSaved,
+}: {
+  url: Schemas['Url'];
+  siteId: string;
+  onDeleted(): void;
+  onSaved(url: Schemas['Url']): void;
+}) {
   const { api, canWrite } = useSession();
   const [error, setError] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   async function remove() {
     setError(null);
@@ -151,8 +166,21 @@ function UrlDetails({ url, siteId, onDeleted }: { url: Schemas['Url']; siteId: s
       {cluster.length > 0 && !cluster.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default') && (
         <p className="muted">No x-default in this cluster.</p>
       )}
+      {canWrite && editing && (
+        <EditUrl
+          url={url}
+          siteId={siteId}
+          onSaved={(saved) => {
+            setEditing(false);
+            onSaved(saved);
+          }}
+        />
+      )}
       {canWrite && (
         <p>
+          <button type="button" className="secondary" onClick={() => setEditing(!editing)}>
+            {editing ? 'Cancel the edit' : 'Edit this URL'}
+          </button>{' '}
           <button type="button" className="danger" onClick={() => void remove()}>
             Delete this URL
           </button>
@@ -160,5 +188,103 @@ function UrlDetails({ url, siteId, onDeleted }: { url: Schemas['Url']; siteId: s
       )}
       <ErrorNote error={error} />
     </article>
+  );
+}
+
+const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
+type Changefreq = (typeof CHANGEFREQS)[number];
+
+/** A stored value as an upsert takes it: nulls are absent fields there. */
+function withoutNulls<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNulls) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  ) as T;
+}
+
+/**
+ * Edits one URL by upserting it again (PUT …/urls, as programs do): the protocol's fields, its
+ * section and its exclusion; images, videos and news are sent back as stored, the hreflang
+ * cluster is left. The API's refusals show on their fields.
+ */
+function EditUrl({
+  url,
+  siteId,
+  onSaved,
+}: {
+  url: Schemas['Url'];
+  siteId: string;
+  onSaved(url: Schemas['Url']): void;
+}) {
+  const { api } = useSession();
+  const [lastmod, setLastmod] = useState(url.lastmod ?? '');
+  const [changefreq, setChangefreq] = useState<Changefreq | ''>((url.changefreq as Changefreq | null) ?? '');
+  const [priority, setPriority] = useState(url.priority === null ? '' : String(url.priority));
+  const [section, setSection] = useState(url.section ?? '');
+  const [excluded, setExcluded] = useState(url.excluded);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    const entry: Schemas['UrlEntry'] = {
+      loc: url.loc,
+      ...(lastmod.trim() ? { lastmod: lastmod.trim() } : {}),
+      ...(changefreq ? { changefreq } : {}),
+      ...(priority.trim() ? { priority: Number(priority) } : {}),
+      ...(section.trim() ? { section: section.trim() } : {}),
+      images: withoutNulls(url.images),
+      videos: withoutNulls(url.videos) as Schemas['UrlEntry']['videos'],
+      ...(url.news ? { news: withoutNulls(url.news) } : {}),
+      // Shown true for a URL a rule excludes too: sent only when changed, so a rule's match is not made a flag.
+      ...(excluded !== url.excluded ? { excluded } : {}),
+    };
+    try {
+      const result = await unwrap(api.PUT('/v1/sites/{siteId}/urls', { params: { path: { siteId } }, body: [entry] }));
+      if (result.errors.length > 0) {
+        setErrors(Object.fromEntries(result.errors.map((e) => [e.field, `${e.message} (${e.code})`])));
+        return;
+      }
+      const stored = await unwrap(
+        api.GET('/v1/sites/{siteId}/urls', { params: { path: { siteId }, query: { prefix: url.loc, limit: 1 } } }),
+      );
+      onSaved(stored.items.find((item) => item.loc === url.loc) ?? url);
+    } catch (e) {
+      setErrors({ lastmod: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Edit ${url.loc}`}>
+      <Field label="Last modified" hint="YYYY-MM-DD or a W3C datetime; empty: none" error={errors.lastmod}>
+        {(ids) => <input {...ids} value={lastmod} onChange={(e) => setLastmod(e.target.value)} />}
+      </Field>
+      <Field label="Change frequency" error={errors.changefreq}>
+        {(ids) => (
+          <select {...ids} value={changefreq} onChange={(e) => setChangefreq(e.target.value as Changefreq | '')}>
+            <option value="">none</option>
+            {CHANGEFREQS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Priority" hint="0 to 1; empty: none" error={errors.priority}>
+        {(ids) => <input {...ids} inputMode="decimal" value={priority} onChange={(e) => setPriority(e.target.value)} />}
+      </Field>
+      <Field label="Section" hint="empty: the default section" error={errors.section}>
+        {(ids) => <input {...ids} value={section} onChange={(e) => setSection(e.target.value)} />}
+      </Field>
+      <label>
+        <input type="checkbox" checked={excluded} onChange={(e) => setExcluded(e.target.checked)} /> Keep out of the
+        published sitemaps
+      </label>
+      <button type="submit">Save the URL</button>
+    </form>
   );
 }

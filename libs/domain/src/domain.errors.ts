@@ -36,7 +36,7 @@ export class DomainError extends Error {
   }
 }
 
-export const notFound = (what: 'tenant' | 'site' | 'build' | 'api key' | 'url' | 'import', id?: string) =>
+export const notFound = (what: 'tenant' | 'site' | 'build' | 'api key' | 'url' | 'import' | 'person', id?: string) =>
   new DomainError(
     'not_found',
     `${what.replace(' ', '_').toUpperCase()}_NOT_FOUND`,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, ROLES, type Role } from '@sitemaps/domain';
+import { PASSWORD_MAX_LENGTH, PLATFORM_ROLES, ROLES, type PlatformRole, type Role } from '@sitemaps/domain';
 
 export const roleEnum = z.enum(ROLES as unknown as [Role, ...Role[]]).meta({ id: 'Role' });
 const email = z.string().trim().min(3).max(254).describe('compared trimmed and lowercase');
@@ -18,13 +18,27 @@ export const acceptInvitationInput = z
     password: password.describe('a new account’s password (10 to 256 characters), or the existing account’s'),
   })
   .meta({ id: 'InvitationAccept' });
+const currentPassword = password.describe('the password in use now: a change asks for it again');
+export const changePasswordInput = z
+  .object({ currentPassword, newPassword: password.describe('10 to 256 characters') })
+  .strict()
+  .meta({ id: 'PasswordChange' });
+export const changeEmailInput = z.object({ currentPassword, email }).strict().meta({ id: 'EmailChange' });
 export const createInvitationInput = z
   .object({ email, role: roleEnum.default('viewer') })
   .meta({ id: 'InvitationCreate' });
 
 export const accountView = z
   .object({
-    person: z.object({ id: z.uuid(), email: z.string(), name: z.string() }),
+    person: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string(),
+      platformRole: z
+        .enum(PLATFORM_ROLES as unknown as [PlatformRole, ...PlatformRole[]])
+        .nullable()
+        .describe('operator: the operator view (/v1/admin, /v1/tenants) when acting in no tenant'),
+    }),
     memberships: z.array(
       z.object({ tenantId: z.uuid(), tenantName: z.string(), role: roleEnum, tenantSuspended: z.boolean() }),
     ),

@@ -10,6 +10,8 @@ import { ApiErrors, ZodBody, ZodResponse } from '../openapi/zod-openapi';
 import {
   acceptInvitationInput,
   accountView,
+  changeEmailInput,
+  changePasswordInput,
   passwordResetConfirmInput,
   passwordResetInput,
   signedOutView,
@@ -81,6 +83,33 @@ export class AccountsController {
     const sessionsEnded = await this.accounts.signOutEverywhere(personOf(request).personId);
     this.clearCookie(reply);
     return { sessionsEnded };
+  }
+
+  @Post('password')
+  @HttpCode(200)
+  @PersonOnly()
+  @ZodBody(changePasswordInput)
+  @ZodResponse(200, signedOutView, 'changed; every other session of this person ended, this one stays')
+  @ApiErrors(400, 429)
+  @ApiOperation({ summary: 'Change your password (the current one again first)' })
+  async changePassword(@Body() body: unknown, @Req() request: AuthedRequest) {
+    const sessionsEnded = await this.accounts.changePassword(
+      personOf(request),
+      parseInput(changePasswordInput, body),
+      request.ip,
+    );
+    return { sessionsEnded };
+  }
+
+  @Post('email')
+  @HttpCode(200)
+  @PersonOnly()
+  @ZodBody(changeEmailInput)
+  @ZodResponse(200, accountView, 'changed: you sign in with the new email from now on')
+  @ApiErrors(400, 409, 429)
+  @ApiOperation({ summary: 'Change your email (the current password again first)' })
+  changeEmail(@Body() body: unknown, @Req() request: AuthedRequest) {
+    return this.accounts.changeEmail(personOf(request), parseInput(changeEmailInput, body), request.ip);
   }
 
   @Post('password-reset')

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { parse as parseCookies } from 'cookie';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { PersonRepository, type MembershipOfPerson } from '@sitemaps/data';
@@ -6,7 +7,9 @@ import {
   checkPassword,
   DomainError,
   normaliseEmail,
+  parsePlatformRole,
   parseRole,
+  type PlatformRole,
   PASSWORD_RESET_TTL_MS,
   scopesOfRole,
   SESSION_TTL_MS,
@@ -25,7 +28,7 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const TENANT_HEADER = 'x-tenant-id';
 
 export interface Account {
-  person: { id: string; email: string; name: string };
+  person: { id: string; email: string; name: string; platformRole: PlatformRole | null };
   memberships: { tenantId: string; tenantName: string; role: Role; tenantSuspended: boolean }[];
   /** Sent back in X-CSRF-Token with every write this session makes. */
   csrfToken: string;
@@ -81,7 +84,12 @@ export class AccountsService {
     if (!person) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'this account no longer exists');
     const memberships = await this.people.membershipsOf(personId);
     return {
-      person: { id: person.id, email: person.email, name: person.name },
+      person: {
+        id: person.id,
+        email: person.email,
+        name: person.name,
+        platformRole: parsePlatformRole(person.platformRole),
+      },
       memberships: memberships.map((m) => ({ ...m, role: parseRole(m.role) })),
       csrfToken,
     };
@@ -115,7 +123,12 @@ export class AccountsService {
           'a write with a session cookie needs the session’s X-CSRF-Token header',
         );
     }
-    const person = { personId: session.personId, sessionId: session.id, csrfToken: session.csrfToken };
+    const person = {
+      personId: session.personId,
+      sessionId: session.id,
+      csrfToken: session.csrfToken,
+      platformRole: parsePlatformRole(session.person.platformRole),
+    };
     const tenantId = request.headers[TENANT_HEADER];
     if (tenantId === undefined) return { kind: 'person', person };
     const membership: MembershipOfPerson | null =
@@ -131,6 +144,62 @@ export class AccountsService {
       );
     const role = parseRole(membership.role);
     return { kind: 'tenant', tenantId: membership.tenantId, scopes: scopesOfRole(role), person: { ...person, role } };
+  }
+
+  /**
+   * A new password for the signed-in person, after the current one again (counted like failed
+   * sign-ins): every other session ends, this one stays. Returns how many sessions ended.
+   */
+  async changePassword(
+    actor: { personId: string; sessionId: string },
+    change: { currentPassword: string; newPassword: string },
+    ip: string,
+  ): Promise<number> {
+    await this.reauthenticate(actor.personId, change.currentPassword, ip);
+    checkPassword(change.newPassword, 'newPassword');
+    await this.people.setPassword(actor.personId, await this.passwords.hash(change.newPassword));
+    return this.people.deleteSessionsOf(actor.personId, actor.sessionId);
+  }
+
+  /** A new email for the signed-in person, after their current password; one person per email. */
+  async changeEmail(
+    actor: { personId: string; csrfToken: string },
+    change: { currentPassword: string; email: string },
+    ip: string,
+  ): Promise<Account> {
+    await this.reauthenticate(actor.personId, change.currentPassword, ip);
+    const email = normaliseEmail(change.email);
+    if (!(await this.people.setEmail(actor.personId, email)))
+      throw new DomainError('conflict', 'EMAIL_TAKEN', 'another account has this email', [
+        { field: 'email', message: 'another account has this email' },
+      ]);
+    return this.account(actor.personId, actor.csrfToken);
+  }
+
+  /** The current password again, with the same failure count as signing in (a stolen session cannot guess it). */
+  private async reauthenticate(personId: string, password: string, ip: string): Promise<void> {
+    const person = await this.people.findById(personId);
+    if (!person) throw new DomainError('unauthenticated', 'UNAUTHENTICATED', 'this account no longer exists');
+    const key = `${ip}|${person.email}`;
+    const spent = await this.failures.get(key);
+    if (spent && spent.consumedPoints >= this.failures.points) throw tooManySignIns(spent, this.failures);
+    if (!(await this.passwords.verify(person.passwordHash, password))) {
+      await this.failures.penalty(key).catch(() => undefined);
+      throw new DomainError('invalid', 'PASSWORD_WRONG', 'the current password is wrong', [
+        { field: 'currentPassword', message: 'not your current password' },
+      ]);
+    }
+  }
+
+  /**
+   * Whether this Cookie header holds the session of a person with the operator role: the queue
+   * board's pages (reads, and actions it refuses from other sites itself) take it as the admin key.
+   */
+  async isOperatorSession(cookieHeader: string | undefined): Promise<boolean> {
+    const token = cookieHeader ? parseCookies(cookieHeader)[SESSION_COOKIE] : undefined;
+    if (!token) return false;
+    const session = await this.people.findSession(hashToken(token));
+    return session?.person.platformRole === 'operator';
   }
 
   /**

@@ -14,7 +14,7 @@ import {
   type Role,
 } from '@sitemaps/domain';
 import { CONFIG } from '@sitemaps/core';
-import type { Principal } from '../auth/principal';
+import { isOperator, type Principal } from '../auth/principal';
 import { uuidKey } from '../common/pagination';
 import { hashToken, newToken } from './account-tokens';
 import { AccountsService, type NewSession } from './accounts.service';
@@ -145,7 +145,7 @@ function tenantOf(principal: Principal): { tenantId: string } {
 }
 
 function managerOf(principal: Principal): MemberManager {
-  if (principal.kind === 'platform') return { platform: true };
+  if (isOperator(principal)) return { platform: true };
   if (principal.kind === 'tenant' && principal.person) return { role: principal.person.role };
   return { key: true };
 }

@@ -2,6 +2,7 @@
 // platform's operator only. A browser cannot send a bearer token, so the board also takes HTTP
 // Basic auth with the admin key as the password (any user name): the browser asks once and
 // sends it with every request of the board. Scripts may use `Authorization: Bearer <ADMIN_API_KEY>`.
+// An operator signed in to the console (their session cookie, SameSite=Strict) is let in too.
 // Without ADMIN_API_KEY the board is not mounted at all. Its actions (anything but GET) are taken
 // from its own pages only: a browser's cached credentials do not let another site act.
 //
@@ -29,6 +30,8 @@ export class QueueBoard {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly adminKey: string,
+    /** Whether the request carries the session of a person with the operator role (the console's link). */
+    private readonly isOperatorSession: (request: FastifyRequest) => Promise<boolean> = async () => false,
   ) {}
 
   /** Registers the board's routes under QUEUE_BOARD_PATH, each behind the admin key. */
@@ -102,7 +105,7 @@ export class QueueBoard {
 
   private async authorize(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const key = presentedKey(request.headers.authorization);
-    if (key === undefined || !sameKey(key, this.adminKey)) {
+    if (key !== undefined ? !sameKey(key, this.adminKey) : !(await this.isOperatorSession(request))) {
       await reply
         .status(401)
         .header('www-authenticate', 'Basic realm="sitemaps queues", charset="UTF-8"')

@@ -2,7 +2,7 @@ import { applyDecorators, Injectable, SetMetadata, type CanActivate, type Execut
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
 import { DomainError } from '@sitemaps/domain';
-import type { Scope } from './principal';
+import { isOperator, type Scope } from './principal';
 import { RequestAuthenticator } from './request-authenticator';
 import { httpOf } from './transport-context';
 import { PUBLIC_EXTENSION } from '../openapi/openapi.document';
@@ -10,13 +10,15 @@ import { PUBLIC_EXTENSION } from '../openapi/openapi.document';
 export type { AuthedRequest } from './transport-context';
 
 const ACCESS = 'access';
-type Access = { public: true } | { platform: true } | { person: true } | { scope: Scope };
+type Access = { public: true } | { platform: true } | { platformKey: true } | { person: true } | { scope: Scope };
 
-/** Access to a route or GraphQL operation: public, platform key only, or a tenant key holding the scope (default: read). */
+/** Access to a route or GraphQL operation: public, platform (the admin key or an operator), or a tenant key holding the scope (default: read). */
 /** Public routes are documented without the bearer requirement. */
 export const Public = () =>
   applyDecorators(SetMetadata(ACCESS, { public: true } satisfies Access), ApiExtension(PUBLIC_EXTENSION, true));
 export const PlatformOnly = () => SetMetadata(ACCESS, { platform: true } satisfies Access);
+/** The ADMIN_API_KEY itself, not an operator: who may be an operator is decided by whoever holds the key. */
+export const PlatformKeyOnly = () => SetMetadata(ACCESS, { platformKey: true } satisfies Access);
 export const RequireScope = (scope: Scope) => SetMetadata(ACCESS, { scope } satisfies Access);
 /** A person signed in to the console (session cookie), acting in a tenant or not: their own account. */
 export const PersonOnly = () => SetMetadata(ACCESS, { person: true } satisfies Access);
@@ -41,9 +43,15 @@ export class ApiKeyGuard implements CanActivate {
     // GraphQL runs guards once per root field: the authenticator decides once per request.
     const principal = await this.authenticator.principalOf(request, reply);
     request.principal = principal;
-    if ('platform' in access) {
+    if ('platformKey' in access) {
       if (principal.kind !== 'platform')
         throw new DomainError('forbidden', 'FORBIDDEN', 'only the platform admin key may do this');
+      return true;
+    }
+    if ('platform' in access) {
+      // A person with the operator role counts, when they act in no tenant (no X-Tenant-Id).
+      if (!isOperator(principal))
+        throw new DomainError('forbidden', 'FORBIDDEN', 'only the platform admin key or an operator may do this');
       return true;
     }
     if ('person' in access) {

@@ -1,4 +1,4 @@
-import type { Role } from '@sitemaps/domain';
+import type { PlatformRole, Role } from '@sitemaps/domain';
 
 export type Scope = 'read' | 'write' | 'admin';
 export const SCOPES: readonly Scope[] = ['read', 'write', 'admin'];
@@ -9,6 +9,8 @@ export interface PersonActor {
   sessionId: string;
   /** The session's CSRF token, handed back to the console by GET /v1/auth/session. */
   csrfToken: string;
+  /** `operator`: may use the platform's routes as the ADMIN_API_KEY does, when acting in no tenant. */
+  platformRole: PlatformRole | null;
 }
 
 /**
@@ -21,6 +23,11 @@ export type Principal =
   | { kind: 'tenant'; tenantId: string; keyId: string; scopes: Scope[]; person?: undefined }
   | { kind: 'tenant'; tenantId: string; keyId?: undefined; scopes: Scope[]; person: PersonActor & { role: Role } }
   | { kind: 'person'; person: PersonActor };
+
+/** The platform key, or a person with the operator role acting in no tenant: the operator's routes. */
+export function isOperator(principal: Principal): boolean {
+  return principal.kind === 'platform' || (principal.kind === 'person' && principal.person.platformRole === 'operator');
+}
 
 /** How the audit log and the logs name the caller: `platform`, `key:<id>` or `person:<id>`. */
 export function actorOf(principal: Principal): string {

@@ -141,6 +141,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the people with a platform role */
+        get: operations["operators.list"];
+        /** Grant or withdraw a person's platform role (the admin key only) */
+        put: operations["operators.set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/sign-in": {
         parameters: {
             query?: never;
@@ -203,6 +221,40 @@ export interface paths {
         put?: never;
         /** Sign out on every device */
         post: operations["accounts.signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password (the current one again first) */
+        post: operations["accounts.changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your email (the current password again first) */
+        post: operations["accounts.changeEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -809,6 +861,8 @@ export interface components {
                 id: string;
                 email: string;
                 name: string;
+                /** @description operator: the operator view (/v1/admin, /v1/tenants) when acting in no tenant */
+                platformRole: "operator" | null;
             };
             memberships: {
                 /** Format: uuid */
@@ -1007,6 +1061,12 @@ export interface components {
                 /** @description sites fetched */
                 sites: number;
             }[];
+        };
+        EmailChange: {
+            /** @description the password in use now: a change asks for it again */
+            currentPassword: string;
+            /** @description compared trimmed and lowercase */
+            email: string;
         };
         /** @description the one error shape of every route */
         Error: {
@@ -1250,6 +1310,34 @@ export interface components {
              * @description retired by Google: accepted with a warning, not written
              */
             access?: unknown;
+        };
+        OperatorsListResponse: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                platformRole: "operator" | null;
+            }[];
+        };
+        OperatorsSetBody: {
+            /** @description an existing person (they accepted an invitation first) */
+            email: string;
+            /** @description operator; null withdraws it */
+            platformRole: "operator" | null;
+        };
+        OperatorsSetResponse: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            platformRole: "operator" | null;
+        };
+        PasswordChange: {
+            /** @description the password in use now: a change asks for it again */
+            currentPassword: string;
+            /** @description 10 to 256 characters */
+            newPassword: string;
         };
         PasswordResetConfirm: {
             /** @description from the emailed link */
@@ -2968,6 +3056,149 @@ export interface operations {
             };
         };
     };
+    "operators.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description by email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorsListResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "operators.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorsSetBody"];
+            };
+        };
+        responses: {
+            /** @description set; their sessions have it from their next request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorsSetResponse"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such object for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "accounts.signIn": {
         parameters: {
             query?: never;
@@ -3196,6 +3427,153 @@ export interface operations {
             };
             /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.changePassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description changed; every other session of this person ended, this one stays */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unexpected server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "accounts.changeEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description changed: you sign in with the new email from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description invalid input (VALIDATION_FAILED, MALFORMED_BODY, INVALID_CURSOR, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked API key (UNAUTHENTICATED), or its account suspended (TENANT_SUSPENDED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the key lacks the scope (INSUFFICIENT_SCOPE), or a tenant quota is reached (QUOTA_SITES, QUOTA_URLS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict (HOSTNAME_TAKEN) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,7 +22,7 @@ export interface MemberView {
 }
 
 /** A session with its person, found by the hash of its token (read on every cookie request). */
-export type SessionWithPerson = Session & { person: Pick<Person, 'id' | 'email' | 'name'> };
+export type SessionWithPerson = Session & { person: Pick<Person, 'id' | 'email' | 'name' | 'platformRole'> };
 
 /** A busy database should slow these down, not fail them (Prisma's defaults: 2 s to start, 5 s to run). */
 const PEOPLE_TRANSACTION = { maxWait: 15_000, timeout: 15_000 };
@@ -111,8 +111,46 @@ export class PersonRepository {
     }, PEOPLE_TRANSACTION);
   }
 
+  /** Changes the person's email; false if another person has it. */
+  async setEmail(personId: string, email: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const holder = await tx.person.findUnique({ where: { email }, select: { id: true } });
+      if (holder && holder.id !== personId) return false;
+      await tx.person.update({ where: { id: personId }, data: { email } });
+      return true;
+    }, PEOPLE_TRANSACTION);
+  }
+
   async setPassword(personId: string, passwordHash: string): Promise<void> {
     await this.prisma.person.update({ where: { id: personId }, data: { passwordHash } });
+  }
+
+  /**
+   * Grants or withdraws a platform role (null: none), in the audit log as `person.platform-role`.
+   * Returns the person, or null if no person has this email.
+   */
+  setPlatformRole(email: string, platformRole: string | null, who: AuditActor): Promise<Person | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const found = await tx.person.findUnique({ where: { email } });
+      if (!found) return null;
+      const updated = await tx.person.update({ where: { id: found.id }, data: { platformRole } });
+      await AuditEntryRepository.write(tx, who, {
+        action: 'person.platform-role',
+        targetId: found.id,
+        before: { email, platformRole: found.platformRole },
+        after: { email, platformRole },
+      });
+      return updated;
+    }, PEOPLE_TRANSACTION);
+  }
+
+  /** The people holding a platform role, by email. */
+  platformPeople(): Promise<Pick<Person, 'id' | 'email' | 'name' | 'platformRole'>[]> {
+    return this.prisma.person.findMany({
+      where: { platformRole: { not: null } },
+      select: { id: true, email: true, name: true, platformRole: true },
+      orderBy: { email: 'asc' },
+    });
   }
 
   // Sessions
@@ -125,7 +163,7 @@ export class PersonRepository {
   findSession(tokenHash: Uint8Array<ArrayBuffer>, now = new Date()): Promise<SessionWithPerson | null> {
     return this.prisma.session.findFirst({
       where: { tokenHash, expiresAt: { gt: now } },
-      include: { person: { select: { id: true, email: true, name: true } } },
+      include: { person: { select: { id: true, email: true, name: true, platformRole: true } } },
     });
   }
 
@@ -133,9 +171,10 @@ export class PersonRepository {
     await this.prisma.session.deleteMany({ where: { id } });
   }
 
-  /** Signs the person out everywhere; returns how many sessions ended. */
-  async deleteSessionsOf(personId: string): Promise<number> {
-    return (await this.prisma.session.deleteMany({ where: { personId } })).count;
+  /** Signs the person out everywhere (but `keep`, if named); returns how many sessions ended. */
+  async deleteSessionsOf(personId: string, keep?: string): Promise<number> {
+    return (await this.prisma.session.deleteMany({ where: { personId, ...(keep ? { id: { not: keep } } : {}) } }))
+      .count;
   }
 
   // Invitations

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../domain.errors';
-import { assertKeepsAnOwner, assertMayManage, checkPassword, normaliseEmail, scopesOfRole } from './person.rules';
+import {
+  assertKeepsAnOwner,
+  assertMayManage,
+  checkPassword,
+  normaliseEmail,
+  parsePlatformRole,
+  scopesOfRole,
+} from './person.rules';
 
 const codeOf = (fn: () => void) => {
   try {
@@ -44,5 +51,11 @@ describe('person rules', () => {
   it('keeps a tenant with at least one owner', () => {
     expect(codeOf(() => assertKeepsAnOwner(0))).toBe('LAST_OWNER');
     expect(codeOf(() => assertKeepsAnOwner(1))).toBeNull();
+  });
+
+  it('knows one platform role, operator; anything else stored is a bug', () => {
+    expect(parsePlatformRole('operator')).toBe('operator');
+    expect(parsePlatformRole(null)).toBeNull();
+    expect(() => parsePlatformRole('owner')).toThrow(/unknown platform role/);
   });
 });

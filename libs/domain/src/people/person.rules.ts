@@ -28,6 +28,21 @@ export function parseRole(value: string): Role {
   return value;
 }
 
+/**
+ * A person's role on the platform itself, beside their tenants: `operator` sees every tenant,
+ * changes quotas, suspends and reads the audit log (the ADMIN_API_KEY's routes) from the console.
+ */
+export const PLATFORM_ROLES = ['operator'] as const;
+export type PlatformRole = (typeof PLATFORM_ROLES)[number];
+
+/** A stored platform role (null: none); an unknown one is a bug, not input. */
+export function parsePlatformRole(value: string | null): PlatformRole | null {
+  if (value === null) return null;
+  if (!(PLATFORM_ROLES as readonly string[]).includes(value))
+    throw new Error(`unknown platform role ${JSON.stringify(value)}`);
+  return value as PlatformRole;
+}
+
 /** Email addresses compare trimmed and lowercase (the domain is case-insensitive; mailboxes are in practice). */
 export function normaliseEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "people" ADD COLUMN     "platform_role" TEXT;
