@@ -20,6 +20,7 @@ import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '../worker.tokens';
 import { GarbageCollector } from './garbage-collector';
 import { ShardUpkeep } from './shard-upkeep';
 import { CrawlEvents } from './crawl-events';
+import { StaleShardEvents } from './stale-shard-events';
 
 const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
 const COMPACT_EVERY_MS = 60 * 60_000;
@@ -35,6 +36,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     private readonly garbage: GarbageCollector,
     private readonly shards: ShardUpkeep,
     private readonly crawls: CrawlEvents,
+    private readonly stale: StaleShardEvents,
     private readonly workers: JobWorkers,
   ) {}
 
@@ -46,6 +48,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       [JOB.refreshNews]: () => this.shards.refreshNews(),
       [JOB.compactShards]: () => this.shards.compactShards(),
       [JOB.crawlEvents]: () => this.crawls.run(),
+      [JOB.staleShards]: () => this.stale.run(),
       [JOB.removeSiteFiles]: (job) => this.garbage.removeSiteFiles(siteOf(job)),
     });
     await this.ensureSchedules();
@@ -81,6 +84,11 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       jobId.crawlEvents,
       { every: this.config.crawls.eventsEveryMs },
       { name: JOB.crawlEvents, data: { v: 1 } },
+    );
+    await this.queue.upsertJobScheduler(
+      jobId.staleShards,
+      { every: this.config.crawls.staleEveryMs },
+      { name: JOB.staleShards, data: { v: 1 } },
     );
   }
 
