@@ -44,7 +44,6 @@ import { GarbageCollector } from './maintenance/garbage-collector';
 import { MaintenanceProcessors } from './maintenance/maintenance.processors';
 import { ShardUpkeep } from './maintenance/shard-upkeep';
 import { CrawlEvents } from './maintenance/crawl-events';
-import { StaleShardEvents } from './maintenance/stale-shard-events';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { ShardCompactor } from './maintenance/shard-compactor';
 import { BuildPublisher } from './builds/build-publisher';
@@ -199,12 +198,7 @@ export class WorkerModule {
           useFactory: (crawls: CrawlRepository, webhooks: WebhookProducer) =>
             new CrawlEvents({ crawls, webhooks, retentionDays: config.crawls.retentionDays }),
         },
-        {
-          provide: StaleShardEvents,
-          inject: [CrawlRepository, WEBHOOK_PRODUCER],
-          useFactory: (crawls: CrawlRepository, webhooks: WebhookProducer) =>
-            new StaleShardEvents({ crawls, webhooks }),
-        },
+
         ...DATA_PROVIDERS,
         {
           provide: BuildPlanner,

@@ -20,7 +20,6 @@ import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '../worker.tokens';
 import { GarbageCollector } from './garbage-collector';
 import { ShardUpkeep } from './shard-upkeep';
 import { CrawlEvents } from './crawl-events';
-import { StaleShardEvents } from './stale-shard-events';
 
 const NEWS_REFRESH_EVERY_MS = 15 * 60_000;
 const COMPACT_EVERY_MS = 60 * 60_000;
@@ -36,7 +35,6 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
     private readonly garbage: GarbageCollector,
     private readonly shards: ShardUpkeep,
     private readonly crawls: CrawlEvents,
-    private readonly stale: StaleShardEvents,
     private readonly workers: JobWorkers,
   ) {}
 
@@ -48,7 +46,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       [JOB.refreshNews]: () => this.shards.refreshNews(),
       [JOB.compactShards]: () => this.shards.compactShards(),
       [JOB.crawlEvents]: () => this.crawls.run(),
-      [JOB.staleShards]: () => this.stale.run(),
+      [JOB.staleShards]: () => this.crawls.announceStale(),
       [JOB.removeSiteFiles]: (job) => this.garbage.removeSiteFiles(siteOf(job)),
     });
     await this.ensureSchedules();
