@@ -24,7 +24,7 @@ export interface CrawlEventsDeps {
 export class CrawlEvents {
   constructor(private readonly deps: CrawlEventsDeps) {}
 
-  async run(): Promise<{ firstCrawls: number; deleted: { fetches: number; reads: number } }> {
+  async run(): Promise<{ firstCrawls: number; deleted: { fetches: number; reads: number; notices: number } }> {
     const { crawls, webhooks, retentionDays } = this.deps;
     let firstCrawls = 0;
     for (;;) {

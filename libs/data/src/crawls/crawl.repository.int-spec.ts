@@ -79,6 +79,25 @@ describe('CrawlRepository stale watches', () => {
     // Pages after the last site are empty.
     expect(await crawls.staleWatches(watched, 10)).toEqual([]);
   });
+
+  it('keeps the last reads of published files past the retention, and forgets those of files gone', async () => {
+    const crawls = new CrawlRepository(test.pool);
+    const siteId = await publishedSite(7, { 'sitemap-1.xml.gz': shard(daysAgo(200)) });
+    await crawls.record([
+      read(siteId, 'sitemap-1.xml.gz', 'googlebot', daysAgo(150)),
+      read(siteId, 'sitemap-9.xml.gz', 'googlebot', daysAgo(150)),
+    ]);
+    await crawls.markStaleNotified(siteId, { path: 'sitemap-9.xml.gz', modifiedAt: daysAgo(300) });
+    await crawls.markStaleNotified(siteId, { path: 'sitemap-1.xml.gz', modifiedAt: daysAgo(300) });
+    await test.pool.query('UPDATE stale_shard_notices SET notified_at = $2 WHERE site_id = $1', [siteId, daysAgo(150)]);
+
+    await crawls.deleteBefore(daysAgo(90));
+    expect((await crawls.reads(siteId)).map((r) => r.path)).toEqual(['sitemap-1.xml.gz']);
+    const [watch] = (await crawls.staleWatches(null, 10)).filter((w) => w.siteId === siteId);
+    expect(watch!.notices).toEqual([{ path: 'sitemap-1.xml.gz', modifiedAt: daysAgo(300) }]);
+    // Read after its change, long ago: not stale.
+    expect(staleShards({ ...watch!, now: NOW })).toEqual([]);
+  });
 });
 
 function read(siteId: string, path: string, crawler: Crawler, at: Date): CrawlFetchRow {

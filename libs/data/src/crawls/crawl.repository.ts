@@ -275,15 +275,25 @@ export class CrawlRepository {
     );
   }
 
-  /** Hourly counts before `before`, and reads of files no crawler has read since then. */
-  async deleteBefore(before: Date): Promise<{ fetches: number; reads: number }> {
+  /**
+   * Hourly counts before `before`; reads not repeated since then of files no longer published, and
+   * stale notices as old of such files. A published file keeps its last read however old, so a
+   * shard read once and unchanged for longer than the retention is not taken for never read.
+   */
+  async deleteBefore(before: Date): Promise<{ fetches: number; reads: number; notices: number }> {
     const fetches = await this.pool.query('DELETE FROM crawl_fetches WHERE hour < $1', [before]);
     // The index's row stays: it says the first crawl was announced.
-    const reads = await this.pool.query('DELETE FROM crawl_reads WHERE last_at < $1 AND path <> $2', [
-      before,
-      INDEX_PATH,
-    ]);
-    return { fetches: fetches.rowCount ?? 0, reads: reads.rowCount ?? 0 };
+    const reads = await this.pool.query(
+      `DELETE FROM crawl_reads r WHERE r.last_at < $1 AND r.path <> $2
+          AND NOT EXISTS (SELECT 1 FROM manifests m WHERE m.site_id = r.site_id AND m.files ? r.path)`,
+      [before, INDEX_PATH],
+    );
+    const notices = await this.pool.query(
+      `DELETE FROM stale_shard_notices n WHERE n.notified_at < $1
+          AND NOT EXISTS (SELECT 1 FROM manifests m WHERE m.site_id = n.site_id AND m.files ? n.path)`,
+      [before],
+    );
+    return { fetches: fetches.rowCount ?? 0, reads: reads.rowCount ?? 0, notices: notices.rowCount ?? 0 };
   }
 }
 
