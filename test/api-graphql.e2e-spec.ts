@@ -41,7 +41,7 @@ function graphqlClient(baseUrl: string, key?: string) {
 }
 
 const SITE_FIELDS =
-  'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet shardSize sectionShardSizes { section shardSize } createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
+  'id hostname scheme defaultChangefreq defaultPriority rebuildCron robotsTxt cacheMaxAge textSitemap indexNowKey sitemapUrl crossSubmitRobotsLine xslStylesheet shardSize sectionShardSizes { section shardSize } staleAfterDays createdAt updatedAt verification { status token dnsRecord { type name value } fileUrl verifiedAt checkedAt nextCheckAt error { code message } }';
 const VIDEO_FIELDS =
   'thumbnailLoc title description contentLoc playerLoc duration expirationDate rating viewCount publicationDate familyFriendly restriction { relationship countries } platform { relationship platforms } requiresSubscription uploader { name info } live tags';
 const URL_FIELDS = `loc section lastmod changefreq priority alternates { hreflang href } images { loc } videos { ${VIDEO_FIELDS} } news { publicationName publicationLanguage publicationDate title } excluded updatedAt`;

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
+import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { launchBrowser } from './support/browser';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -106,7 +107,7 @@ describe('the console', () => {
     await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/build-console.js'), '--out-dir', buildDir], {
       env: childProcessEnv({ NODE_ENV: 'production' }),
     });
-    platform = await startPlatform({ CONSOLE_DIR: path.join(buildDir, 'console') });
+    platform = await startPlatform({ CONSOLE_DIR: path.join(buildDir, 'console'), CRAWL_FLUSH_MS: '100' });
     browser = await launchBrowser();
     tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Console' })).body.apiKey;
   });
@@ -200,6 +201,34 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Shards' }).click();
     await page.locator('tbody meter').first().waitFor();
     await shot(page, 'desktop-shards');
+
+    // Crawlers: a fetch claiming Googlebot from an address that is not Google's shows as unverified;
+    // no verified crawler has read anything yet, so nothing waits; the stale alert is set here.
+    const tenant = apiClient(platform.apiUrl, tenantKey);
+    const siteId = (await tenant.get('/v1/sites')).body.items[0].id as string;
+    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    const fetched = await rawRequest(platform.publicUrl, '/sitemap.xml', {
+      host: HOST,
+      headers: { 'user-agent': googlebot },
+    });
+    expect(fetched.status).toBe(200);
+    await expect
+      .poll(async () => (await tenant.get(`/v1/sites/${siteId}/crawls`)).body.days, { timeout: WORK_TIMEOUT_MS })
+      .toEqual([expect.objectContaining({ crawler: 'googlebot', verified: false, fetches: 1 })]);
+    await page.getByRole('link', { name: 'Crawlers' }).click();
+    await page.getByRole('img', { name: /Fetches by crawler in the last 30 days/ }).waitFor();
+    expect(await page.getByRole('img', { name: /Fetches by crawler/ }).textContent()).toContain(
+      'Googlebot (unverified)',
+    );
+    await page.getByRole('status').filter({ hasText: 'No verified crawler has read the index yet.' }).waitFor();
+    const reads = page.getByRole('table', { name: 'Last verified read of each published file' });
+    expect(await reads.locator('tbody tr td:first-child').first().textContent()).toBe('sitemap.xml');
+    expect(await reads.locator('tbody tr').first().textContent()).toContain('never read');
+    await page.getByLabel('Alert after days unread').fill('7');
+    await page.getByRole('button', { name: 'Save alert' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await tenant.get(`/v1/sites/${siteId}`)).body.staleAfterDays).toBe(7);
+    await shot(page, 'desktop-crawlers');
 
     // URL search by prefix, one URL's published data and its hreflang cluster.
     await page.getByRole('link', { name: 'URLs' }).click();

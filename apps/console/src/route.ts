@@ -14,7 +14,16 @@ export type Route =
   | { page: 'reset-password'; token: string }
   | { page: 'forgot-password' };
 
-export const SITE_TABS = ['overview', 'builds', 'shards', 'urls', 'exclusions', 'import', 'settings'] as const;
+export const SITE_TABS = [
+  'overview',
+  'builds',
+  'shards',
+  'urls',
+  'exclusions',
+  'import',
+  'crawls',
+  'settings',
+] as const;
 export type SiteTab = (typeof SITE_TABS)[number];
 
 export function parseRoute(hash: string): Route {

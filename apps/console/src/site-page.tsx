@@ -3,6 +3,7 @@ import { Verification } from './verification';
 import { unwrap, type Schemas } from './api';
 import { useSession } from './app';
 import { BuildsPanel } from './builds-panel';
+import { CrawlsPanel } from './crawls-panel';
 import { ExclusionsPanel } from './exclusions-panel';
 import { ImportPanel } from './import-panel';
 import { hrefOf, SITE_TABS, type SiteTab } from './route';
@@ -18,6 +19,7 @@ const TAB_LABELS: Record<SiteTab, string> = {
   urls: 'URLs',
   exclusions: 'Exclusions',
   import: 'Import',
+  crawls: 'Crawlers',
   settings: 'Settings',
 };
 
@@ -56,6 +58,7 @@ export function SitePage({ siteId, tab }: { siteId: string; tab: SiteTab }) {
         {tab === 'urls' && <UrlsPanel site={site} />}
         {tab === 'exclusions' && <ExclusionsPanel site={site} />}
         {tab === 'import' && <ImportPanel site={site} />}
+        {tab === 'crawls' && <CrawlsPanel site={site} onSaved={setSite} />}
         {tab === 'settings' && <SettingsPanel site={site} onSaved={setSite} />}
       </section>
     </>

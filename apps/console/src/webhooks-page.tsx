@@ -10,6 +10,7 @@ const EVENT_TYPES = [
   'site.verified',
   'site.verification_lost',
   'sitemap.first_crawl',
+  'sitemap.stale',
 ] as const;
 type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,6 +1,6 @@
 // Off the hot path: every CRAWL_FLUSH_MS, the fetches the lane and Fastify counted (CrawlTally)
 // become hourly rows in Postgres. A crawler's claim is checked here, by forward-confirmed reverse
-// DNS, once per address (cached for a day); fetches wait for their address's verdict for up to
+// DNS, once per address (cached for CRAWL_VERDICT_TTL_MS); fetches wait for their address's verdict for up to
 // VERDICT_WAIT_MS. Addresses live only in this process's memory, never in a row.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -19,9 +19,6 @@ import { resolveTarget } from './request-target';
 
 /** How long fetches wait for their address's check before they count as unverified. */
 const VERDICT_WAIT_MS = 30_000;
-const VERDICT_TTL_MS = 24 * 3_600_000;
-/** A failed check (a DNS outage among the reasons) is tried again sooner. */
-const FAILED_VERDICT_TTL_MS = 3_600_000;
 const MAX_VERDICTS = 10_000;
 /** DNS checks in flight at once; more addresses wait for a later flush. */
 const MAX_CHECKS = 16;
@@ -32,6 +29,10 @@ export interface CrawlFlusherOptions {
   flushMs: number;
   /** PUBLIC_BASE_URL's host, where sites are served under `/s/<hostname>/`. */
   platformHost: string | null;
+  /** How long a verdict on an address is kept (CRAWL_VERDICT_TTL_MS). */
+  verdictTtlMs: number;
+  /** A failed check (a DNS outage among the reasons) is tried again sooner (CRAWL_FAILED_VERDICT_TTL_MS). */
+  failedVerdictTtlMs: number;
 }
 
 /** node:dns over VERIFICATION_DNS_SERVERS (else the system's resolvers). */
@@ -155,7 +156,7 @@ export class CrawlFlusher {
         if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
         this.verdicts.set(key, {
           verified,
-          expiresAt: Date.now() + (verified ? VERDICT_TTL_MS : FAILED_VERDICT_TTL_MS),
+          expiresAt: Date.now() + (verified ? this.options.verdictTtlMs : this.options.failedVerdictTtlMs),
         });
       })
       .finally(() => this.checking.delete(key));

@@ -152,6 +152,8 @@ function crawlProviders(config: AppConfig, options: PublicOptions, tally: CrawlT
         new CrawlFlusher(tally, reader, new CrawlRepository(pool), crawlerDns(config.crawls.dnsServers), {
           flushMs: config.crawls.flushMs,
           platformHost: options.platformHost,
+          verdictTtlMs: config.crawls.verdictTtlMs,
+          failedVerdictTtlMs: config.crawls.failedVerdictTtlMs,
         }),
     },
     CrawlFlushing,

@@ -124,6 +124,18 @@ describe('config', () => {
     expect(() => parseConfig({ ...base, SITE_VERIFICATION: 'maybe' })).toThrow(/SITE_VERIFICATION/);
   });
 
+  it('caches crawler verdicts for CRAWL_VERDICT_TTL_MS, a failed one no longer, and refuses values out of range', () => {
+    expect(parseConfig(base).crawls).toMatchObject({ verdictTtlMs: 86_400_000, failedVerdictTtlMs: 3_600_000 });
+    expect(parseConfig({ ...base, CRAWL_VERDICT_TTL_MS: '600000' }).crawls).toMatchObject({
+      verdictTtlMs: 600_000,
+      failedVerdictTtlMs: 600_000,
+    });
+    for (const bad of ['0', '999', '604800001', 'a day', '1.5'])
+      expect(() => parseConfig({ ...base, CRAWL_VERDICT_TTL_MS: bad })).toThrow(/CRAWL_VERDICT_TTL_MS/);
+    expect(() => parseConfig({ ...base, CRAWL_FAILED_VERDICT_TTL_MS: '10' })).toThrow(/CRAWL_FAILED_VERDICT_TTL_MS/);
+    expect(() => parseConfig({ ...base, CRAWL_STALE_EVERY_MS: '10' })).toThrow(/CRAWL_STALE_EVERY_MS/);
+  });
+
   it('takes DNS resolvers as addresses with optional ports', () => {
     expect(
       parseConfig({ ...base, VERIFICATION_DNS_SERVERS: '127.0.0.1:5353, 8.8.8.8, ::1, [::1]:53' }).verification

@@ -300,6 +300,22 @@ const envSchema = z.object({
   CRAWL_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   /** How often the worker emits sitemap.first_crawl events and applies the retention. */
   CRAWL_EVENTS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How often the worker looks for shards unread past their site's staleAfterDays (sitemap.stale). */
+  CRAWL_STALE_EVERY_MS: z.coerce.number().int().min(100).max(86_400_000).default(3_600_000),
+  /** How long the public server keeps a crawler address's forward-confirmed reverse DNS verdict. */
+  CRAWL_VERDICT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
+  /** How long it keeps a failed verdict (a DNS outage among the reasons), at most CRAWL_VERDICT_TTL_MS. */
+  CRAWL_FAILED_VERDICT_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -396,6 +412,10 @@ export interface CrawlConfig {
   flushMs: number;
   retentionDays: number;
   eventsEveryMs: number;
+  staleEveryMs: number;
+  /** How long a verified (and a failed) verdict on a crawler's address is cached. */
+  verdictTtlMs: number;
+  failedVerdictTtlMs: number;
   /** VERIFICATION_DNS_SERVERS: crawlers' addresses are checked through the same resolvers. */
   dnsServers: string[] | undefined;
 }
@@ -598,6 +618,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       flushMs: e.CRAWL_FLUSH_MS,
       retentionDays: e.CRAWL_RETENTION_DAYS,
       eventsEveryMs: e.CRAWL_EVENTS_EVERY_MS,
+      staleEveryMs: e.CRAWL_STALE_EVERY_MS,
+      verdictTtlMs: e.CRAWL_VERDICT_TTL_MS,
+      failedVerdictTtlMs: Math.min(e.CRAWL_FAILED_VERDICT_TTL_MS, e.CRAWL_VERDICT_TTL_MS),
       dnsServers: e.VERIFICATION_DNS_SERVERS,
     },
   };

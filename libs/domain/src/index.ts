@@ -22,3 +22,4 @@ export * from './people/person.rules';
 export * from './crawls/crawlers';
 export * from './crawls/crawl-tally';
 export * from './crawls/crawl-insight';
+export * from './crawls/stale-shards';

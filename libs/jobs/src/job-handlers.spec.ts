@@ -12,6 +12,7 @@ describe('jobDispatcher', () => {
     [JOB.refreshNews]: async () => 'news',
     [JOB.compactShards]: async () => 'compact',
     [JOB.crawlEvents]: async () => 'crawls',
+    [JOB.staleShards]: async () => 'stale',
   };
 
   it("runs the handler of the job's name", async () => {

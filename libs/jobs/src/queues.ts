@@ -31,6 +31,8 @@ export const JOB = {
   compactShards: 'compact-shards',
   /** Emits sitemap.first_crawl for new verified index reads, and deletes crawl counts past their retention. */
   crawlEvents: 'crawl-events',
+  /** Emits sitemap.stale for shards no verified crawler read within their site's staleAfterDays. */
+  staleShards: 'stale-shards',
   /** Fetches a site's existing sitemaps (robots.txt, index, files) and imports their entries. */
   importSitemaps: 'import-sitemaps',
   /** Signs and POSTs one delivery to its endpoint; retried with backoff until it succeeds or runs out. */
@@ -44,7 +46,13 @@ export const JOB = {
 } as const;
 
 /** The jobs of the maintenance queue, each on its own schedule. */
-export const MAINTENANCE_JOBS = [JOB.collectGarbage, JOB.refreshNews, JOB.compactShards, JOB.crawlEvents] as const;
+export const MAINTENANCE_JOBS = [
+  JOB.collectGarbage,
+  JOB.refreshNews,
+  JOB.compactShards,
+  JOB.crawlEvents,
+  JOB.staleShards,
+] as const;
 export type MaintenanceJob = (typeof MAINTENANCE_JOBS)[number];
 export const maintenancePayload = z.object({ v: z.literal(1) });
 
@@ -130,6 +138,7 @@ export const jobId = {
   refreshNews: 'refresh-news',
   compactShards: 'compact-shards',
   crawlEvents: 'crawl-events',
+  staleShards: 'stale-shards',
   drainIndexNow: (buildId: string) => `indexnow-drain-${buildId}`,
   /** Endpoints by a short hash of their URL: stable when the configured list is reordered. */
   submitIndexNow: (buildId: string, batch: number, endpointHash: string) =>

@@ -68,6 +68,11 @@ export class SiteModel implements SiteView {
   shardSize!: number | null;
   @Field(() => [SectionShardSizeModel], { description: 'URLs per file by section, over shardSize' })
   sectionShardSizes!: SectionShardSizeModel[];
+  @Field(() => Int, {
+    nullable: true,
+    description: 'days a changed shard may stay unread by every verified crawler before sitemap.stale; null: never',
+  })
+  staleAfterDays!: number | null;
   @Field(() => String) indexNowKey!: string;
   @Field(() => String) sitemapUrl!: string;
   @Field(() => String, { nullable: true }) crossSubmitRobotsLine!: string | null;
@@ -98,6 +103,8 @@ export class CreateSiteInput {
   shardSize?: number | null;
   @Field(() => [SectionShardSizeInput], { nullable: true, description: 'replaces the whole list' })
   sectionShardSizes?: SectionShardSizeInput[];
+  @Field(() => Int, { nullable: true, description: 'sitemap.stale after this many days unread (1-365); null: never' })
+  staleAfterDays?: number | null;
 }
 
 @InputType()

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_SHARD_SIZE, MIN_SHARD_SIZE, VERIFICATION_STATUSES, type VerificationStatus } from '@sitemaps/domain';
+import {
+  MAX_SHARD_SIZE,
+  MAX_STALE_AFTER_DAYS,
+  MIN_SHARD_SIZE,
+  MIN_STALE_AFTER_DAYS,
+  VERIFICATION_STATUSES,
+  type VerificationStatus,
+} from '@sitemaps/domain';
 import { CHANGEFREQS } from '@sitemaps/sitemap-xml';
 
 const sectionShardSize = z
@@ -46,6 +53,14 @@ const siteFields = {
     .max(100)
     .optional()
     .describe('URLs per file by section, over shardSize; replaces the whole list'),
+  staleAfterDays: z
+    .number()
+    .int()
+    .min(MIN_STALE_AFTER_DAYS)
+    .max(MAX_STALE_AFTER_DAYS)
+    .nullable()
+    .optional()
+    .describe('send sitemap.stale for a changed shard no verified crawler read within this many days; null: never'),
 };
 export const createSiteInput = z.object(siteFields).strict().meta({ id: 'SiteCreate' });
 export const updateSiteInput = z.object(siteFields).partial().strict().meta({ id: 'SiteUpdate' });
@@ -86,6 +101,7 @@ export const siteView = z
     xslStylesheet: z.boolean(),
     shardSize: z.number().int().nullable(),
     sectionShardSizes: z.array(sectionShardSize),
+    staleAfterDays: z.number().int().nullable(),
     indexNowKey: z.string(),
     sitemapUrl: z.string(),
     crossSubmitRobotsLine: z

@@ -17,6 +17,7 @@ import {
   validateRebuildCron,
   validateRobotsTxt,
   validateShardSizes,
+  validateStaleAfterDays,
   verificationFileUrl,
   type VerificationStatus,
 } from '@sitemaps/domain';
@@ -42,6 +43,8 @@ export interface SiteInput {
   /** URLs per file for new shards, and per section over it. */
   shardSize?: number | null;
   sectionShardSizes?: { section: string; shardSize: number }[];
+  /** Days a changed shard may stay unread by verified crawlers before sitemap.stale; null: never. */
+  staleAfterDays?: number | null;
 }
 
 export type SiteRow = Site;
@@ -215,6 +218,7 @@ function settings(input: SiteInput): SiteSettings {
           }).sectionShardSizes,
         }
       : {}),
+    ...(input.staleAfterDays !== undefined ? { staleAfterDays: validateStaleAfterDays(input.staleAfterDays) } : {}),
   };
 }
 
@@ -238,6 +242,7 @@ export function presentSite(site: SiteRow, publicBaseUrl?: string): SiteView {
     textSitemap: site.textSitemap,
     xslStylesheet: site.xslStylesheet,
     ...shardSizesOf(site),
+    staleAfterDays: site.staleAfterDays,
     indexNowKey: site.indexNowKey,
     sitemapUrl: `${site.scheme}://${site.hostname}/sitemap.xml`,
     crossSubmitRobotsLine: crossSubmitUrl ? `Sitemap: ${crossSubmitUrl}` : null,

@@ -86,6 +86,28 @@ export function sitesCommand(program: Command, context: () => CliContext): void 
     });
 
   sites
+    .command('stale-after <site> <days>')
+    .description(
+      'send sitemap.stale when a changed shard of a site (id or hostname) stays unread by every verified crawler this many days (1-365), or "off"',
+    )
+    .action(async (ref: string, value: string) => {
+      const ctx = context();
+      const days = value === 'off' ? null : Number(value);
+      if (days !== null && (!Number.isInteger(days) || days < 1 || days > 365))
+        throw new CliError('<days> must be a whole number from 1 to 365, or off', EXIT.usage, 'USAGE');
+      const api = await ctx.client();
+      const site = await resolveSite(api, ref);
+      const updated = await unwrap(
+        api.PATCH('/v1/sites/{siteId}', { params: { path: { siteId: site.id } }, body: { staleAfterDays: days } }),
+      );
+      ctx.print(updated, () =>
+        updated.staleAfterDays === null
+          ? `${updated.hostname}: sitemap.stale off`
+          : `${updated.hostname}: sitemap.stale after ${updated.staleAfterDays} days unread`,
+      );
+    });
+
+  sites
     .command('crawls <site>')
     .description('what search engines read of a site (id or hostname), and which changed files wait for them')
     .option('--days <n>', 'days of fetch counts', '30')

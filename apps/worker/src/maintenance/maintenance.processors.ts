@@ -46,6 +46,7 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       [JOB.refreshNews]: () => this.shards.refreshNews(),
       [JOB.compactShards]: () => this.shards.compactShards(),
       [JOB.crawlEvents]: () => this.crawls.run(),
+      [JOB.staleShards]: () => this.crawls.announceStale(),
       [JOB.removeSiteFiles]: (job) => this.garbage.removeSiteFiles(siteOf(job)),
     });
     await this.ensureSchedules();
@@ -81,6 +82,11 @@ export class MaintenanceProcessors implements OnModuleInit, OnModuleDestroy {
       jobId.crawlEvents,
       { every: this.config.crawls.eventsEveryMs },
       { name: JOB.crawlEvents, data: { v: 1 } },
+    );
+    await this.queue.upsertJobScheduler(
+      jobId.staleShards,
+      { every: this.config.crawls.staleEveryMs },
+      { name: JOB.staleShards, data: { v: 1 } },
     );
   }
 

@@ -1400,6 +1400,7 @@ export interface components {
             xslStylesheet: boolean;
             shardSize: number | null;
             sectionShardSizes: components["schemas"]["SectionShardSize"][];
+            staleAfterDays: number | null;
             indexNowKey: string;
             sitemapUrl: string;
             /** @description for sites that keep their own robots.txt: the line that authorises the platform-hosted index */
@@ -1457,6 +1458,8 @@ export interface components {
             shardSize?: number | null;
             /** @description URLs per file by section, over shardSize; replaces the whole list */
             sectionShardSizes?: components["schemas"]["SectionShardSize"][];
+            /** @description send sitemap.stale for a changed shard no verified crawler read within this many days; null: never */
+            staleAfterDays?: number | null;
         };
         SitemapImportCreate: {
             /**
@@ -1495,6 +1498,8 @@ export interface components {
             shardSize?: number | null;
             /** @description URLs per file by section, over shardSize; replaces the whole list */
             sectionShardSizes?: components["schemas"]["SectionShardSize"][];
+            /** @description send sitemap.stale for a changed shard no verified crawler read within this many days; null: never */
+            staleAfterDays?: number | null;
         };
         TenantAdminAuditLogResponse: {
             items: {
@@ -1822,8 +1827,8 @@ export interface components {
              * @description where events are POSTed (http or https)
              */
             url: string;
-            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl */
-            eventTypes: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl")[];
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl, sitemap.stale */
+            eventTypes: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl" | "sitemap.stale")[];
             /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
             secret?: string;
             enabled?: boolean;
@@ -1960,6 +1965,21 @@ export interface components {
                 } | {
                     id: string;
                     /** @constant */
+                    type: "sitemap.stale";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        /** Format: uuid */
+                        siteId: string;
+                        path: string;
+                        /** Format: date-time */
+                        modifiedAt: string;
+                        lastReadAt: string | null;
+                        staleAfterDays: number;
+                    };
+                } | {
+                    id: string;
+                    /** @constant */
                     type: "webhook.test";
                     /** Format: date-time */
                     timestamp: string;
@@ -2086,6 +2106,21 @@ export interface components {
             } | {
                 id: string;
                 /** @constant */
+                type: "sitemap.stale";
+                /** Format: date-time */
+                timestamp: string;
+                data: {
+                    /** Format: uuid */
+                    siteId: string;
+                    path: string;
+                    /** Format: date-time */
+                    modifiedAt: string;
+                    lastReadAt: string | null;
+                    staleAfterDays: number;
+                };
+            } | {
+                id: string;
+                /** @constant */
                 type: "webhook.test";
                 /** Format: date-time */
                 timestamp: string;
@@ -2146,8 +2181,8 @@ export interface components {
              * @description where events are POSTed (http or https)
              */
             url?: string;
-            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl */
-            eventTypes?: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl")[];
+            /** @description events to deliver: build.published, build.failed, import.finished, site.verified, site.verification_lost, sitemap.first_crawl, sitemap.stale */
+            eventTypes?: ("build.published" | "build.failed" | "import.finished" | "site.verified" | "site.verification_lost" | "sitemap.first_crawl" | "sitemap.stale")[];
             /** @description `whsec_` + base64 of 24–64 random bytes; generated when omitted */
             secret?: string;
             /** @description true re-enables an endpoint the platform disabled, clearing its failure count */

@@ -1,9 +1,17 @@
 // What crawlers fetched of each site: hourly counts (`crawl_fetches`) and, per file and verified
 // crawler, the first and last read (`crawl_reads`). The public server adds its in-memory counts
-// every few seconds; the API reads them per site; the maintenance job emits first-crawl events
-// and deletes what is older than the retention.
+// every few seconds; the API reads them per site; the maintenance jobs emit first-crawl and stale
+// events and delete what is older than the retention.
 import type { Pool } from 'pg';
-import { INDEX_PATH, isRead, type CrawlFetchRow } from '@sitemaps/domain';
+import {
+  INDEX_PATH,
+  isRead,
+  type CrawlFetchRow,
+  type LastRead,
+  type ManifestFiles,
+  type StaleNotice,
+} from '@sitemaps/domain';
+import { manifestFilesSchema } from '../builds/build.schemas';
 
 export interface CrawlRead {
   path: string;
@@ -34,6 +42,16 @@ export interface FirstCrawl {
   siteId: string;
   crawler: string;
   firstAt: Date;
+}
+
+/** A site that asks for sitemap.stale, with what the decision needs. */
+export interface StaleWatch {
+  siteId: string;
+  staleAfterDays: number;
+  files: ManifestFiles;
+  /** The last verified read of each of its files, by any crawler. */
+  reads: LastRead[];
+  notices: StaleNotice[];
 }
 
 export class CrawlRepository {
@@ -205,15 +223,77 @@ export class CrawlRepository {
     );
   }
 
-  /** Hourly counts before `before`, and reads of files no crawler has read since then. */
-  async deleteBefore(before: Date): Promise<{ fetches: number; reads: number }> {
+  /**
+   * Published sites with `stale_after_days` set, in id order after `afterSiteId`, at most `limit`,
+   * each with its files, last verified reads and the shard versions already announced.
+   */
+  async staleWatches(afterSiteId: string | null, limit: number): Promise<StaleWatch[]> {
+    const { rows: sites } = await this.pool.query<{ siteId: string; staleAfterDays: number; files: unknown }>(
+      `SELECT s.id AS "siteId", s.stale_after_days AS "staleAfterDays", m.files
+         FROM sites s JOIN manifests m ON m.site_id = s.id
+        WHERE s.stale_after_days IS NOT NULL AND ($1::uuid IS NULL OR s.id > $1::uuid)
+        ORDER BY s.id LIMIT $2`,
+      [afterSiteId, limit],
+    );
+    if (sites.length === 0) return [];
+    const ids = sites.map((site) => site.siteId);
+    const [reads, notices] = await Promise.all([
+      this.pool.query<LastRead & { siteId: string }>(
+        `SELECT site_id AS "siteId", path, max(last_at) AS "lastAt" FROM crawl_reads
+          WHERE site_id = ANY($1::uuid[]) GROUP BY site_id, path`,
+        [ids],
+      ),
+      this.pool.query<StaleNotice & { siteId: string }>(
+        `SELECT site_id AS "siteId", path, modified_at AS "modifiedAt" FROM stale_shard_notices
+          WHERE site_id = ANY($1::uuid[])`,
+        [ids],
+      ),
+    ]);
+    const bySite = <T extends { siteId: string }>(rows: T[]) => {
+      const map = new Map<string, Omit<T, 'siteId'>[]>();
+      for (const { siteId, ...rest } of rows) map.set(siteId, [...(map.get(siteId) ?? []), rest]);
+      return map;
+    };
+    const readsOf = bySite(reads.rows);
+    const noticesOf = bySite(notices.rows);
+    return sites.map((site) => ({
+      siteId: site.siteId,
+      staleAfterDays: site.staleAfterDays,
+      files: manifestFilesSchema.parse(site.files),
+      reads: readsOf.get(site.siteId) ?? [],
+      notices: noticesOf.get(site.siteId) ?? [],
+    }));
+  }
+
+  /** Remembers that sitemap.stale was sent for this version of the shard (the newest version wins). */
+  async markStaleNotified(siteId: string, notice: StaleNotice): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO stale_shard_notices (site_id, path, modified_at) VALUES ($1, $2, $3)
+       ON CONFLICT (site_id, path) DO UPDATE SET modified_at = excluded.modified_at, notified_at = now()
+        WHERE stale_shard_notices.modified_at < excluded.modified_at`,
+      [siteId, notice.path, notice.modifiedAt],
+    );
+  }
+
+  /**
+   * Hourly counts before `before`; reads not repeated since then of files no longer published, and
+   * stale notices as old of such files. A published file keeps its last read however old, so a
+   * shard read once and unchanged for longer than the retention is not taken for never read.
+   */
+  async deleteBefore(before: Date): Promise<{ fetches: number; reads: number; notices: number }> {
     const fetches = await this.pool.query('DELETE FROM crawl_fetches WHERE hour < $1', [before]);
     // The index's row stays: it says the first crawl was announced.
-    const reads = await this.pool.query('DELETE FROM crawl_reads WHERE last_at < $1 AND path <> $2', [
-      before,
-      INDEX_PATH,
-    ]);
-    return { fetches: fetches.rowCount ?? 0, reads: reads.rowCount ?? 0 };
+    const reads = await this.pool.query(
+      `DELETE FROM crawl_reads r WHERE r.last_at < $1 AND r.path <> $2
+          AND NOT EXISTS (SELECT 1 FROM manifests m WHERE m.site_id = r.site_id AND m.files ? r.path)`,
+      [before, INDEX_PATH],
+    );
+    const notices = await this.pool.query(
+      `DELETE FROM stale_shard_notices n WHERE n.notified_at < $1
+          AND NOT EXISTS (SELECT 1 FROM manifests m WHERE m.site_id = n.site_id AND m.files ? n.path)`,
+      [before],
+    );
+    return { fetches: fetches.rowCount ?? 0, reads: reads.rowCount ?? 0, notices: notices.rowCount ?? 0 };
   }
 }
 

@@ -22,6 +22,7 @@ export interface SiteSettings {
   xslStylesheet?: boolean | undefined;
   shardSize?: number | null | undefined;
   sectionShardSizes?: Record<string, number> | undefined;
+  staleAfterDays?: number | null | undefined;
 }
 
 /** A site creation waits this long at most for its turn under the tenant's quota lock. */

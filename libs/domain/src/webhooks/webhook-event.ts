@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'site.verified',
   'site.verification_lost',
   'sitemap.first_crawl',
+  'sitemap.stale',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** Sent only by "send test event": endpoints do not subscribe to it. */
@@ -54,6 +55,18 @@ const firstCrawlData = z.object({
   readAt: instant,
 });
 
+const staleData = z.object({
+  siteId: uuid,
+  /** The shard file no verified crawler has read since its bytes changed. */
+  path: z.string(),
+  /** When its bytes changed: the version of the shard the event is about. */
+  modifiedAt: instant,
+  /** The last verified read of the path (an older version); null: never read. */
+  lastReadAt: instant.nullable(),
+  /** The site's setting when the event was sent. */
+  staleAfterDays: z.number().int(),
+});
+
 const testData = z.object({ endpointId: uuid, message: z.string() });
 
 /** Event ids: `evt_` and what the event is about, so re-emitting one event yields the same id (no `.`: the spec signs `id.timestamp.body`). */
@@ -69,6 +82,7 @@ export const webhookEvent = z.discriminatedUnion('type', [
   envelope('site.verified', siteData),
   envelope('site.verification_lost', siteData),
   envelope('sitemap.first_crawl', firstCrawlData),
+  envelope('sitemap.stale', staleData),
   envelope(TEST_EVENT_TYPE, testData),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
