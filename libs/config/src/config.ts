@@ -157,7 +157,7 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Shard renders in parallel per process: each streams a file of up to 50 MiB through gzip, so
    * memory grows with it; run more worker processes to render more shards at once. */
-  WORKER_SHARD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  WORKER_SHARD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** The worker's own small HTTP listener (health probes, and what else operators scrape);
    *  0 picks a free port, which the worker logs. */
   WORKER_HTTP_PORT: port(9464),

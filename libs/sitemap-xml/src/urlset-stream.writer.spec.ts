@@ -1,7 +1,7 @@
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Namespace, urlsetOpen, URLSET_CLOSE } from './namespaces';
-import { gzipUrlsetStream } from './urlset-stream.writer';
+import { crc32Combine, gzipUrlsetParts, gzipUrlsetStream } from './urlset-stream.writer';
 
 async function* blocks(...parts: string[]) {
   for (const part of parts) yield Buffer.from(part);
@@ -32,5 +32,41 @@ describe('gzipUrlsetStream', () => {
     await expect(gzipUrlsetStream(blocks(), { urls: 0, bytes: 0, mask: 0 })).rejects.toMatchObject({
       code: 'EMPTY_FILE',
     });
+  });
+});
+
+describe('gzipUrlsetParts', () => {
+  const url = (i: number) => `<url><loc>https://a.com/${i}</loc></url>`;
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => url(from + k));
+
+  it('joins separately deflated parts into one gzip member holding the whole file', async () => {
+    const [first, second, third] = [range(0, 3000), range(3000, 3001), range(3001, 5000)];
+    const bytes = Buffer.byteLength([...first, ...second, ...third].join(''));
+    const meta = { urls: 5000, bytes, mask: 0 };
+    const split = await gzipUrlsetParts([blocks(...first), blocks(...second), blocks(...third)], meta);
+    const single = await gzipUrlsetStream(blocks(...first, ...second, ...third), meta);
+    expect(gunzipSync(split.gzip).toString()).toBe(gunzipSync(single.gzip).toString());
+    expect(split.byteSize).toBe(single.byteSize);
+    // One member: a decoder that stops after the first member (as some HTTP clients do) reads it all.
+    const inflated = inflateRawSync(split.gzip.subarray(10, split.gzip.length - 8));
+    expect(inflated.length).toBe(split.byteSize);
+    expect(split.gzip.readUInt32LE(split.gzip.length - 8)).toBe(crc32(inflated));
+  });
+
+  it('takes an empty part and checks the stated length over all parts', async () => {
+    const body = range(0, 10);
+    const bytes = Buffer.byteLength(body.join(''));
+    const { gzip } = await gzipUrlsetParts([blocks(...body), blocks()], { urls: 10, bytes, mask: 0 });
+    expect(gunzipSync(gzip).toString()).toBe(`${urlsetOpen(0)}${body.join('')}${URLSET_CLOSE}`);
+    await expect(
+      gzipUrlsetParts([blocks(...body), blocks(url(99))], { urls: 10, bytes, mask: 0 }),
+    ).rejects.toMatchObject({ code: 'FRAGMENT_BYTES_MISMATCH' });
+  });
+
+  it('combines CRC-32s as zlib does', () => {
+    const a = Buffer.from('sitemap ');
+    const b = Buffer.from('ü'.repeat(1000));
+    expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
+    expect(crc32Combine(crc32(a), 0, 0)).toBe(crc32(a));
   });
 });

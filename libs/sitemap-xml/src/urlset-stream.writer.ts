@@ -1,4 +1,4 @@
-import { createGzip } from 'node:zlib';
+import { constants, crc32, createDeflateRaw, createGzip, type DeflateRaw } from 'node:zlib';
 import { DEFAULT_GZIP_LEVEL } from './gzip';
 import { MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE } from './limits';
 import { URLSET_CLOSE, urlsetOpen } from './namespaces';
@@ -21,6 +21,9 @@ export interface UrlsetStreamMeta {
  * Blocks should be large (≥ 64 KiB): per-URL writes into a gzip stream are very slow. Each
  * block is fully consumed before the next is requested, so a producer may reuse one buffer.
  */
+/** zlib's output chunk: 16 KiB by default, one thread-pool round trip each (see gzip.ts). */
+const OUT_CHUNK = 256 * 1024;
+
 export async function gzipUrlsetStream(
   body: AsyncIterable<Buffer>,
   meta: UrlsetStreamMeta,
@@ -43,7 +46,7 @@ export async function gzipUrlsetStream(
       maxBytes,
     });
 
-  const gzip = createGzip({ level: opts.level ?? DEFAULT_GZIP_LEVEL });
+  const gzip = createGzip({ level: opts.level ?? DEFAULT_GZIP_LEVEL, chunkSize: OUT_CHUNK });
   const out: Buffer[] = [];
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {
@@ -75,4 +78,150 @@ export async function gzipUrlsetStream(
     );
   }
   return { gzip: Buffer.concat(out), byteSize };
+}
+
+/**
+ * The same file as `gzipUrlsetStream`, from a body that arrives in consecutive parts (ranges of
+ * the shard read on separate connections): each part is deflated on its own, concurrently (zlib
+ * runs on libuv's thread pool), and they are joined into ONE gzip member. Every part but the last
+ * ends on a sync flush (byte-aligned, not final), so the deflate streams concatenate; the CRC-32
+ * is combined from the parts'. Each part starts with an empty window, so the file is a few bytes
+ * per part larger than one stream's. One part: exactly `gzipUrlsetStream`.
+ */
+export async function gzipUrlsetParts(
+  parts: readonly AsyncIterable<Buffer>[],
+  meta: UrlsetStreamMeta,
+  opts: FileLimits & { level?: number; stylesheet?: string | null } = {},
+): Promise<{ gzip: Buffer; byteSize: number }> {
+  if (parts.length === 1) return gzipUrlsetStream(parts[0] as AsyncIterable<Buffer>, meta, opts);
+  const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
+  const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
+  if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
+  if (meta.urls > maxUrls)
+    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
+      urls: meta.urls,
+      maxUrls,
+    });
+  const head = Buffer.from(urlsetOpen(meta.mask, opts.stylesheet));
+  const close = Buffer.from(URLSET_CLOSE);
+  const byteSize = head.length + meta.bytes + close.length;
+  if (byteSize > maxBytes)
+    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
+      bytes: byteSize,
+      maxBytes,
+    });
+  const level = opts.level ?? DEFAULT_GZIP_LEVEL;
+  const last = parts.length - 1;
+  // Settled, not all: a failed part must not leave another still reading its connection.
+  const settled = await Promise.allSettled(
+    parts.map((body, index) =>
+      deflatePart(body, {
+        level,
+        head: index === 0 ? head : null,
+        tail: index === last ? close : null,
+        final: index === last,
+      }),
+    ),
+  );
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  const deflated = settled.map((result) => (result as PromiseFulfilledResult<DeflatedPart>).value);
+
+  const received = deflated.reduce((sum, part) => sum + part.length, 0) - head.length - close.length;
+  if (received !== meta.bytes) {
+    throw new SitemapXmlError(
+      'FRAGMENT_BYTES_MISMATCH',
+      `body declared ${meta.bytes} bytes but ${received} arrived`,
+      {},
+    );
+  }
+  let crc = 0;
+  for (const part of deflated) crc = crc32Combine(crc, part.crc, part.length);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(byteSize % 2 ** 32, 4);
+  return { gzip: Buffer.concat([GZIP_HEADER, ...deflated.flatMap((part) => part.out), trailer]), byteSize };
+}
+
+/** What zlib writes for a gzip member without name or time (OS: Unix). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+interface DeflatedPart {
+  out: Buffer[];
+  /** CRC-32 and length of the uncompressed bytes. */
+  crc: number;
+  length: number;
+}
+
+async function deflatePart(
+  body: AsyncIterable<Buffer>,
+  opts: { level: number; head: Buffer | null; tail: Buffer | null; final: boolean },
+): Promise<DeflatedPart> {
+  const deflate: DeflateRaw = createDeflateRaw({ level: opts.level, chunkSize: OUT_CHUNK });
+  const part: DeflatedPart = { out: [], crc: 0, length: 0 };
+  deflate.on('data', (chunk: Buffer) => part.out.push(chunk));
+  const failed = new Promise<never>((_, reject) => deflate.once('error', reject));
+  failed.catch(() => undefined);
+  const write = (chunk: Buffer) => {
+    part.crc = crc32(chunk, part.crc);
+    part.length += chunk.length;
+    return new Promise<void>((resolve, reject) => deflate.write(chunk, (error) => (error ? reject(error) : resolve())));
+  };
+  try {
+    if (opts.head) await write(opts.head);
+    for await (const block of body) await write(block);
+    if (opts.tail) await write(opts.tail);
+    if (opts.final) {
+      const ended = new Promise<void>((resolve) => deflate.once('end', resolve));
+      deflate.end();
+      await Promise.race([ended, failed]);
+    } else {
+      // A sync flush ends the part on a byte boundary with no final block: the next part's
+      // deflate data may follow it directly.
+      await Promise.race([new Promise<void>((resolve) => deflate.flush(constants.Z_SYNC_FLUSH, resolve)), failed]);
+      deflate.close();
+    }
+  } catch (error) {
+    deflate.destroy();
+    throw error;
+  }
+  return part;
+}
+
+/** zlib's crc32_combine: the CRC-32 of A followed by B, from A's, B's and B's length. */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  if (lengthB <= 0) return crcA >>> 0;
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  odd[0] = 0xedb88320; // the CRC-32 polynomial, reflected
+  let row = 1;
+  for (let n = 1; n < 32; n += 1) {
+    odd[n] = row;
+    row = (row << 1) >>> 0;
+  }
+  gf2Square(even, odd); // 2 zero bits
+  gf2Square(odd, even); // 4 zero bits
+  let crc = crcA >>> 0;
+  let length = lengthB;
+  do {
+    gf2Square(even, odd); // one zero byte, then 2, 4, ... bytes
+    if (length % 2 === 1) crc = gf2Times(even, crc);
+    length = Math.floor(length / 2);
+    if (length === 0) break;
+    gf2Square(odd, even);
+    if (length % 2 === 1) crc = gf2Times(odd, crc);
+    length = Math.floor(length / 2);
+  } while (length !== 0);
+  return (crc ^ crcB) >>> 0;
+}
+
+function gf2Times(matrix: Uint32Array, vector: number): number {
+  let sum = 0;
+  let v = vector >>> 0;
+  for (let i = 0; v !== 0; i += 1, v >>>= 1) if (v & 1) sum ^= matrix[i] as number;
+  return sum >>> 0;
+}
+
+function gf2Square(square: Uint32Array, matrix: Uint32Array): void {
+  for (let n = 0; n < 32; n += 1) square[n] = gf2Times(matrix, matrix[n] as number);
 }

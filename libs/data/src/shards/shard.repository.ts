@@ -26,6 +26,9 @@ export interface ShardHead {
   newest: string | null;
   /** Its site names its sitemap.xsl in its files (sites.xsl_stylesheet). */
   xsl: boolean;
+  /** The lowest and highest id of its live URLs (null when it has none): where to split a read. */
+  first_id: string | null;
+  last_id: string | null;
 }
 
 export interface FragmentRow {
@@ -43,6 +46,13 @@ export interface ShardSnapshot {
   head(): Promise<ShardHead | null>;
   /** The fragments of its live URLs in id order, as blocks of bytes (binary COPY). */
   streamFragments(): AsyncGenerator<Buffer>;
+  /**
+   * The same fragments as up to `parts` consecutive id ranges, each read by its own connection
+   * on this same snapshot, to be consumed concurrently. Fewer when the shard is small or the
+   * pool has no connection to spare (never waits for one: renders holding one each must not
+   * deadlock waiting for a second).
+   */
+  streamFragmentParts(head: ShardHead, parts: number): Promise<AsyncGenerator<Buffer>[]>;
   /** The same, row by row, with what splitting it into parts needs. */
   fragmentRows(): Promise<FragmentRow[]>;
   /**
@@ -65,6 +75,8 @@ export class ShardRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool: Pool,
+    /** Below this many URLs a shard is read on one connection: a second costs more than it saves. */
+    private readonly splitMinUrls = 10_000,
   ) {}
 
   count(siteId: string): Promise<number> {
@@ -139,6 +151,7 @@ export class ShardRepository {
   /** Runs `read` on one connection in a read-only REPEATABLE READ transaction. */
   async snapshot<T>(shardId: string, read: (snapshot: ShardSnapshot) => Promise<T>): Promise<T> {
     const db = await this.pool.connect();
+    const helpers: PoolClient[] = [];
     try {
       await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       let filter: Promise<PublishedFilter> | undefined;
@@ -147,9 +160,41 @@ export class ShardRepository {
         return active ? publishedCondition(db, { patterns, alias }) : '';
       };
       return await read({
-        head: async () => readHead(db, shardId, { urls: await published(), u: await published('u') }),
+        head: async () => readHead(db, shardId, await published('u')),
         streamFragments: async function* () {
           yield* readShardFragments(db, shardId, await published());
+        },
+        streamFragmentParts: async (head, parts) => {
+          const condition = await published();
+          const ranges = splitIds(head, parts, this.splitMinUrls);
+          const readers: PoolClient[] = [db];
+          if (ranges.length > 1) {
+            const exported = (await db.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]?.id ?? '';
+            if (!/^[\w-]+$/.test(exported)) throw new Error(`unexpected snapshot id ${exported}`);
+            while (readers.length < ranges.length) {
+              const helper = this.spareConnection();
+              if (!helper) break;
+              const client = await helper;
+              helpers.push(client);
+              await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+              await client.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
+              readers.push(client);
+            }
+          }
+          if (readers.length === 1)
+            return [
+              (async function* () {
+                yield* readShardFragments(db, shardId, condition);
+              })(),
+            ];
+          // Fewer readers than ranges: split again, by the readers there are.
+          const used = readers.length === ranges.length ? ranges : splitIds(head, readers.length, this.splitMinUrls);
+          // Lazy, as streamFragments is: a COPY starts only when its part is read.
+          return used.map((range, index) =>
+            (async function* () {
+              yield* readShardFragments(readers[index] as PoolClient, shardId, `${condition}${range}`);
+            })(),
+          );
         },
         fragmentRows: async () => {
           const condition = await published();
@@ -177,10 +222,39 @@ export class ShardRepository {
         },
       });
     } finally {
+      for (const helper of helpers) {
+        await helper.query('COMMIT').catch(() => undefined);
+        helper.release();
+      }
       await db.query('COMMIT').catch(() => undefined);
       db.release();
     }
   }
+
+  /** A connection the pool can hand out at once, or null: nobody waits and one is idle or can be opened. */
+  private spareConnection(): Promise<PoolClient> | null {
+    const max = (this.pool as Pool & { options: { max?: number } }).options.max ?? 10;
+    const spare = this.pool.waitingCount === 0 && (this.pool.idleCount > 0 || this.pool.totalCount < max);
+    return spare ? this.pool.connect() : null;
+  }
+}
+
+/**
+ * `AND urls.id …` conditions cutting the shard's id range into `parts` consecutive ranges of
+ * equal width (ids are dense in a shard filled in order; an uneven split is only slower). One
+ * empty condition when it is not worth splitting.
+ */
+function splitIds(head: ShardHead, parts: number, minUrls: number): string[] {
+  if (parts < 2 || head.urls < minUrls || head.first_id === null || head.last_id === null) return [''];
+  const first = BigInt(head.first_id);
+  const span = BigInt(head.last_id) - first + 1n;
+  const count = BigInt(parts);
+  const bounds = Array.from({ length: parts - 1 }, (_, k) => first + (span * BigInt(k + 1)) / count);
+  return Array.from({ length: parts }, (_, k) => {
+    const from = k === 0 ? '' : ` AND urls.id >= ${bounds[k - 1]}`;
+    const to = k === parts - 1 ? '' : ` AND urls.id < ${bounds[k]}`;
+    return `${from}${to}`;
+  });
 }
 
 async function readPublishedFilter(db: PoolClient, shardId: string): Promise<PublishedFilter> {
@@ -206,19 +280,21 @@ function publishedCondition(
   return ` AND NOT ${alias}.excluded${rules}`;
 }
 
-/** `published`: the condition that keeps a URL in the files, for each alias of `urls` the query uses. */
-async function readHead(
-  db: PoolClient,
-  shardId: string,
-  published: { urls: string; u: string },
-): Promise<ShardHead | null> {
+/** `published`: the condition that keeps a URL in the files, on the alias `u`. */
+async function readHead(db: PoolClient, shardId: string, published: string): Promise<ShardHead | null> {
+  // One pass over the shard's rows (materialised once), for the totals and the newest alike.
   const { rows } = await db.query<ShardHead>(
-    `SELECT s.section, s.ordinal, s.change_seq, count(u.id)::int AS urls, coalesce(sum(u.fragment_size), 0) AS bytes,
-            coalesce(bit_or(u.ns_mask), 0) AS mask,
-            (SELECT lastmod FROM urls WHERE shard_id = s.id AND deleted_at IS NULL${published.urls} ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest,
-            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl
-       FROM shards s LEFT JOIN urls u ON u.shard_id = s.id AND u.deleted_at IS NULL${published.u}
-      WHERE s.id = $1 GROUP BY s.id`,
+    `WITH live AS MATERIALIZED (
+       SELECT u.id, u.fragment_size, u.ns_mask, u.lastmod, u.lastmod_at FROM urls u
+        WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}),
+     totals AS (
+       SELECT count(*)::int AS urls, coalesce(sum(fragment_size), 0) AS bytes, coalesce(bit_or(ns_mask), 0) AS mask,
+              min(id)::text AS first_id, max(id)::text AS last_id FROM live)
+     SELECT s.section, s.ordinal, s.change_seq, t.urls, t.bytes, t.mask,
+            (SELECT lastmod FROM live ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest,
+            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl, t.first_id, t.last_id
+       FROM shards s CROSS JOIN totals t
+      WHERE s.id = $1`,
     [shardId],
   );
   return rows[0] ?? null;
