@@ -53,7 +53,7 @@ interface Options {
   /** Only this phase, when given. */
   only: Phase | undefined;
   apiNodeOptions: string | undefined;
-  /** Node flags put before the API's own (those NODE_OPTIONS refuses, e.g. --cpu-prof). */
+  /** Node flags after the API's own (those NODE_OPTIONS refuses, e.g. --cpu-prof; a V8 flag given again wins). */
   apiNodeArgs: string[];
 }
 
@@ -238,7 +238,9 @@ class ApiProcess {
 
   static async start(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ApiProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [...nodeArgs, ...appArgs('api')], {
+    // After the app's own flags, so that one given here (--max-semi-space-size) wins.
+    const args = appArgs('api');
+    const child = spawn(process.execPath, [...args.slice(0, -1), ...nodeArgs, ...args.slice(-1)], {
       cwd: ROOT,
       env: childProcessEnv({
         SITE_VERIFICATION: developmentSiteVerification(),
