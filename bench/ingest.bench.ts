@@ -243,7 +243,9 @@ class ApiProcess {
     const child = spawn(process.execPath, [...args.slice(0, -1), ...nodeArgs, ...args.slice(-1)], {
       cwd: ROOT,
       env: childProcessEnv({
-        SITE_VERIFICATION: developmentSiteVerification(),
+        // A base older than site verification (bench:compare against d8dc6d8) has no such function.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        SITE_VERIFICATION: typeof developmentSiteVerification === 'function' ? developmentSiteVerification() : 'off',
         ...env,
         API_PORT: String(port),
         API_HOST: '127.0.0.1',
