@@ -244,7 +244,6 @@ class ApiProcess {
       cwd: ROOT,
       env: childProcessEnv({
         // A base older than site verification (bench:compare against d8dc6d8) has no such function.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         SITE_VERIFICATION: typeof developmentSiteVerification === 'function' ? developmentSiteVerification() : 'off',
         ...env,
         API_PORT: String(port),

@@ -371,7 +371,8 @@ class EntryCheck {
   }
 
   images(value: unknown): SitemapImage[] {
-    if (value === undefined || value === null) return NO_ITEMS as SitemapImage[];
+    // Absent: no list check, no closure (every URL of an import without images comes here).
+    if (value === undefined || value === null) return [];
     const items = this.array(value, 'images');
     if (items.length > MAX_IMAGES_PER_URL) {
       this.error('images', 'TOO_MANY_IMAGES', `at most ${MAX_IMAGES_PER_URL} images per URL (got ${items.length})`);
@@ -391,7 +392,7 @@ class EntryCheck {
   }
 
   videos(value: unknown, pageLoc: string | undefined): SitemapVideo[] {
-    if (value === undefined || value === null) return NO_ITEMS as SitemapVideo[];
+    if (value === undefined || value === null) return [];
     const out: SitemapVideo[] = [];
     this.array(value, 'videos').forEach((item, index) => {
       const video = this.video(item, `videos[${index}]`, pageLoc);
@@ -622,9 +623,6 @@ function alternateFields(index: number): { item: string; hreflang: string; href:
   return names;
 }
 const ALTERNATE_FIELDS: { item: string; hreflang: string; href: string }[] = [];
-
-/** What images() and videos() give for an absent field; read only (its length), never kept. */
-const NO_ITEMS: readonly never[] = Object.freeze([]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
