@@ -7,7 +7,7 @@
 // file served, and the planner's plans for the two queries whose cost could grow with the site:
 // a shard's fragment stream and an ingest batch's lookup by loc hash. The point is the cost per
 // URL from step to step: flat means a site of ten times the URLs costs ten times, not more.
-// Not for CI: 10,000,000 URLs take about 12 GB of disk and most of an hour on 2 cores.
+// Not for CI: 10,000,000 URLs take about 12 GB of disk, and hours on a shared 2-core machine.
 import http from 'node:http';
 import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
