@@ -17,8 +17,12 @@
 //   npm run bench:ingest                         1,000,000 URLs, all phases
 //   npm run bench:ingest -- --urls 100000        a quicker run
 //   npm run bench:ingest -- --skip-put           NDJSON and COPY only
+//   npm run bench:ingest -- --only put           one phase (ndjson, put, raw-copy, model-copy); the
+//                                                phases that need today's libs stay out of an old base
 //   npm run bench:ingest -- --api-node-options=--max-old-space-size=256
 //                                                NODE_OPTIONS for the API process (V8 heap limit)
+//   npm run bench:ingest -- --api-node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"
+//                                                Node flags for the API that NODE_OPTIONS refuses
 //
 // DATABASE_URL / REDIS_URL as for npm start (else an embedded PostgreSQL, a local Redis).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -46,8 +50,15 @@ interface Options {
   urls: number;
   batch: number;
   put: boolean;
+  /** Only this phase, when given. */
+  only: Phase | undefined;
   apiNodeOptions: string | undefined;
+  /** Node flags after the API's own (those NODE_OPTIONS refuses, e.g. --cpu-prof; a V8 flag given again wins). */
+  apiNodeArgs: string[];
 }
+
+const PHASES = ['ndjson', 'put', 'raw-copy', 'model-copy'] as const;
+type Phase = (typeof PHASES)[number];
 
 interface PhaseResult {
   name: string;
@@ -130,7 +141,14 @@ class CpuMeter {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { urls: 1_000_000, batch: 10_000, put: true, apiNodeOptions: undefined };
+  const options: Options = {
+    urls: 1_000_000,
+    batch: 10_000,
+    put: true,
+    only: undefined,
+    apiNodeOptions: undefined,
+    apiNodeArgs: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const at = arg.indexOf('=');
@@ -140,7 +158,15 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--batch') options.batch = Number(text());
     else if (flag === '--skip-put') options.put = false;
     else if (flag === '--api-node-options') options.apiNodeOptions = text();
-    else throw new Error(`unknown flag ${flag} (use --urls N, --batch N, --skip-put, --api-node-options OPTS)`);
+    else if (flag === '--api-node-args') options.apiNodeArgs = text().split(' ').filter(Boolean);
+    else if (flag === '--only') {
+      const phase = text();
+      if (!(PHASES as readonly string[]).includes(phase)) throw new Error(`--only wants one of ${PHASES.join(', ')}`);
+      options.only = phase as Phase;
+    } else
+      throw new Error(
+        `unknown flag ${flag} (use --urls N, --batch N, --skip-put, --only PHASE, --api-node-options OPTS)`,
+      );
   }
   if (!Number.isInteger(options.urls) || options.urls < 1) throw new Error('--urls must be a positive integer');
   return options;
@@ -210,18 +236,22 @@ class ApiProcess {
     readonly baseUrl: string,
   ) {}
 
-  static async start(env: Record<string, string>): Promise<ApiProcess> {
+  static async start(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<ApiProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, appArgs('api'), {
+    // After the app's own flags, so that one given here (--max-semi-space-size) wins.
+    const args = appArgs('api');
+    const child = spawn(process.execPath, [...args.slice(0, -1), ...nodeArgs, ...args.slice(-1)], {
       cwd: ROOT,
       env: childProcessEnv({
-        SITE_VERIFICATION: developmentSiteVerification(),
+        // A base older than site verification (bench:compare against d8dc6d8) has no such function.
+        SITE_VERIFICATION: typeof developmentSiteVerification === 'function' ? developmentSiteVerification() : 'off',
         ...env,
         API_PORT: String(port),
         API_HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
       }),
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // Diagnostic flags (--trace-gc) write to stdout.
+      stdio: ['ignore', nodeArgs.length > 0 ? 'inherit' : 'ignore', 'inherit'],
     });
     const api = new ApiProcess(child, `http://127.0.0.1:${port}`);
     const deadline = Date.now() + 90_000;
@@ -321,7 +351,7 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
   const body = path.join(dir, 'urls.ndjson');
   await pipeline(Readable.from(ndjsonChunks(options.urls, host)), createWriteStream(body));
-  const api = await ApiProcess.start(env);
+  const api = await ApiProcess.start(env, options.apiNodeArgs);
   try {
     const { key, siteId } = await tenantAndSite(api, host);
     api.sample();
@@ -352,11 +382,12 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
 }
 
 async function putPhase(env: Record<string, string>, options: Options): Promise<PhaseResult> {
-  const api = await ApiProcess.start(env);
+  const api = await ApiProcess.start(env, options.apiNodeArgs);
   try {
     const host = 'put.bench.example.com';
     const { key, siteId } = await tenantAndSite(api, host);
     api.sample();
+    const meter = new CpuMeter(api.child.pid as number);
     const started = performance.now();
     let batch: unknown[] = [];
     const send = async () => {
@@ -371,12 +402,14 @@ async function putPhase(env: Record<string, string>, options: Options): Promise<
     }
     if (batch.length > 0) await send();
     const seconds = (performance.now() - started) / 1000;
+    const cpu = meter.stop();
     return {
       name: `PUT batches of ${options.batch.toLocaleString('en-US')}`,
       urls: options.urls,
       seconds,
       peakRssMb: api.peakRssMb(),
       note: 'sequential requests',
+      cpu,
     };
   } finally {
     await api.stop();
@@ -574,23 +607,28 @@ async function main(): Promise<void> {
       `ingest benchmark: ${options.urls.toLocaleString('en-US')} URLs with 3 alternates each; ${postgres.description}${options.apiNodeOptions ? `; API NODE_OPTIONS=${options.apiNodeOptions}` : ''}`,
     );
 
-    const ndjson = await ndjsonPhase(env, options);
-    results.push(ndjson);
-    const check = new Client({ connectionString: databaseUrl });
-    await check.connect();
-    const stored = await check.query(
-      `SELECT count(*) AS urls, count(alternates) AS linked FROM urls WHERE site_id = $1`,
-      [ndjson.siteId],
-    );
-    await check.end();
-    console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].linked} with hreflang links`);
-    if (options.put) results.push(await putPhase(env, options));
-    results.push(await rawCopyPhase(databaseUrl, options));
-    // Its own database, so its indexes start as empty as the NDJSON import's did.
-    await admin.query(`CREATE DATABASE ${database}_floor`);
-    const floorUrl = withDatabase(postgres.url, `${database}_floor`);
-    await applyMigrations(floorUrl);
-    results.push(await modelCopyPhase(floorUrl, options));
+    const runs = (phase: Phase) => options.only === undefined || options.only === phase;
+    if (runs('ndjson')) {
+      const ndjson = await ndjsonPhase(env, options);
+      results.push(ndjson);
+      const check = new Client({ connectionString: databaseUrl });
+      await check.connect();
+      const stored = await check.query(
+        `SELECT count(*) AS urls, count(alternates) AS linked FROM urls WHERE site_id = $1`,
+        [ndjson.siteId],
+      );
+      await check.end();
+      console.log(`  NDJSON check: ${stored.rows[0].urls} urls, ${stored.rows[0].linked} with hreflang links`);
+    }
+    if (options.put && runs('put')) results.push(await putPhase(env, options));
+    if (runs('raw-copy')) results.push(await rawCopyPhase(databaseUrl, options));
+    if (runs('model-copy')) {
+      // Its own database, so its indexes start as empty as the NDJSON import's did.
+      await admin.query(`CREATE DATABASE ${database}_floor`);
+      const floorUrl = withDatabase(postgres.url, `${database}_floor`);
+      await applyMigrations(floorUrl);
+      results.push(await modelCopyPhase(floorUrl, options));
+    }
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS ${database}_floor WITH (FORCE)`).catch(() => undefined);

@@ -6,14 +6,13 @@ export type AppName = 'api' | 'worker' | 'public';
 /**
  * Node flags per app. The API caps its V8 heap: left alone, V8 lets garbage from a bulk import
  * grow the heap to ~600 MB before collecting, though what is live stays far below the cap.
- * Its young generation is twice V8's 16 MB default: a bulk import keeps each batch's entries alive
- * for about two batch-times, and small semi-spaces copied them twice and promoted them, to be
- * collected again by full GCs (1 to 4 µs of API CPU per imported URL, interleaved runs). Larger
- * was quicker still, but PUT batches of 10,000 then peaked over the 400 MB target (64 MB: 405 MB,
- * 48 MB: 400 MB; 32 MB: 351 MB).
+ * Its young generation is V8's 16 MB default again: 32 MB kept PUT batches of 10,000 under
+ * 400 MB once, but with the API's grown code its peak went to 354–391 MB (16 MB: 323–326 MB),
+ * and after the cuts to what a PUT entry allocates the API CPU per URL was the same within the
+ * noise (57.9–67.4 against 63.2–64.0 µs, interleaved runs of bench:ingest --only put).
  */
 export const APP_NODE_FLAGS: Readonly<Record<AppName, readonly string[]>> = {
-  api: ['--max-old-space-size=256', '--max-semi-space-size=32'],
+  api: ['--max-old-space-size=256', '--max-semi-space-size=16'],
   worker: [],
   public: [],
 };

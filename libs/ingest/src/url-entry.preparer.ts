@@ -113,22 +113,14 @@ const REPAIR_ROUNDS = 4;
 export function prepareEntry(site: IngestSite, entry: unknown, index: number, context: EntryContext): PrepareResult {
   const { now, origin = siteOrigin(site), repair = false } = context;
   const rawLoc = isRecord(entry) && typeof entry.loc === 'string' ? entry.loc : undefined;
-  const reject = (violations: { field: string; code: string; message: string }[]): PrepareResult => {
-    const errors = violations.map((violation) => ({
-      index,
-      ...(rawLoc === undefined ? {} : { loc: rawLoc }),
-      ...violation,
-    }));
-    const hash = errors.some((error) => error.field === 'loc') ? undefined : validLocHash(rawLoc, origin);
-    return hash ? { ok: false, errors, locHash: hash } : { ok: false, errors };
-  };
-  const fail = (field: string, code: string, message: string) => reject([{ field, code, message }]);
-  if (!isRecord(entry)) return fail('', 'INVALID_TYPE', 'a URL entry must be an object');
+  // What a refusal needs, for the module's functions below (no closures per entry: hot path).
+  const at: RejectContext = { index, rawLoc, origin };
+  if (!isRecord(entry)) return fail(at, '', 'INVALID_TYPE', 'a URL entry must be an object');
   // `hreflang` (the URL's own language in its cluster) and `excluded` are ours, not the protocol's.
   const rawOwn = entry.hreflang;
   const rawExcluded = entry.excluded;
   if (rawExcluded !== undefined && rawExcluded !== null && typeof rawExcluded !== 'boolean')
-    return fail('excluded', 'INVALID_TYPE', 'excluded must be true or false');
+    return fail(at, 'excluded', 'INVALID_TYPE', 'excluded must be true or false');
   let protocolFields = 'hreflang' in entry || 'excluded' in entry ? withoutPlatformFields(entry) : entry;
   let result = normalizeUrlEntry(protocolFields, { origin });
   // Allocated only when something is repaired: the strict path (PUT, uploads) is a hot one.
@@ -140,7 +132,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
     (repairs ??= []).push(...repaired.warnings);
     result = normalizeUrlEntry(protocolFields, { origin });
   }
-  if (!result.ok) return reject(result.errors);
+  if (!result.ok) return reject(at, result.errors);
   const loc = result.url.loc;
   const warnings = (repairs ? [...repairs, ...result.warnings] : result.warnings).map((warning) => ({
     index,
@@ -150,6 +142,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
   const section = result.section ?? '';
   if (section !== '' && (!SECTION_PATTERN.test(section) || RESERVED_SECTIONS.has(section))) {
     return fail(
+      at,
       'section',
       'INVALID_SECTION',
       'section must be 1-40 lowercase letters, digits or dashes, and not a reserved name (sitemap, news, index)',
@@ -160,6 +153,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
     ownHreflang = typeof rawOwn === 'string' ? normalizeHreflang(rawOwn) : undefined;
     if (!ownHreflang)
       return fail(
+        at,
         'hreflang',
         'INVALID_HREFLANG',
         'hreflang must be an ISO 639-1 language, optionally with an ISO 3166-1 region, or x-default',
@@ -177,7 +171,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
       }
       const declared = declareCluster(normalized.loc, ownHreflang, alternates ?? []);
       if (declared.ok) cluster = { action: 'join', cluster: declared.cluster };
-      else if (!repair || round >= REPAIR_ROUNDS) return fail(declared.field, declared.code, declared.message);
+      else if (!repair || round >= REPAIR_ROUNDS) return fail(at, declared.field, declared.code, declared.message);
       else if (declared.code === 'HREFLANG_SELF_MISSING') {
         // The page's own language is nowhere in its entry: nothing to add it with. It declares no
         // cluster; the pages that list it give it their links (their cluster names its language).
@@ -192,7 +186,7 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
         break;
       } else {
         const dropped = /^alternates\[(\d+)\]/.exec(declared.field);
-        if (!dropped) return fail(declared.field, declared.code, declared.message);
+        if (!dropped) return fail(at, declared.field, declared.code, declared.message);
         warnings.push({
           index,
           loc,
@@ -232,6 +226,26 @@ export function prepareEntry(site: IngestSite, entry: unknown, index: number, co
     };
   }
   return { ok: true, entry: prepared, warnings };
+}
+
+interface RejectContext {
+  index: number;
+  rawLoc: string | undefined;
+  origin: string;
+}
+
+function reject(at: RejectContext, violations: { field: string; code: string; message: string }[]): PrepareResult {
+  const errors = violations.map((violation) => ({
+    index: at.index,
+    ...(at.rawLoc === undefined ? {} : { loc: at.rawLoc }),
+    ...violation,
+  }));
+  const hash = errors.some((error) => error.field === 'loc') ? undefined : validLocHash(at.rawLoc, at.origin);
+  return hash ? { ok: false, errors, locHash: hash } : { ok: false, errors };
+}
+
+function fail(at: RejectContext, field: string, code: string, message: string): PrepareResult {
+  return reject(at, [{ field, code, message }]);
 }
 
 /** A URL's links: its cluster's members in canonical order; none for a cluster of one. */

@@ -144,7 +144,9 @@ describe('validateHreflangCluster at every size', () => {
     'lv',
     'lt',
   ];
-  for (const size of [3, 15, 16, 17, 23]) {
+  // Clusters of up to 16 members are compared pairwise: 13 + 3 is the largest such, 14 + 3 the
+  // smallest through maps.
+  for (const size of [3, 13, 14, 15, 16, 17, 23]) {
     it(`${size} members: repeated codes and hrefs point at their first use; x-default may share an href`, () => {
       const members = languages
         .slice(0, size)
@@ -167,6 +169,24 @@ describe('validateHreflangCluster at every size', () => {
           field: `alternates[${size + 2}].href`,
           code: 'DUPLICATE_ALTERNATE',
           message: 'href is already listed by alternates[2]',
+        },
+      ]);
+    });
+  }
+
+  for (const size of [1, 13, 14, 20]) {
+    it(`${size + 3} members: an href an x-default holds first points at the first language that holds it`, () => {
+      const members = [
+        { hreflang: 'x-default', href: 'https://a.example.com/home' },
+        ...languages.slice(3, 3 + size).map((code) => ({ hreflang: code, href: `https://a.example.com/${code}` })),
+        { hreflang: 'en', href: 'https://a.example.com/home' },
+        { hreflang: 'de', href: 'https://a.example.com/home' },
+      ];
+      expect(validateHreflangCluster(members)).toEqual([
+        {
+          field: `alternates[${size + 2}].href`,
+          code: 'DUPLICATE_ALTERNATE',
+          message: `href is already listed by alternates[${size + 1}]`,
         },
       ]);
     });

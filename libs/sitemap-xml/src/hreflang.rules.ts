@@ -92,9 +92,10 @@ export function clusterViolations(
   members: readonly (HreflangMember & { index: number })[],
   fieldPrefix: string,
 ): RuleViolation[] {
+  if (members.length <= 16) return smallClusterViolations(members, fieldPrefix);
   const violations: RuleViolation[] = [];
-  const firstCode = firstPositions(members.length);
-  const firstHref = firstPositions(members.length);
+  const firstCode = firstPositions();
+  const firstHref = firstPositions();
   for (let i = 0; i < members.length; i++) {
     const member = members[i] as HreflangMember & { index: number };
     const code = normalizeHreflang(member.hreflang);
@@ -130,26 +131,62 @@ export function clusterViolations(
 }
 
 /**
- * Records values in the order they come, each at its position, and answers where a value was
- * first recorded (the position itself if it is new): a scan for a few values, a map for many.
+ * clusterViolations for a cluster of up to 16: pairwise, with no closure or list but the codes
+ * (the common cluster of a few languages runs this for every URL of an import).
  */
-function firstPositions(count: number): (value: string, position: number) => number {
-  if (count > 16) {
-    const seen = new Map<string, number>();
-    return (value, position) => {
-      const first = seen.get(value);
-      if (first !== undefined) return first;
-      seen.set(value, position);
-      return position;
-    };
+function smallClusterViolations(
+  members: readonly (HreflangMember & { index: number })[],
+  fieldPrefix: string,
+): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  const codes: (string | undefined)[] = new Array<string | undefined>(members.length);
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i] as HreflangMember & { index: number };
+    const code = normalizeHreflang(member.hreflang);
+    codes[i] = code;
+    if (code === undefined) {
+      violations.push({
+        field: `${fieldPrefix}[${member.index}].hreflang`,
+        code: 'INVALID_HREFLANG',
+        message: `"${member.hreflang}" is not x-default or an ISO 639-1 language with optional ISO 15924 script and ISO 3166-1 alpha-2 region`,
+      });
+    } else {
+      for (let j = 0; j < i; j++) {
+        if (codes[j] !== code) continue;
+        violations.push({
+          field: `${fieldPrefix}[${member.index}].hreflang`,
+          code: 'DUPLICATE_HREFLANG',
+          message: `hreflang "${code}" is already used by ${fieldPrefix}[${(members[j] as { index: number }).index}]`,
+        });
+        break;
+      }
+    }
+    if (code === 'x-default') continue;
+    // The first earlier member with this href that is not the x-default (those are not recorded).
+    for (let j = 0; j < i; j++) {
+      if (codes[j] === 'x-default' || (members[j] as HreflangMember).href !== member.href) continue;
+      violations.push({
+        field: `${fieldPrefix}[${member.index}].href`,
+        code: 'DUPLICATE_ALTERNATE',
+        message: `href is already listed by ${fieldPrefix}[${(members[j] as { index: number }).index}]`,
+      });
+      break;
+    }
   }
-  const values: string[] = [];
-  const positions: number[] = [];
+  return violations;
+}
+
+/**
+ * Records values in the order they come, each at its position, and answers where a value was
+ * first recorded (the position itself if it is new). For clusters above 16 members (smaller
+ * ones compare pairwise, smallClusterViolations).
+ */
+function firstPositions(): (value: string, position: number) => number {
+  const seen = new Map<string, number>();
   return (value, position) => {
-    const at = values.indexOf(value);
-    if (at !== -1) return positions[at] as number;
-    values.push(value);
-    positions.push(position);
+    const first = seen.get(value);
+    if (first !== undefined) return first;
+    seen.set(value, position);
     return position;
   };
 }

@@ -26,22 +26,31 @@ export class ConflictsService {
    * stored all the same, but worth a look.
    */
   async onWrite(site: Site, entries: readonly unknown[], rejected: ReadonlySet<number>): Promise<EntryError[]> {
-    const sent = entries.flatMap((entry, index) => {
-      const parsed = rejected.has(index) ? undefined : sentEntry(entry);
-      return parsed ? [{ entry: parsed, index }] : [];
-    });
-    if (sent.length === 0) return [];
+    // One pass, each entry's site links found once: this runs for every entry of every PUT.
     const checker = await this.checker(site, this.exclusions);
-    const flagged = await this.exclusions.flaggedAmong(
-      site.id,
-      sent.flatMap(({ entry }) => checker.siteLinks(entry).map((link) => link.href)),
-    );
+    const sent: { entry: SentEntry; index: number; links: { href: string; index: number }[] }[] = [];
+    const hrefs: string[] = [];
+    for (let index = 0; index < entries.length; index++) {
+      if (rejected.has(index)) continue;
+      const entry = sentEntry(entries[index]);
+      if (!entry) continue;
+      const links = checker.siteLinks(entry);
+      for (const link of links) hrefs.push(link.href);
+      sent.push({ entry, index, links });
+    }
+    const flagged = await this.exclusions.flaggedAmong(site.id, hrefs);
     const now = new Date();
-    return sent.flatMap(({ entry, index }) =>
-      checker
-        .check(entry, { now, excluded: entry.excluded === true, flagged })
-        .map((conflict) => ({ index, ...conflict })),
-    );
+    const warnings: EntryError[] = [];
+    for (const { entry, index, links } of sent) {
+      for (const conflict of checker.check(entry, {
+        now,
+        excluded: entry.excluded === true,
+        flagged,
+        siteLinks: links,
+      }))
+        warnings.push({ index, ...conflict });
+    }
+    return warnings;
   }
 
   /**
@@ -86,17 +95,13 @@ function sentEntry(entry: unknown): SentEntry | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { loc, lastmod, alternates, excluded } = entry as Record<string, unknown>;
   if (typeof loc !== 'string') return undefined;
-  return {
-    loc,
-    ...(typeof lastmod === 'string' ? { lastmod } : {}),
-    ...(Array.isArray(alternates)
-      ? {
-          alternates: alternates.filter(
-            (link): link is { hreflang: string; href: string } =>
-              typeof link === 'object' && link !== null && typeof (link as { href?: unknown }).href === 'string',
-          ),
-        }
-      : {}),
-    ...(typeof excluded === 'boolean' ? { excluded } : {}),
-  };
+  const sent: SentEntry = { loc };
+  if (typeof lastmod === 'string') sent.lastmod = lastmod;
+  if (Array.isArray(alternates)) sent.alternates = alternates.every(isLink) ? alternates : alternates.filter(isLink);
+  if (typeof excluded === 'boolean') sent.excluded = excluded;
+  return sent;
+}
+
+function isLink(link: unknown): link is { hreflang: string; href: string } {
+  return typeof link === 'object' && link !== null && typeof (link as { href?: unknown }).href === 'string';
 }

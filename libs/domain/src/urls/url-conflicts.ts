@@ -57,7 +57,10 @@ export class UrlConflictChecker {
   private readonly robots: ReturnType<typeof robotsParser> | undefined;
   private readonly exclusions: RegExp[];
 
+  private readonly prefix: string;
+
   constructor(private readonly site: SiteConflictRules) {
+    this.prefix = `${site.origin}/`;
     this.robots = site.robotsTxt ? robotsParser(`${site.origin}/robots.txt`, site.robotsTxt) : undefined;
     this.exclusions = exclusionPatterns(site.exclusionRules).map((pattern) => new RegExp(pattern));
   }
@@ -74,10 +77,15 @@ export class UrlConflictChecker {
 
   /** The hrefs of the URL's cluster that are the site's own pages, other than itself. */
   siteLinks(url: CheckedUrl): { href: string; index: number }[] {
-    const prefix = `${this.site.origin}/`;
-    return (url.alternates ?? []).flatMap((link, index) =>
-      link.href !== url.loc && link.href.startsWith(prefix) ? [{ href: link.href, index }] : [],
-    );
+    // A loop, not flatMap: PUT runs this for every entry of every batch, mostly for none.
+    const links: { href: string; index: number }[] = [];
+    const alternates = url.alternates;
+    if (!alternates) return links;
+    for (let index = 0; index < alternates.length; index++) {
+      const href = (alternates[index] as { href: string }).href;
+      if (href !== url.loc && href.startsWith(this.prefix)) links.push({ href, index });
+    }
+    return links;
   }
 
   /**
@@ -85,7 +93,16 @@ export class UrlConflictChecker {
    * hrefs (the caller looks them up). An excluded URL itself is published nowhere, so only its
    * lastmod is judged.
    */
-  check(url: CheckedUrl, opts: { now: Date; excluded: boolean; flagged: ReadonlySet<string> }): UrlConflict[] {
+  check(
+    url: CheckedUrl,
+    opts: {
+      now: Date;
+      excluded: boolean;
+      flagged: ReadonlySet<string>;
+      /** `siteLinks(url)`, when the caller has it already. */
+      siteLinks?: readonly { href: string; index: number }[];
+    },
+  ): UrlConflict[] {
     const conflicts: UrlConflict[] = [];
     const excluded = opts.excluded || this.excludedByRule(url.loc);
     if (!excluded && this.disallowed(url.loc)) {
@@ -105,7 +122,7 @@ export class UrlConflictChecker {
       });
     }
     if (excluded) return conflicts;
-    for (const { href, index } of this.siteLinks(url)) {
+    for (const { href, index } of opts.siteLinks ?? this.siteLinks(url)) {
       if (opts.flagged.has(href) || this.excludedByRule(href)) {
         conflicts.push({
           loc: url.loc,

@@ -84,11 +84,18 @@ function canonicalLinks(links: readonly { hreflang: string; href: string }[] | n
   let out = '[';
   for (let i = 0; i < links.length; i++) {
     const link = links[i] as { hreflang: string; href: string };
-    const plain = typeof link.href === 'string' && typeof link.hreflang === 'string' && Object.keys(link).length === 2;
+    const plain = typeof link.href === 'string' && typeof link.hreflang === 'string' && ownKeyCount(link) === 2;
     if (i > 0) out += ',';
     out += plain ? `{"href":${jsonString(link.href)},"hreflang":${jsonString(link.hreflang)}}` : canonicalJson(link);
   }
   return `${out}]`;
+}
+
+/** Object.keys(value).length without the array: this runs for every link of every URL. */
+function ownKeyCount(value: object): number {
+  let count = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) count++;
+  return count;
 }
 
 /** What JSON.stringify escapes in a string: quote, backslash, C0 controls, and (if lone) surrogates. */
