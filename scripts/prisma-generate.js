@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `prisma generate` works offline, but the CLI insists that a schema-engine binary exists even
-// though generation never runs it (README: "Prisma offline"). Point it at this file.
+// though generation never runs it (docs/architecture.md: "Prisma offline"). Point it at this file.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 

@@ -65,7 +65,7 @@ describe('cluster in a box', () => {
       BUILD_STALE_MS: '5000',
       BUILD_QUIET_MS: '500',
       BUILD_MAX_WAIT_MS: '5000',
-      // A worker that lived through the failover may hang in close (README's known issue): bounded.
+      // A worker that lived through the failover may hang in close (docs/scaling.md's known issue): bounded.
       WORKER_SHUTDOWN_TIMEOUT_MS: '10000',
     };
     // One at a time, with time to compile: seven processes starting at once on a busy 2-core

@@ -104,7 +104,7 @@ describe('docker-compose.yml', () => {
     expect(Number(interpolate(compose.services.public?.environment?.PUBLIC_WORKERS ?? ''))).toBeGreaterThanOrEqual(1);
   });
 
-  it("keeps the apps' Postgres connections within max_connections (the README's formula)", () => {
+  it("keeps the apps' Postgres connections within max_connections (docs/operations.md's formula)", () => {
     const environment = Object.entries(compose.services.api?.environment ?? {}).map(([key, value]) => [
       key,
       interpolate(value),

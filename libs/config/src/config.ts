@@ -1,341 +1,85 @@
 // The only place that reads process.env. Every app parses its config once at boot and stops
 // with a clear message on the first invalid variable; tests build config from plain objects.
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { compile as compileProxyTrust } from '@fastify/proxy-addr';
 import { z } from 'zod';
+import { buildsEnv } from './env/builds.env';
+import { crawlsEnv } from './env/crawls.env';
+import { databaseEnv } from './env/database.env';
+import { httpEnv } from './env/http.env';
+import { importsEnv } from './env/imports.env';
+import { limitsEnv } from './env/limits.env';
+import { observabilityEnv } from './env/observability.env';
+import { redisEnv } from './env/redis.env';
+import { securityEnv } from './env/security.env';
+import { storageEnv } from './env/storage.env';
+import { verificationEnv } from './env/verification.env';
+import { webhooksEnv } from './env/webhooks.env';
 import { SecretFileError, withSecretFiles } from './secret-files';
 
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
-// z.coerce.boolean() would read "false" as true.
-const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-/** Marks a variable as a secret: masked in logs, and it may be given as a file (`<NAME>_FILE`). */
-const secret = { secret: true } as const;
-const csv = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean),
-);
+export { KNOWN_QUEUES, QUEUE_NAMES_ALL } from './env/env-types';
 
-/** The queues a worker can serve: the names of libs/jobs' QUEUE (a spec there keeps them equal). */
-export const KNOWN_QUEUES = [
-  'build',
-  'shard',
-  'publish',
-  'indexnow',
-  'maintenance',
-  'import',
-  'webhook',
-  'verification',
-] as const;
-export const QUEUE_NAMES_ALL = KNOWN_QUEUES.join(',');
-/** A typo would serve nothing and say nothing: only known queue names, at least one. */
-const queueList = csv.pipe(
-  z
-    .array(
-      z.enum(KNOWN_QUEUES, {
-        error: (issue) => `unknown queue ${JSON.stringify(issue.input)}; known: ${QUEUE_NAMES_ALL}`,
-      }),
-    )
-    .min(1, `name at least one queue of ${QUEUE_NAMES_ALL}`),
-);
-
+// One object per area (libs/config/src/env/<area>.env.ts); the order here is the docs' order.
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).meta(secret),
-  /** A streaming replica of DATABASE_URL: the public server reads manifests and files there. */
-  DATABASE_READ_URL: z
-    .url({ protocol: /^postgres(ql)?$/ })
-    .optional()
-    .meta(secret),
-  REDIS_URL: z
-    .url({ protocol: /^rediss?$/ })
-    .default('redis://127.0.0.1:6379')
-    .meta(secret),
-  /** A Redis Cluster's seed nodes, `host:port,host:port,…`; when set, REDIS_URL is not used. */
-  REDIS_CLUSTER_NODES: csv.pipe(z.array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'must be host:port')).min(1)).optional(),
-  /** The cluster's AUTH password (`requirepass`/`masterauth`), if it has one. */
-  REDIS_CLUSTER_PASSWORD: z.string().min(1).optional().meta(secret),
-  API_PORT: port(3000),
-  API_HOST: z.string().default('0.0.0.0'),
-  /** Where the console's build is (the API serves it under /console); by default dist/console. */
-  CONSOLE_DIR: z.string().min(1).optional(),
-  PUBLIC_PORT: port(8080),
-  PUBLIC_HOST: z.string().default('0.0.0.0'),
-  /** Public server processes (node:cluster; Node 20 has no reusePort): one per CPU by default, 1 runs no cluster. */
-  PUBLIC_WORKERS: z.coerce.number().int().min(1).max(256).default(Math.min(availableParallelism(), 256)),
-  /** Requests one API key may make per window (RateLimiterRedis); a GraphQL request counts once. */
-  API_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(100),
-  API_RATE_LIMIT_DURATION_S: z.coerce.number().int().min(1).default(1),
-  /** Requests all keys of one tenant may make together per window: more keys do not buy more requests. */
-  API_TENANT_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(300),
-  /** How long an Idempotency-Key and the answer it replays are kept. */
-  IDEMPOTENCY_KEY_TTL_S: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .default(24 * 3_600),
-  /** Largest body of the bulk routes (PUT/DELETE …/urls, POST /graphql): 10,000 URL entries with
-   *  alternates and media. Sized with the heap: `npm run bench:limits` sends the largest one. */
-  API_BULK_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1_024)
-    .default(32 * 1024 * 1024),
-  /** Largest body of every other route (a site with its robots.txt, a key, a build request). */
-  API_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1_024)
-    .default(1024 * 1024),
-  /** JSON values one body may hold, counted before it is parsed: parsed objects cost far more
-   *  heap than their bytes (`[{},{},…]`), so bytes alone do not bound memory. */
-  API_JSON_MAX_VALUES: z.coerce.number().int().min(100).default(1_000_000),
-  /** A request body that sends nothing for this long is cut off (slow uploads hold their import). */
-  API_BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  /** Connections of the API's own pool for uploads, apart from the pool that serves every other
-   *  request: an upload holds one for its whole life, at the pace of its client. */
-  IMPORT_DB_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(6),
-  /** Uploads one tenant may have open in one API process: its share of the import pool. */
-  IMPORT_UPLOADS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
-  /** Validations (POST /v1/validate) one tenant may have running in one API process; more get 429. */
-  API_VALIDATIONS_PER_TENANT: z.coerce.number().int().min(1).max(100).default(2),
-  /** Validations all tenants together may have running or waiting in one API process; more get 429. */
-  API_VALIDATIONS_PENDING: z.coerce.number().int().min(1).max(1_000).default(8),
-  /** Times one address may present the same invalid or revoked key per window before that key gets 429. */
-  API_AUTH_FAILURE_POINTS: z.coerce.number().int().min(1).default(30),
-  API_AUTH_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(60),
-  /** Load balancers and reverse proxies in front of the api and the public server: only a peer in
-   *  one of these is believed about the client's address (X-Forwarded-For). Unset: nobody is. */
-  TRUSTED_PROXIES: csv
-    .pipe(z.array(z.string().refine(isProxyRange, 'expected an IP address, a CIDR or loopback|linklocal|uniquelocal')))
-    .default([]),
-  /** Failed sign-ins (email and password) per address and email per window, then 429. */
-  SIGN_IN_FAILURE_POINTS: z.coerce.number().int().min(1).default(10),
-  SIGN_IN_FAILURE_DURATION_S: z.coerce.number().int().min(1).default(900),
-  /** Where people reach the console (links in invitation and password-reset emails); an https URL
-   *  also makes the session cookie Secure. Unset: http://localhost:API_PORT/console. */
-  CONSOLE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** The SMTP server invitations and password resets are sent through: smtp:// or smtps://,
-   *  credentials in the URL. Unset: those routes answer 503 MAIL_NOT_CONFIGURED. */
-  SMTP_URL: z
-    .url({ protocol: /^smtps?$/ })
-    .optional()
-    .meta(secret),
-  /** The From of those emails. */
-  MAIL_FROM: z.string().min(3).default('Sitemaps <no-reply@localhost>'),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(10),
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(50_000),
-  /** Aliased fields per GraphQL operation: each alias runs its field again. */
-  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
-  /** Characters of one GraphQL document (variables are bounded as JSON): parsing costs memory per token. */
-  GRAPHQL_MAX_QUERY_LENGTH: z.coerce.number().int().min(100).default(100_000),
-  /** The platform's own key: may create tenants. Unset disables platform administration. */
-  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional().meta(secret),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** npm start only: how it shows the apps' JSON lines (`pretty`: through pino-pretty; `json`: as written). */
-  LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty'),
-  /** `GET /metrics` (Prometheus) on a listener of its own per app, off when unset; keep the port private. */
-  API_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
-  PUBLIC_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
-  METRICS_HOST: z.string().default('0.0.0.0'),
-  /** OTLP endpoint (spans go to `<endpoint>/v1/traces`), or the traces' own; neither: no tracing at all.
-   *  The other OTEL_* variables are read by OpenTelemetry's SDK itself (libs/observability/src/tracing.ts). */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  /** OpenTelemetry's own switch: `true` turns tracing off whatever the endpoint. */
-  OTEL_SDK_DISABLED: flag.default(false),
-  /** Prefix of every Redis key BullMQ writes; tests use one per file. */
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[\w-]+$/)
-    .default('sitemaps'),
-  /** Which queues this worker process serves. */
-  WORKER_QUEUES: queueList.default([...KNOWN_QUEUES]),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  /** Shard renders in parallel per process: each streams a file of up to 50 MiB through gzip, so
-   * memory grows with it; run more worker processes to render more shards at once. */
-  WORKER_SHARD_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
-  /** The worker's own small HTTP listener (health probes, and what else operators scrape);
-   *  0 picks a free port, which the worker logs. */
-  WORKER_HTTP_PORT: port(9464),
-  WORKER_HTTP_HOST: z.string().default('0.0.0.0'),
-  /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
-  BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000),
-  BUILD_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
-  /** A job whose worker stops renewing its lock this long is taken over by another worker. */
-  WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
-  /**
-   * How long a stopping worker waits for its jobs and connections before it exits anyway: jobs are
-   * idempotent and another worker takes over a lost lock, so a hung close must not hold a deploy.
-   */
-  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
-  /**
-   * A queue whose jobs have waited this long while this process had a free slot for them and took
-   * none: the process has stopped consuming it, and its readiness fails so it gets replaced.
-   */
-  WORKER_STALL_MS: z.coerce.number().int().min(1_000).default(60_000),
-  /** A build queued or running this long with no job left in Redis is re-queued. */
-  BUILD_STALE_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(5 * 60_000),
-  STORAGE_DRIVER: z.enum(['postgres', 'fs', 's3']).default('postgres'),
-  STORAGE_DIR: z.string().default('.data/files'),
-  /** The `s3` driver: any S3-compatible object store. Required with it: the bucket. */
-  STORAGE_S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
-    .optional(),
-  /** Prepended to every object key; ends with `/` unless empty. */
-  STORAGE_S3_PREFIX: z
-    .string()
-    .regex(/^([\w.-]+\/)*$/, 'must be empty or path segments ending with /')
-    .default(''),
-  /** Unset: AWS S3 in STORAGE_S3_REGION. */
-  STORAGE_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-  STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
-  STORAGE_S3_FORCE_PATH_STYLE: flag.default(false),
-  /** Both or neither; neither: the SDK's default chain (instance role, web identity, shared config). */
-  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional().meta(secret),
-  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional().meta(secret),
-  /** Where a CDN serves the store's files (`<url>/<site id>/<2 hex>/<sha256>.gz`): the public server
-   *  then answers a stored shard with a redirect there once it is not in its memory. */
-  STORAGE_PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** How long a file dropped from a manifest stays downloadable for crawlers mid-fetch. */
-  BLOB_GRACE_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(10 * 60_000),
-  /** Where changed URLs are submitted after each publish; `off` submits nowhere. */
-  INDEXNOW_ENDPOINTS: z
-    .string()
-    .transform((value) =>
-      value.trim() === 'off'
-        ? []
-        : value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean),
-    )
-    .pipe(z.array(z.url({ protocol: /^https?$/ })))
-    .default(['https://api.indexnow.org/indexnow']),
-  /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
-  PUBLIC_BASE_URL: z.url().optional(),
-  /** Importing existing sitemaps fetches customer-given URLs: private, loopback and link-local
-   *  addresses are refused unless this is set (tests serve sitemaps on 127.0.0.1). */
-  IMPORT_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
-  /** Per fetched file (decompressed), per import (all files), files per import, index nesting. */
-  IMPORT_MAX_FILE_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(100 * 1024 * 1024),
-  IMPORT_MAX_TOTAL_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(4 * 1024 * 1024 * 1024),
-  IMPORT_MAX_FILES: z.coerce.number().int().min(1).default(1_000),
-  /** Decompressed bytes per compressed byte, judged past 8 MiB: sitemaps, NDJSON and CSV compress
-   *  15 to 25 times; a gzip bomb a thousand. */
-  IMPORT_MAX_COMPRESSION_RATIO: z.coerce.number().int().min(2).default(100),
-  IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(2),
-  IMPORT_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
-  /** Whole sitemaps import, and each request (connect, and silence between bytes). */
-  IMPORT_TIMEOUT_MS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(30 * 60_000),
-  IMPORT_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-  /** Webhook deliveries: attempts each (the first included), the first retry's delay (doubling after), one request's timeout. */
-  WEBHOOK_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(10),
-  WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).default(10_000),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  /** Deliveries that fail for good in a row before the platform disables their endpoint. */
-  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).default(5),
-  /** Endpoints are customer URLs: private, loopback and link-local addresses are refused unless
-   *  this is set (tests receive webhooks on 127.0.0.1). */
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
-  /** `on`: a new site is pending until its hostname is proven (DNS TXT or HTTP file). `off`
-   *  (development, the demo, tests): sites are verified on creation and private names allowed. */
-  SITE_VERIFICATION: z.enum(['on', 'off']).default('on'),
-  /** Resolvers the DNS proof asks, as `ip` or `ip:port`; unset: the system's. */
-  VERIFICATION_DNS_SERVERS: csv
-    .pipe(
-      z.array(z.string().refine(isResolverAddress, 'expected an IP address, optionally with :port ([v6]:port)')).min(1),
-    )
-    .optional(),
-  /** First re-check of a failed proof; doubles per failure up to VERIFICATION_RECHECK_MS. */
-  VERIFICATION_RETRY_MS: z.coerce.number().int().min(100).default(60_000),
-  /** How often a verified site's proof is checked again. */
-  VERIFICATION_RECHECK_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .default(24 * 3_600_000),
-  /** How long a verified site's proof may be missing before it loses verification. */
-  VERIFICATION_GRACE_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(72 * 3_600_000),
-  /** Checks a tenant asks for (POST /verify) run at most once per this long per site; later asks wait for its end. */
-  VERIFICATION_REQUEST_INTERVAL_MS: z.coerce.number().int().min(0).default(30_000),
-  /** How often the worker looks for sites due for a check. */
-  VERIFICATION_SWEEP_MS: z.coerce.number().int().min(100).default(60_000),
-  /** Tests only: the port the HTTP proof connects to instead of 80/443, and private addresses allowed. */
-  VERIFICATION_HTTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
-  VERIFICATION_ALLOW_PRIVATE_ADDRESSES: flag.default(false),
-  /** `on`: the public server counts fetches of sitemap files per crawler and verifies crawlers by DNS. */
-  CRAWL_INSIGHT: z.enum(['on', 'off']).default('on'),
-  /** How often each public server process adds its counts to Postgres. */
-  CRAWL_FLUSH_MS: z.coerce.number().int().min(50).default(5_000),
-  /** Hourly crawl counts (and reads of files not read since) older than this are deleted. */
-  CRAWL_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
-  /** How often the worker emits sitemap.first_crawl events and applies the retention. */
-  CRAWL_EVENTS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
-  /** How often the worker looks for shards unread past their site's staleAfterDays (sitemap.stale). */
-  CRAWL_STALE_EVERY_MS: z.coerce.number().int().min(100).max(86_400_000).default(3_600_000),
-  /** How long the public server keeps a crawler address's forward-confirmed reverse DNS verdict. */
-  CRAWL_VERDICT_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(7 * 86_400_000)
-    .default(86_400_000),
-  /** How long it keeps a failed verdict (a DNS outage among the reasons), at most CRAWL_VERDICT_TTL_MS. */
-  CRAWL_FAILED_VERDICT_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(7 * 86_400_000)
-    .default(3_600_000),
+  ...databaseEnv,
+  ...redisEnv,
+  ...httpEnv,
+  ...limitsEnv,
+  ...securityEnv,
+  ...observabilityEnv,
+  ...buildsEnv,
+  ...storageEnv,
+  ...importsEnv,
+  ...webhooksEnv,
+  ...verificationEnv,
+  ...crawlsEnv,
 });
 
-export type Env = z.input<typeof envSchema>;
+/** The areas in the docs' order, each with its variables: docs/configuration.md has a table each. */
+export const CONFIG_AREAS: readonly { title: string; variables: readonly (keyof Env)[] }[] = [
+  { title: 'Database', variables: keysOf(databaseEnv) },
+  { title: 'Redis and queues', variables: keysOf(redisEnv) },
+  { title: 'HTTP listeners and proxies', variables: keysOf(httpEnv) },
+  { title: 'API limits', variables: keysOf(limitsEnv) },
+  { title: 'Keys, sign-in and mail', variables: keysOf(securityEnv) },
+  { title: 'Logs, metrics and tracing', variables: keysOf(observabilityEnv) },
+  { title: 'Worker and builds', variables: keysOf(buildsEnv) },
+  { title: 'Storage', variables: keysOf(storageEnv) },
+  { title: 'Importing existing sitemaps', variables: keysOf(importsEnv) },
+  { title: 'Webhooks', variables: keysOf(webhooksEnv) },
+  { title: 'Hostname verification', variables: keysOf(verificationEnv) },
+  { title: 'Crawl insight', variables: keysOf(crawlsEnv) },
+];
 
-/** What Fastify's trustProxy (proxy-addr) takes: `10.0.0.1`, `10.0.0.0/8`, `fd00::/8`, `loopback`. */
-function isProxyRange(value: string): boolean {
-  // proxy-addr also takes legacy forms (`10.0.0` for 10.0.0.0): only the ones everybody reads alike.
-  const address = value.split('/')[0] ?? '';
-  if (!isIP(address) && !['loopback', 'linklocal', 'uniquelocal'].includes(value)) return false;
-  try {
-    compileProxyTrust(value);
-    return true;
-  } catch {
-    return false;
-  }
+function keysOf(area: Record<string, unknown>): (keyof Env)[] {
+  return Object.keys(area) as (keyof Env)[];
 }
+
+/** What a variable's schema says of it for the docs (`.meta()` in its area's file). */
+export function variableDoc(name: keyof Env): VariableDoc {
+  const meta = envSchema.shape[name].meta() ?? {};
+  const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : undefined);
+  return {
+    description: text('description'),
+    docWith: text('docWith') as keyof Env | undefined,
+    docDefault: text('docDefault'),
+    secret: meta.secret === true,
+  };
+}
+
+export type Env = z.input<typeof envSchema>;
 
 /** Every variable of the schema, and those it marks secret (each may be set as `<NAME>_FILE`). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 export const SECRET_VARIABLES = CONFIG_VARIABLES.filter((name) => envSchema.shape[name].meta()?.secret === true);
+
+export interface VariableDoc {
+  description: string | undefined;
+  /** Documented in the row of this variable (`A` / `B`), which holds the description. */
+  docWith: keyof Env | undefined;
+  /** The default in words, where the schema's value alone would not say it (computed, or unset). */
+  docDefault: string | undefined;
+  secret: boolean;
+}
 
 /** One variable's value as the schema reads it (its default when undefined), or an error message. */
 export function parseVariable(name: keyof Env, value: string | undefined): { value: unknown } | { error: string } {
@@ -351,14 +95,6 @@ export function resolveEnv(env: Record<string, string | undefined>): Record<stri
     if (error instanceof SecretFileError) throw new ConfigError(`invalid configuration: ${error.message}`);
     throw error;
   }
-}
-
-/** What node:dns Resolver.setServers takes: `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]:53`. */
-function isResolverAddress(value: string): boolean {
-  if (isIP(value)) return true;
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
-  const host = match?.[1] ?? match?.[2];
-  return !!host && isIP(host) !== 0 && Number(match?.[3]) <= 65_535;
 }
 
 export interface AppConfig {

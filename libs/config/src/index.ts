@@ -4,3 +4,4 @@ export * from './client-errors';
 export * from './cli-env';
 export * from './version';
 export * from './secret-files';
+export * from './config-docs';

@@ -145,7 +145,7 @@ export class ImportsController {
   @ApiOperation({
     summary: 'repairs made to stored lines',
     description:
-      "A sitemaps import keeps a page whose loc is good and repairs the rest (see the README's import policy); each repair is listed here, with the code a rejection would have had.",
+      'A sitemaps import keeps a page whose loc is good and repairs the rest (see docs/importing.md); each repair is listed here, with the code a rejection would have had.',
   })
   @ZodQuery(cursorQuery)
   @ZodResponse(200, pageOfSchema(warningView), 'in the order they were found')

@@ -752,7 +752,7 @@ export interface paths {
         };
         /**
          * Repairs made to stored lines
-         * @description A sitemaps import keeps a page whose loc is good and repairs the rest (see the README's import policy); each repair is listed here, with the code a rejection would have had.
+         * @description A sitemaps import keeps a page whose loc is good and repairs the rest (see docs/importing.md); each repair is listed here, with the code a rejection would have had.
          */
         get: operations["imports.warnings"];
         put?: never;

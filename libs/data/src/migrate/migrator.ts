@@ -1,7 +1,7 @@
 // Migrations without Prisma's native schema-engine binary, which these machines cannot download:
 // Prisma's own engine compiled to WebAssembly, talking to Postgres through the pg driver adapter.
 // It keeps Prisma's `_prisma_migrations` history, so `prisma migrate deploy` elsewhere agrees.
-// The README's "Prisma offline" section says why.
+// docs/architecture.md ("Database", Prisma offline) says why.
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
