@@ -2,7 +2,7 @@
 // accepting an invitation, asking for and using a password reset.
 import { useState, type FormEvent } from 'react';
 import { clientFor, fieldErrors, messageOf, SitemapsApiError, unwrap } from './api';
-import type { Account } from './app';
+import type { Account } from './session';
 import { hrefOf } from './route';
 import { Field } from './ui';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { DurationChart, wallMsOf } from './duration-chart';
 import { ErrorNote, formatBytes, formatMs, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 /** How often the running import's counters are read while the upload is under way. */

@@ -1,7 +1,7 @@
 // API keys are for programs: people create them here (the key is shown once) and revoke them.
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
 
 const SCOPES = ['read', 'write', 'admin'] as const;

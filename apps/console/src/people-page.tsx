@@ -1,7 +1,7 @@
 // The tenant's people: everyone sees who else is; owners and admins invite by email and remove.
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime } from './ui';
 
 const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, formatTime } from './ui';
 
 /** How to prove the hostname, the last check's outcome, and a button to check again now. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 const EVENT_TYPES = [
