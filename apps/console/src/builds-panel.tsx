@@ -49,10 +49,10 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <div className="actions">
-        <button type="button" onClick={() => start(false)} disabled={busy}>
+        <button type="button" onClick={() => void start(false)} disabled={busy}>
           Build now
         </button>
-        <button type="button" className="secondary" onClick={() => start(true)} disabled={busy}>
+        <button type="button" className="secondary" onClick={() => void start(true)} disabled={busy}>
           Full rebuild
         </button>
         {active && (

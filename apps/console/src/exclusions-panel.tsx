@@ -95,7 +95,7 @@ export function ExclusionsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <ErrorNote error={error} />
-      <form className="settings" onSubmit={submit} noValidate>
+      <form className="settings" onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="Exclusion rules"
           error={ruleErrors || undefined}

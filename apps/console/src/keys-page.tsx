@@ -78,7 +78,7 @@ export function KeysPage() {
                         <button
                           type="button"
                           className="secondary"
-                          onClick={() => revoke(key)}
+                          onClick={() => void revoke(key)}
                           aria-label={`Revoke ${key.name}`}
                         >
                           Revoke
@@ -115,7 +115,7 @@ function CreateKey({ onCreated }: { onCreated(key: Schemas['ApiKeyCreated']): vo
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Create an API key">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Create an API key">
       <Field label="Key name" error={errors.name}>
         {(ids) => <input {...ids} value={name} onChange={(e) => setName(e.target.value)} required />}
       </Field>

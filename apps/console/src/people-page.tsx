@@ -76,7 +76,7 @@ export function PeoplePage() {
                           className="danger"
                           aria-label={`Remove ${member.email}`}
                           onClick={() =>
-                            act(
+                            void act(
                               unwrap(
                                 api.DELETE('/v1/members/{personId}', {
                                   params: { path: { personId: member.personId } },
@@ -108,7 +108,7 @@ export function PeoplePage() {
                   className="secondary"
                   aria-label={`Revoke the invitation of ${invitation.email}`}
                   onClick={() =>
-                    act(
+                    void act(
                       unwrap(
                         api.DELETE('/v1/invitations/{invitationId}', {
                           params: { path: { invitationId: invitation.id } },
@@ -151,7 +151,7 @@ function Invite({ onInvited }: { onInvited(): void }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite a person">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Invite a person">
       <Field label="Email to invite" error={errors.email}>
         {(ids) => <input {...ids} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />}
       </Field>
