@@ -1,11 +1,14 @@
-// ESLint flat config: typescript-eslint's recommended rules, Nx module boundaries from the
-// `type:` tags in each project.json (the same arrows test/architecture.spec.ts checks), and a
+// ESLint flat config: typescript-eslint's recommended rules plus a few type-aware ones (promises
+// awaited or handled, exhaustive switches), Nx module boundaries from the `type:` tags in each
+// project.json (the same arrows test/architecture.spec.ts checks), no import cycles, and a
 // parameter count that makes long positional lists into argument objects. Formatting is
 // Prettier's (.prettierrc.json), not ESLint's. `npm run lint`.
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -75,6 +78,41 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
     },
+  },
+  // Type-aware rules: each .ts/.tsx file is checked with the program of its nearest tsconfig.json
+  // (the root one, or apps/console's), found by typescript-eslint's project service. A promise is
+  // awaited, handled with .catch, or marked `void` where nobody waits for it: the console's event
+  // handlers are called as `void submit(event)`, each catching and showing its own errors.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+    },
+  },
+  // No import cycles in the apps and libraries (the console included). Type-only imports are
+  // left out, as TypeScript erases them; workspace packages (@sitemaps/*) resolve to their sources.
+  {
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'apps/console/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: TEST_FILES,

@@ -48,7 +48,7 @@ async function main(): Promise<void> {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return (await res.json()) as any;
+      return await res.json();
     };
     const tenant = await call('POST', '/v1/tenants', ADMIN, { name: 'Bench' });
     const site = await call('POST', '/v1/sites', tenant.apiKey, { hostname: HOST });

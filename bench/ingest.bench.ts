@@ -355,7 +355,7 @@ async function ndjsonPhase(env: Record<string, string>, options: Options): Promi
   try {
     const { key, siteId } = await tenantAndSite(api, host);
     api.sample();
-    const meter = new CpuMeter(api.child.pid as number);
+    const meter = new CpuMeter(api.child.pid);
     const started = performance.now();
     const result = await api.upload(
       `/v1/sites/${siteId}/urls/import`,

@@ -249,7 +249,7 @@ describe('import existing sitemaps', () => {
       // The write API needs each page's own language in its cluster; the generator lists only the others.
       if (Array.isArray(entry.alternates)) entry.hreflang = 'it';
       // Fresh news, so the news block is published (an old one is not).
-      if (entry.news) entry.news = { ...(entry.news as object), publicationDate: published };
+      if (entry.news) entry.news = { ...entry.news, publicationDate: published };
       return entry;
     });
     const publishedEntries = async (siteHost: string, count: number) =>

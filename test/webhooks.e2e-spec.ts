@@ -184,7 +184,7 @@ describe('webhooks', () => {
           'query($id: ID!) { webhook(id: $id) { url enabled deliveries { nodes { eventId status attempts event } } } }',
         variables: { id: webhookId },
       }),
-    }).then((res) => res.json() as Promise<any>);
+    }).then((res) => res.json());
     expect(gql.data.webhook.deliveries.nodes).toContainEqual({
       eventId: event.id,
       status: 'succeeded',

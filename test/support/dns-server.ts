@@ -1,7 +1,6 @@
 // A real DNS server on 127.0.0.1 (dns2 over UDP) whose zone a test edits as it goes: the
 // platform's verification resolver is pointed at it (VERIFICATION_DNS_SERVERS), so a TXT record
 // can be published and later removed, as an owner would at their DNS provider.
-import type { AddressInfo } from 'node:net';
 import dns2 from 'dns2';
 
 const { Packet } = dns2;
@@ -33,9 +32,9 @@ export async function startDnsServer(): Promise<TestDnsServer> {
         for (const value of txt.get(name) ?? [])
           response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, data: value }));
       } else if (question.type === Packet.TYPE.A && a.has(name)) {
-        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, address: a.get(name) as string }));
+        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, address: a.get(name) }));
       } else if (question.type === Packet.TYPE.PTR && ptr.has(name)) {
-        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, domain: ptr.get(name) as string }));
+        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 1, domain: ptr.get(name) }));
       } else if (!txt.has(name) && !a.has(name) && !ptr.has(name)) {
         response.header.rcode = 3; // NXDOMAIN
       }
@@ -43,7 +42,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     void send(response);
   });
   await server.listen(0, '127.0.0.1');
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address();
   return {
     address: `127.0.0.1:${port}`,
     setTxt: (name, values) => void txt.set(name, values),

@@ -114,7 +114,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 
   override setErrorHandler(): never {
-    return this.getInstance() as never;
+    return this.getInstance<never>();
   }
 }
 

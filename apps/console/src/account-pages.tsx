@@ -2,7 +2,7 @@
 // accepting an invitation, asking for and using a password reset.
 import { useState, type FormEvent } from 'react';
 import { clientFor, fieldErrors, messageOf, SitemapsApiError, unwrap } from './api';
-import type { Account } from './app';
+import type { Account } from './session';
 import { hrefOf } from './route';
 import { Field } from './ui';
 
@@ -50,7 +50,7 @@ function PersonSignIn(props: { onSignedIn(account: Account): void }) {
   return (
     <>
       <p>Sign in with your email and password.</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Email">
           {(ids) => (
             <input
@@ -112,7 +112,7 @@ function KeySignIn(props: { onSignedIn(key: string): void }) {
   return (
     <>
       <p>Sign in with one of your tenant's API keys. It is kept in this tab only, until you close it or sign out.</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="API key" error={error}>
           {(ids) => (
             <input
@@ -158,7 +158,7 @@ export function AcceptInvitationPage(props: { token: string; onAccepted(account:
     <main id="main" className="sign-in">
       <h1>Accept your invitation</h1>
       <p>Choose your name and a password of at least 10 characters. Already have an account? Enter its password.</p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Your name" error={errors.name}>
           {(ids) => <input {...ids} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
@@ -200,7 +200,7 @@ export function ForgotPasswordPage() {
   return (
     <main id="main" className="sign-in">
       <h1>Reset your password</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Email" error={error}>
           {(ids) => (
             <input
@@ -241,7 +241,7 @@ export function ResetPasswordPage(props: { token: string }) {
   return (
     <main id="main" className="sign-in">
       <h1>Choose a new password</h1>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="New password" error={error} hint="At least 10 characters.">
           {(ids) => (
             <input

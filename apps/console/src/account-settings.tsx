@@ -2,7 +2,7 @@
 // password again. A new password ends the person's other sessions; this one stays.
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, messageOf, unwrap } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { Field } from './ui';
 
 export function AccountSettings() {

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   clientFor,
   hasSession,
@@ -9,44 +9,19 @@ import {
   storeTenant,
   unwrap,
   type Credentials,
-  type Schemas,
 } from './api';
 import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, SignIn } from './account-pages';
 import { KeysPage } from './keys-page';
 import { OperatorPage } from './operator-page';
 import { PeoplePage } from './people-page';
 import { hrefOf, useRoute } from './route';
+import { SessionContext, type Account, type Session } from './session';
 import { SitePage } from './site-page';
 import { SitesPage } from './sites-page';
 import { WebhooksPage } from './webhooks-page';
-import type { SitemapsClient } from '@sitemaps/client';
-
-export type Account = Schemas['Account'];
-type Role = Account['memberships'][number]['role'];
 
 /** Signed in with a tenant's key (kept in this tab), or as a person acting in one of their tenants. */
 type Auth = { kind: 'key'; apiKey: string } | { kind: 'person'; account: Account; tenantId: string | undefined };
-
-interface Session {
-  credentials: Credentials;
-  api: SitemapsClient;
-  /** The person's role in the tenant; undefined with a key (its scopes are the server's to check). */
-  role: Role | undefined;
-  /** What the UI offers; the API refuses the rest anyway. */
-  canWrite: boolean;
-  canAdmin: boolean;
-  /** A person with the platform's operator role: the operator view. */
-  operator: boolean;
-  signOut(reason?: string): void;
-}
-
-const SessionContext = createContext<Session | null>(null);
-
-export function useSession(): Session {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession outside a signed-in page');
-  return session;
-}
 
 function personAuth(account: Account): Auth {
   const remembered = storedTenant();

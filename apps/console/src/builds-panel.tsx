@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { DurationChart, wallMsOf } from './duration-chart';
 import { ErrorNote, formatBytes, formatMs, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
@@ -49,10 +49,10 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <div className="actions">
-        <button type="button" onClick={() => start(false)} disabled={busy}>
+        <button type="button" onClick={() => void start(false)} disabled={busy}>
           Build now
         </button>
-        <button type="button" className="secondary" onClick={() => start(true)} disabled={busy}>
+        <button type="button" className="secondary" onClick={() => void start(true)} disabled={busy}>
           Full rebuild
         </button>
         {active && (

@@ -4,7 +4,7 @@
 // from the last publish to the first verified read; and the site's sitemap.stale setting.
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime } from './ui';
 
 type Insight = Schemas['CrawlInsight'];

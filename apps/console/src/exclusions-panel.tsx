@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatNumber } from './ui';
 
 type Rule = Schemas['ExclusionRule'];
@@ -95,7 +95,7 @@ export function ExclusionsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <ErrorNote error={error} />
-      <form className="settings" onSubmit={submit} noValidate>
+      <form className="settings" onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="Exclusion rules"
           error={ruleErrors || undefined}

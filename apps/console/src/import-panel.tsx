@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 /** How often the running import's counters are read while the upload is under way. */
@@ -65,7 +65,7 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <SitemapImport site={site} onDone={imports.reload} />
-      <form className="card" onSubmit={submit} noValidate aria-labelledby="upload-heading">
+      <form className="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="upload-heading">
         <h2 id="upload-heading">Upload URLs</h2>
         <p className="muted">
           NDJSON (one URL entry per line) or CSV with a header, optionally gzipped (<code>.ndjson</code>,{' '}
@@ -258,7 +258,7 @@ function SitemapImport({ site, onDone }: { site: Schemas['Site']; onDone(): void
 
   if (!canWrite) return null;
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="sitemap-import-heading">
+    <form className="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="sitemap-import-heading">
       <h2 id="sitemap-import-heading">Import existing sitemaps</h2>
       <p className="muted">A robots.txt, a sitemap index or a sitemap on the web; its URLs are added or updated.</p>
       <div className="inline">

@@ -1,7 +1,7 @@
 // API keys are for programs: people create them here (the key is shown once) and revoke them.
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
 
 const SCOPES = ['read', 'write', 'admin'] as const;
@@ -78,7 +78,7 @@ export function KeysPage() {
                         <button
                           type="button"
                           className="secondary"
-                          onClick={() => revoke(key)}
+                          onClick={() => void revoke(key)}
                           aria-label={`Revoke ${key.name}`}
                         >
                           Revoke
@@ -115,7 +115,7 @@ function CreateKey({ onCreated }: { onCreated(key: Schemas['ApiKeyCreated']): vo
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Create an API key">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Create an API key">
       <Field label="Key name" error={errors.name}>
         {(ids) => <input {...ids} value={name} onChange={(e) => setName(e.target.value)} required />}
       </Field>

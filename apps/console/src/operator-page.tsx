@@ -4,7 +4,7 @@
 // without the role never sees the link, and the API answers 403 if they come here anyway.
 import { useMemo, useState, type FormEvent } from 'react';
 import { clientFor, fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatNumber, formatTime, Pager, useCursorPages } from './ui';
 
 type Tenant = Schemas['TenantAdminGetResponse'];

@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
 import { AccountSettings } from './account-settings';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime } from './ui';
 
 const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
@@ -77,7 +77,7 @@ export function PeoplePage() {
                           className="danger"
                           aria-label={`Remove ${member.email}`}
                           onClick={() =>
-                            act(
+                            void act(
                               unwrap(
                                 api.DELETE('/v1/members/{personId}', {
                                   params: { path: { personId: member.personId } },
@@ -109,7 +109,7 @@ export function PeoplePage() {
                   className="secondary"
                   aria-label={`Revoke the invitation of ${invitation.email}`}
                   onClick={() =>
-                    act(
+                    void act(
                       unwrap(
                         api.DELETE('/v1/invitations/{invitationId}', {
                           params: { path: { invitationId: invitation.id } },
@@ -153,7 +153,7 @@ function Invite({ onInvited }: { onInvited(): void }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite a person">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Invite a person">
       <Field label="Email to invite" error={errors.email}>
         {(ids) => <input {...ids} type="email" value={email} onChange={(e) => setEmail(e.target.value)} required />}
       </Field>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field } from './ui';
 
 const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
@@ -76,7 +76,7 @@ export function SettingsPanel({ site, onSaved }: { site: Schemas['Site']; onSave
 
   return (
     <>
-      <form className="settings" onSubmit={submit} noValidate>
+      <form className="settings" onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="robots.txt rules"
           error={errors.robotsTxt}
@@ -208,7 +208,7 @@ function DeleteSite({ site }: { site: Schemas['Site'] }) {
 
   if (!canWrite) return null;
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="delete-site-heading">
+    <form className="card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby="delete-site-heading">
       <h2 id="delete-site-heading">Delete this site</h2>
       <p className="muted">Its URLs, builds and published files go with it; the public server stops serving it.</p>
       <Field label={`Type ${site.hostname} to confirm`}>

@@ -1,5 +1,5 @@
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, formatBytes, formatNumber, Pager, useCursorPages } from './ui';
 
 /** The protocol's limits of one sitemap file: what "full" means for a shard. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Verification } from './verification';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { BuildsPanel } from './builds-panel';
 import { CrawlsPanel } from './crawls-panel';
 import { ExclusionsPanel } from './exclusions-panel';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { hrefOf } from './route';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
@@ -84,7 +84,7 @@ function CreateSite({ onCreated }: { onCreated(site: Schemas['Site']): void }) {
   return (
     <section aria-labelledby="create-site-heading" className="card">
       <h2 id="create-site-heading">Add a site</h2>
-      <form className="inline" onSubmit={submit} noValidate>
+      <form className="inline" onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Hostname" error={errors.hostname} hint="e.g. shop.example.com">
           {(ids) => <input {...ids} value={hostname} onChange={(e) => setHostname(e.target.value)} required />}
         </Field>

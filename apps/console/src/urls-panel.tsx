@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
 
 export function UrlsPanel({ site }: { site: Schemas['Site'] }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, formatTime } from './ui';
 
 /** How to prove the hostname, the last check's outcome, and a button to check again now. */
@@ -50,7 +50,7 @@ export function Verification({ site, onChecked }: { site: Schemas['Site']; onChe
         </dl>
       )}
       <div className="actions">
-        <button type="button" onClick={check}>
+        <button type="button" onClick={() => void check()}>
           Check now
         </button>
         {queued && <span role="status">A check is queued; this page shows its outcome when you come back.</span>}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
-import { useSession } from './app';
+import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 const EVENT_TYPES = [
@@ -78,7 +78,9 @@ export function WebhooksPage() {
                         <button
                           type="button"
                           className="secondary"
-                          onClick={() => act(unwrap(api.POST('/v1/webhooks/{webhookId}/test', { params: { path } })))}
+                          onClick={() =>
+                            void act(unwrap(api.POST('/v1/webhooks/{webhookId}/test', { params: { path } })))
+                          }
                           aria-label={`Send a test event to ${hook.url}`}
                         >
                           Test
@@ -87,7 +89,7 @@ export function WebhooksPage() {
                           type="button"
                           className="secondary"
                           onClick={() =>
-                            act(
+                            void act(
                               unwrap(
                                 api.PATCH('/v1/webhooks/{webhookId}', {
                                   params: { path },
@@ -105,7 +107,7 @@ export function WebhooksPage() {
                           className="danger"
                           onClick={() =>
                             window.confirm(`Delete ${hook.url}?`) &&
-                            act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))
+                            void act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))
                           }
                           aria-label={`Delete ${hook.url}`}
                         >
@@ -153,7 +155,7 @@ function CreateWebhook({ onCreated }: { onCreated(): void }) {
   return (
     <section className="card" aria-labelledby="create-webhook-heading">
       <h2 id="create-webhook-heading">Add an endpoint</h2>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label="Endpoint URL" error={errors.url}>
           {(ids) => (
             <input {...ids} type="url" className="wide-input" value={url} onChange={(e) => setUrl(e.target.value)} />

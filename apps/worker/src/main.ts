@@ -20,8 +20,14 @@ async function main(): Promise<void> {
     await stopTracing();
     process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  const onSignal = () => {
+    stop().catch((error: unknown) => {
+      logger.error({ err: error }, 'worker did not close cleanly; exiting');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   const http = app.get(WorkerHttpServer).address();
   const base = `http://${http?.address}:${http?.port}`;
   logStarted(

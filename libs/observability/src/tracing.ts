@@ -76,7 +76,7 @@ export function startTracing(settings: TracingSettings): Tracing {
   // The global tracer provider (exporter, processor and sampler from OTEL_*), AsyncLocalStorage
   // context and the propagators (W3C trace context and baggage unless OTEL_PROPAGATORS says otherwise).
   sdk.start();
-  telemetry = new BullMQOtel('sitemaps') as unknown as Telemetry;
+  telemetry = new BullMQOtel('sitemaps');
   traceFields = (): Record<string, string> => {
     const span = api.trace.getSpan(api.context.active());
     if (!span) return {};

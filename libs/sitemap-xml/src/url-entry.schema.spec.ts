@@ -38,7 +38,7 @@ describe('urlEntrySchema and normalizeUrlEntry', () => {
     for (let i = 0; i < 2_000; i++) {
       const entry = generateRawEntry(rng, ORIGIN, i);
       expect(normalizeUrlEntry(entry, { origin: ORIGIN }).ok).toBe(true);
-      const parsed = urlEntrySchema.safeParse(canonicalCase(entry as Json));
+      const parsed = urlEntrySchema.safeParse(canonicalCase(entry));
       expect(parsed.error?.issues ?? [], JSON.stringify(entry)).toEqual([]);
     }
   });

@@ -162,7 +162,7 @@ describe('renderUrlsetFiles / urlsetFiles / UrlsetBuilder', () => {
 
   it('splits long URLs with many alternates on bytes, each file at most 52,428,800 bytes and full', async () => {
     const total = 2_600;
-    const fragmentBytes = Buffer.byteLength(toUrlFragment(hugeUrls(1).next().value!).xml as string);
+    const fragmentBytes = Buffer.byteLength(toUrlFragment(hugeUrls(1).next().value).xml);
     const files = renderUrlsetFiles(hugeUrls(total));
     expect(files.length).toBe(3);
     expect(files.reduce((sum, f) => sum + f.urls, 0)).toBe(total);

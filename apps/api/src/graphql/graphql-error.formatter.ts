@@ -38,6 +38,8 @@ function formatError(error: GraphQLError): Formatted[] {
     ...(error.locations ? { locations: error.locations } : {}),
     ...(error.path ? { path: error.path } : {}),
   };
+  // The rule takes `Error & {…optional}` for `Error`; tsc needs the assertion to read those fields.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   const original = error.originalError as
     (Error & { errors?: unknown; statusCode?: number; apiCode?: string }) | undefined;
   if (original instanceof DomainError) {

@@ -12,6 +12,6 @@ export function requestLoader<K, V>(
   let byKind = loaders.get(request);
   if (!byKind) loaders.set(request, (byKind = new Map()));
   let loader = byKind.get(kind) as DataLoader<K, V> | undefined;
-  if (!loader) byKind.set(kind, (loader = new DataLoader<K, V>(batch)) as DataLoader<unknown, unknown>);
+  if (!loader) byKind.set(kind, (loader = new DataLoader<K, V>(batch)));
   return loader;
 }

@@ -60,6 +60,8 @@ export function registerJsonBodyParser(fastify: FastifyInstance, maxValues: numb
       done(error as Error, undefined);
       return;
     }
-    parse(request, (body as Buffer).toString('utf8'), done);
+    // fastify's default JSON parser answers through `done`; its type also allows a promise, which
+    // this one never returns (it is synchronous), so there is nothing to await.
+    void parse(request, (body as Buffer).toString('utf8'), done);
   });
 }

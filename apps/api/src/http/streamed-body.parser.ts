@@ -42,7 +42,7 @@ export class StreamedBodyParser implements OnModuleInit {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance() as FastifyInstance;
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const types = [...new Set(STREAMED_ROUTES.flatMap((route) => route.types))].filter(
       (type) => !fastify.hasContentTypeParser(type),
     );

@@ -35,7 +35,7 @@ export class BuildProcessors implements OnModuleInit {
       renderShardPayload,
       async (data) => {
         const timings = await this.renderer.render(data);
-        if (timings) this.metrics.recordStages(timings as unknown as Record<string, number>);
+        if (timings) this.metrics.recordStages(timings);
         return timings;
       },
       { onFinalFailure, concurrency: this.config.worker.shardConcurrency },

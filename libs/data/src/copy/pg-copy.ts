@@ -287,7 +287,7 @@ export async function copyRows<T>(db: ClientBase, copy: RowCopy<T>): Promise<voi
  * it would spell out in hex. Use with `hashList(n)` in the SQL, which unpacks it into an array.
  */
 export function packHashes(hashes: readonly Buffer[]): Buffer {
-  return Buffer.concat(hashes as Buffer[]);
+  return Buffer.concat(hashes);
 }
 
 /** SQL for an array of 32-byte hashes packed into parameter $n. */

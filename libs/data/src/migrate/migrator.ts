@@ -82,14 +82,14 @@ function withCharColumns<T extends object>(queryable: T): T {
       if (typeof value !== 'function') return value;
       if (key === 'queryRaw') {
         return async (...args: unknown[]) => {
-          const result = (await (value as (...a: unknown[]) => Promise<RawResult>).apply(target, args)) as RawResult;
+          const result = await (value as (...a: unknown[]) => Promise<RawResult>).apply(target, args);
           for (const index of charColumns.get(result.rows) ?? []) result.columnTypes[index] = ColumnTypeEnum.Character;
           return result;
         };
       }
       if (key === 'startTransaction') {
         return async (...args: unknown[]) =>
-          withCharColumns((await (value as (...a: unknown[]) => Promise<object>).apply(target, args)) as object);
+          withCharColumns(await (value as (...a: unknown[]) => Promise<object>).apply(target, args));
       }
       return (value as (...a: unknown[]) => unknown).bind(target);
     },
