@@ -387,7 +387,7 @@ async function putPhase(env: Record<string, string>, options: Options): Promise<
     const host = 'put.bench.example.com';
     const { key, siteId } = await tenantAndSite(api, host);
     api.sample();
-    const meter = new CpuMeter(api.child.pid as number);
+    const meter = new CpuMeter(api.child.pid);
     const started = performance.now();
     let batch: unknown[] = [];
     const send = async () => {

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return (await res.json()) as any;
+    return await res.json();
   };
   const tenant = await call('POST', '/v1/tenants', ADMIN, { name: 'Scale' });
   const site = await call('POST', '/v1/sites', tenant.apiKey, { hostname: HOST });
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       );
       const plan = async (sql: string, params: unknown[]) => {
         const { rows: out } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
-        const top = (out[0] as any)['QUERY PLAN'][0];
+        const top = out[0]['QUERY PLAN'][0];
         const nodes: string[] = [];
         const walk = (node: any) => {
           nodes.push(`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);

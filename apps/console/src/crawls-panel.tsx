@@ -301,7 +301,7 @@ function StaleSetting({ site, onSaved }: { site: Schemas['Site']; onSaved(site: 
   return (
     <>
       <h2>Stale shard alert</h2>
-      <form className="settings" onSubmit={submit} noValidate>
+      <form className="settings" onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label="Alert after days unread"
           error={fieldError}

@@ -147,7 +147,7 @@ function TenantRow({ tenant, onChanged }: { tenant: Tenant; onChanged(): void })
           <button
             type="button"
             aria-label={`Resume ${tenant.name}`}
-            onClick={() => act(unwrap(api.POST('/v1/tenants/{tenantId}/resume', path)))}
+            onClick={() => void act(unwrap(api.POST('/v1/tenants/{tenantId}/resume', path)))}
           >
             Resume
           </button>
@@ -203,7 +203,7 @@ function QuotaForm({ tenant, onDone }: { tenant: Tenant; onDone(): void }) {
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label={`Quotas of ${tenant.name}`}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={`Quotas of ${tenant.name}`}>
       <Field label="Most sites (empty: unlimited)" error={errors.maxSites}>
         {(ids) => <input {...ids} inputMode="numeric" value={maxSites} onChange={(e) => setMaxSites(e.target.value)} />}
       </Field>

@@ -237,7 +237,7 @@ function EditUrl({
       ...(priority.trim() ? { priority: Number(priority) } : {}),
       ...(section.trim() ? { section: section.trim() } : {}),
       images: withoutNulls(url.images),
-      videos: withoutNulls(url.videos) as Schemas['UrlEntry']['videos'],
+      videos: withoutNulls(url.videos),
       ...(url.news ? { news: withoutNulls(url.news) } : {}),
       // Shown true for a URL a rule excludes too: sent only when changed, so a rule's match is not made a flag.
       ...(excluded !== url.excluded ? { excluded } : {}),
@@ -258,7 +258,7 @@ function EditUrl({
   }
 
   return (
-    <form onSubmit={submit} noValidate aria-label={`Edit ${url.loc}`}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={`Edit ${url.loc}`}>
       <Field label="Last modified" hint="YYYY-MM-DD or a W3C datetime; empty: none" error={errors.lastmod}>
         {(ids) => <input {...ids} value={lastmod} onChange={(e) => setLastmod(e.target.value)} />}
       </Field>

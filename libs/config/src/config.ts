@@ -57,7 +57,7 @@ function keysOf(area: Record<string, unknown>): (keyof Env)[] {
 /** What a variable's schema says of it for the docs (`.meta()` in its area's file). */
 export function variableDoc(name: keyof Env): VariableDoc {
   const meta = envSchema.shape[name].meta() ?? {};
-  const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : undefined);
+  const text = (key: string) => (typeof meta[key] === 'string' ? meta[key] : undefined);
   return {
     description: text('description'),
     docWith: text('docWith') as keyof Env | undefined,
