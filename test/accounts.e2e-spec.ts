@@ -3,7 +3,7 @@
 // writes with a session cookie need its CSRF token; password resets go through email.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
-import { linkToken, startMailServer, type MailServer } from './support/mail-server';
+import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 import { sessionClient, sessionCookieOf, type SessionClient } from './support/session-client';
 

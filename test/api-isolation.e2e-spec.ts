@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
-import { linkToken, startMailServer, type MailServer } from './support/mail-server';
+import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 import { sessionClient, type SessionClient } from './support/session-client';
 

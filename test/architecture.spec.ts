@@ -17,6 +17,18 @@ const ALLOWED: Record<Tag, Tag[]> = {
   'type:wiring': ['type:domain', 'type:data', 'type:util'],
   'type:app': ['type:domain', 'type:data', 'type:util', 'type:wiring'],
 };
+/**
+ * Roles a file name ends with, after a dot: `blob.store.ts`, `build.processors.ts`. A name without
+ * one stays plain kebab-case (`shard-planner.ts`, `retry-after.ts`).
+ */
+const FILE_ROLES = new Set(
+  (
+    'controller service module repository resolver processor processors producer guard filter interceptor ' +
+    'decorator parser reader writer validator formatter schema schemas rules policy providers importer store ' +
+    'server errors metrics renderer publisher reconciler compactor sender submitter drainer flusher verifier ' +
+    'authenticator hasher collector'
+  ).split(' '),
+);
 /** Pure libraries: no framework, no database, no queue. */
 const PURE_FORBIDDEN = /^(@nestjs\/|@prisma\/|pg$|pg-|ioredis|bullmq|fastify)/;
 
@@ -163,5 +175,19 @@ describe('architecture', () => {
       }
     }
     expect(outside).toEqual([]);
+  });
+
+  it('names files kebab-case with their role after a dot (site.repository.ts, not site-repository.ts)', () => {
+    const misnamed = [...sourceFiles(path.join(ROOT, 'apps')), ...sourceFiles(path.join(ROOT, 'libs'))]
+      .map((file) => path.relative(ROOT, file))
+      .filter((file) => !file.includes('/generated/'))
+      .filter((file) => {
+        const stem = path.basename(file).replace(/(\.spec|\.int-spec|\.e2e-spec)?\.tsx?$/, '');
+        return (
+          !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/.test(stem) ||
+          FILE_ROLES.has(stem.split('-').pop() ?? '')
+        );
+      });
+    expect(misnamed).toEqual([]);
   });
 });

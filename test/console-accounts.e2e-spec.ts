@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { apiClient } from './support/api-client';
 import { launchBrowser, screenshot } from './support/browser';
-import { linkToken, startMailServer, type MailServer } from './support/mail-server';
+import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
-import { startDnsServer, type TestDnsServer } from './support/dns-server';
+import { startDnsServer, type TestDnsServer } from './support/dns.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const HOST = 'crawled.example.com';

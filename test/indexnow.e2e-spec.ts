@@ -11,7 +11,7 @@ import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { JOB, jobId, QUEUE } from '@sitemaps/jobs';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
-import type { IndexNowResult } from '../apps/worker/src/indexnow/indexnow-submitter';
+import type { IndexNowResult } from '../apps/worker/src/indexnow/indexnow.submitter';
 
 const HOST = 'shop.example.com';
 const url = (path: string) => `https://${HOST}${path}`;

@@ -23,7 +23,7 @@ import { freePort, stopChild } from '@sitemaps/local-services';
 import { testRedisUrl, uniqueQueuePrefix, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
-import { startDnsServer, type TestDnsServer } from './support/dns-server';
+import { startDnsServer, type TestDnsServer } from './support/dns.server';
 import { verifySignature } from './support/webhook-signature';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostnameProofs } from '../apps/worker/src/verification/hostname-proofs';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
-import { startDnsServer, type TestDnsServer } from './support/dns-server';
+import { startDnsServer, type TestDnsServer } from './support/dns.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 
 const PLATFORM_HOST = 'sitemaps.platform.example.net';

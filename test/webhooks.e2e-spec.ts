@@ -17,7 +17,7 @@ import { parseConfig } from '@sitemaps/config';
 import { waitUntil } from '@sitemaps/testing';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
-import { startDnsServer, type TestDnsServer } from './support/dns-server';
+import { startDnsServer, type TestDnsServer } from './support/dns.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 import { verifySignature } from './support/webhook-signature';
 

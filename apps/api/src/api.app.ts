@@ -11,7 +11,7 @@ import { QUEUE_BOARD_PATH, QueueBoard } from './admin/queue-board';
 import { apiLimits, type ApiLimitOverrides, type ApiLimits } from './api.limits';
 import { ApiModule } from './api.module';
 import { serveConsole } from './console/console.static';
-import { RequestAuthenticator } from './auth/request-authenticator';
+import { RequestAuthenticator } from './auth/request.authenticator';
 import { replyWithError } from './errors/http-error.filter';
 import { httpError, registerJsonBodyParser } from './http/json-body.parser';
 import { lingerOnClose } from './http/lingering-close';

@@ -15,7 +15,7 @@ import { LIMITER_PROVIDERS, PRODUCER_PROVIDERS, READINESS_PROVIDER } from './api
 import { API_LIMITS } from './api.tokens';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysService } from './auth/api-keys.service';
-import { RequestAuthenticator } from './auth/request-authenticator';
+import { RequestAuthenticator } from './auth/request.authenticator';
 import { BuildsController } from './builds/builds.controller';
 import { BuildsResolver } from './builds/builds.resolver';
 import { BuildsService } from './builds/builds.service';

@@ -21,7 +21,7 @@ import { PublicExceptionFilter } from './public.exception.filter';
 import { PublicRoutes } from './public.routes';
 import { PUBLIC_OPTIONS, PublicService, type PublicOptions } from './public.service';
 import { PlatformMetrics } from '@sitemaps/observability';
-import { CrawlFlusher, crawlerDns } from './crawl-flusher';
+import { CrawlFlusher, crawlerDns } from './crawl.flusher';
 
 const MANIFEST_SUBSCRIBER = Symbol('MANIFEST_SUBSCRIBER');
 

@@ -8,7 +8,7 @@ import type { PlatformMetrics } from '@sitemaps/observability';
 import { BUILD_PROVIDERS } from './builds/builds.providers';
 import { WorkerHealth } from './http/worker-health';
 import { WorkerHttpServer } from './http/worker-http.server';
-import { WorkerMetrics } from './http/worker-metrics';
+import { WorkerMetrics } from './http/worker.metrics';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { INDEXNOW_PROVIDERS } from './indexnow/indexnow.providers';
 import { JobWorkers } from './job-workers';

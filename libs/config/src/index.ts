@@ -1,6 +1,6 @@
 export * from './config';
 export * from './app-processes';
-export * from './client-errors';
+export * from './client.errors';
 export * from './cli-env';
 export * from './version';
 export * from './secret-files';

@@ -1,7 +1,7 @@
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '@sitemaps/data';
-import type { BlobStore } from './blob-store';
+import type { BlobStore } from './blob.store';
 import { BlobRepository } from './blob.repository';
 import { FsBlobStore } from './fs-blob.store';
 import { PostgresBlobStore } from './postgres-blob.store';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob-store';
+import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob.store';
 import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**

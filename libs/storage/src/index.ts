@@ -1,4 +1,4 @@
-export * from './blob-store';
+export * from './blob.store';
 export * from './blob-store.factory';
 export * from './fs-blob.store';
 export * from './postgres-blob.store';

@@ -1,4 +1,4 @@
-import { assertBlobRef, blobKey, type BlobStore } from './blob-store';
+import { assertBlobRef, blobKey, type BlobStore } from './blob.store';
 import type { BlobRepository } from './blob.repository';
 
 /** Bytes in `blobs.body`: one system to back up, fine while files stay a few MiB gzipped. */

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3StorageConfig } from '@sitemaps/config';
-import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob-store';
+import { blobKey, blobPath, siteBlobFolder, type BlobStore } from './blob.store';
 import type { BlobRef, BlobRepository } from './blob.repository';
 
 /**

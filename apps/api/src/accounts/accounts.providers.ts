@@ -10,7 +10,7 @@ import { MAILER, PASSWORD_HASHER, SIGN_IN_LIMITER } from './accounts.tokens';
 import { Mailer } from './mailer';
 import { MembersController } from './members.controller';
 import { MembersService } from './members.service';
-import { PasswordHasher } from './password-hasher';
+import { PasswordHasher } from './password.hasher';
 
 export const ACCOUNT_CONTROLLERS = [AccountsController, MembersController];
 

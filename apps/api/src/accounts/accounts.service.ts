@@ -21,7 +21,7 @@ import { uuidKey } from '../common/pagination';
 import { hashToken, newToken, sameToken } from './account-tokens';
 import { MAILER, PASSWORD_HASHER, SIGN_IN_LIMITER } from './accounts.tokens';
 import type { Mailer } from './mailer';
-import type { PasswordHasher } from './password-hasher';
+import type { PasswordHasher } from './password.hasher';
 
 export const SESSION_COOKIE = 'sitemaps_session';
 export const CSRF_HEADER = 'x-csrf-token';

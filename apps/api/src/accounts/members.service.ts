@@ -20,7 +20,7 @@ import { hashToken, newToken } from './account-tokens';
 import { AccountsService, type NewSession } from './accounts.service';
 import { MAILER, PASSWORD_HASHER } from './accounts.tokens';
 import type { Mailer } from './mailer';
-import type { PasswordHasher } from './password-hasher';
+import type { PasswordHasher } from './password.hasher';
 
 export interface InvitationView {
   id: string;

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
 import { DomainError } from '@sitemaps/domain';
 import { isOperator, type Scope } from './principal';
-import { RequestAuthenticator } from './request-authenticator';
+import { RequestAuthenticator } from './request.authenticator';
 import { httpOf } from './transport-context';
 import { PUBLIC_EXTENSION } from '../openapi/openapi.document';
 

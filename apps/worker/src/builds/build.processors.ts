@@ -10,8 +10,8 @@ import type { AppConfig } from '@sitemaps/config';
 import { CONFIG } from '@sitemaps/core';
 import { BuildFailures } from './build-failures';
 import { BuildPlanner } from './build-planner';
-import { BuildPublisher } from './build-publisher';
-import { ShardRenderer } from './shard-renderer';
+import { BuildPublisher } from './build.publisher';
+import { ShardRenderer } from './shard.renderer';
 
 @Injectable()
 export class BuildProcessors implements OnModuleInit {

@@ -27,15 +27,15 @@ import { buildFinishedEvent } from '@sitemaps/domain';
 import { createQueue, QUEUE, type BuildProducer, type RedisConnection, type WebhookProducer } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics } from '@sitemaps/observability';
 import { createBlobStore, type BlobStore } from '@sitemaps/storage';
-import { IndexNowDrainer } from '../indexnow/indexnow-drainer';
+import { IndexNowDrainer } from '../indexnow/indexnow.drainer';
 import { AFTER_PUBLISH, BLOB_STORE, FLOW_PRODUCER, RECONCILED_QUEUES, type AfterPublish } from '../worker.tokens';
 import { BuildFailures } from './build-failures';
 import { BuildPlanner } from './build-planner';
-import { BuildPublisher } from './build-publisher';
+import { BuildPublisher } from './build.publisher';
 import { BuildProcessors } from './build.processors';
-import { BuildReconciler, type ReconciledQueues } from './build-reconciler';
+import { BuildReconciler, type ReconciledQueues } from './build.reconciler';
 import { LayoutMigration } from './layout-migration';
-import { ShardRenderer } from './shard-renderer';
+import { ShardRenderer } from './shard.renderer';
 
 /** Closes the queues made here, after the processors have stopped taking jobs. */
 class BuildClients implements OnApplicationShutdown {

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { drainIndexNowPayload, JOB, QUEUE, submitIndexNowPayload, type SubmitIndexNowPayload } from '@sitemaps/jobs';
 import { PlatformMetrics } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
-import { IndexNowDrainer } from './indexnow-drainer';
-import { IndexNowSubmitter } from './indexnow-submitter';
+import { IndexNowDrainer } from './indexnow.drainer';
+import { IndexNowSubmitter } from './indexnow.submitter';
 import { indexNowBackoff, SUBMIT_BACKOFF_BASE_MS } from './indexnow.policy';
 
 @Injectable()

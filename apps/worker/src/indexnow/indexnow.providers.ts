@@ -5,8 +5,8 @@ import type { AppConfig } from '@sitemaps/config';
 import { CONFIG, REDIS } from '@sitemaps/core';
 import { IndexNowRepository } from '@sitemaps/data';
 import type { RedisConnection } from '@sitemaps/jobs';
-import { IndexNowDrainer } from './indexnow-drainer';
-import { IndexNowSubmitter } from './indexnow-submitter';
+import { IndexNowDrainer } from './indexnow.drainer';
+import { IndexNowSubmitter } from './indexnow.submitter';
 import { IndexNowProcessors } from './indexnow.processors';
 
 export const INDEXNOW_PROVIDERS: Provider[] = [

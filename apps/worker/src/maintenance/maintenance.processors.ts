@@ -17,7 +17,7 @@ import {
 } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, MAINTENANCE_QUEUE, REDIS } from '@sitemaps/core';
-import { GarbageCollector } from './garbage-collector';
+import { GarbageCollector } from './garbage.collector';
 import { ShardUpkeep } from './shard-upkeep';
 import { CrawlEvents } from './crawl-events';
 

@@ -15,9 +15,9 @@ import type { BuildProducer, WebhookProducer } from '@sitemaps/jobs';
 import type { BlobStore } from '@sitemaps/storage';
 import { BLOB_STORE } from '../worker.tokens';
 import { CrawlEvents } from './crawl-events';
-import { GarbageCollector } from './garbage-collector';
+import { GarbageCollector } from './garbage.collector';
 import { MaintenanceProcessors } from './maintenance.processors';
-import { ShardCompactor } from './shard-compactor';
+import { ShardCompactor } from './shard.compactor';
 import { ShardUpkeep } from './shard-upkeep';
 
 export const MAINTENANCE_PROVIDERS: Provider[] = [

@@ -5,7 +5,7 @@ import type { ShardRepository } from '@sitemaps/data';
 import { MAX_URLS_PER_FILE } from '@sitemaps/domain';
 import type { UrlIngestService } from '@sitemaps/ingest';
 import type { BuildProducer } from '@sitemaps/jobs';
-import type { ShardCompactor } from './shard-compactor';
+import type { ShardCompactor } from './shard.compactor';
 
 export class ShardUpkeep {
   private readonly logger = new Logger('maintenance');

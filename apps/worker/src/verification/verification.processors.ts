@@ -10,7 +10,7 @@ import { SiteOwnershipRepository } from '@sitemaps/data';
 import { JOB, jobId, QUEUE, VerificationProducer, verifySitePayload, type RedisConnection } from '@sitemaps/jobs';
 import { JobWorkers } from '../job-workers';
 import { CONFIG, REDIS } from '@sitemaps/core';
-import { SiteVerifier } from './site-verifier';
+import { SiteVerifier } from './site.verifier';
 
 const sweepPayload = z.object({ v: z.literal(1) });
 const verificationPayload = z.union([verifySitePayload, sweepPayload]);

@@ -8,7 +8,7 @@ import { siteVerificationEvent, type SiteEventsPort } from '@sitemaps/domain';
 import type { WebhookProducer } from '@sitemaps/jobs';
 import { SITE_EVENTS } from '../worker.tokens';
 import { HostnameProofs } from './hostname-proofs';
-import { SiteVerifier } from './site-verifier';
+import { SiteVerifier } from './site.verifier';
 import { VerificationProcessors } from './verification.processors';
 
 export const VERIFICATION_PROVIDERS: Provider[] = [

@@ -12,7 +12,7 @@ import { PlatformMetrics, redactUrl } from '@sitemaps/observability';
 import { JobWorkers } from '../job-workers';
 import { CONFIG } from '@sitemaps/core';
 import { RetryLaterError, webhookBackoff } from './webhook-backoff';
-import { WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook.sender';
 
 @Injectable()
 export class WebhookProcessors implements OnModuleInit {

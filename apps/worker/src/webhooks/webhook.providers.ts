@@ -2,7 +2,7 @@
 import type { Provider } from '@nestjs/common';
 import type { AppConfig } from '@sitemaps/config';
 import { CONFIG } from '@sitemaps/core';
-import { WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook.sender';
 import { WebhookProcessors } from './webhook.processors';
 
 export const WEBHOOK_PROVIDERS: Provider[] = [

@@ -16,7 +16,7 @@ import {
   type S3TestServer,
   type TestDatabase,
 } from '@sitemaps/testing';
-import { BlobKeyError, blobKey, type BlobStore } from './blob-store';
+import { BlobKeyError, blobKey, type BlobStore } from './blob.store';
 import { createBlobStore } from './blob-store.factory';
 import { connectS3 } from './s3-blob.store';
 

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { createPrismaClient, ShardRepository, type PrismaClient } from '@sitemaps/data';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { insertSite, useTestPool } from '@sitemaps/testing';
-import { ShardCompactor } from './shard-compactor';
+import { ShardCompactor } from './shard.compactor';
 
 describe('ShardCompactor (real Postgres)', () => {
   let pool: Pool;

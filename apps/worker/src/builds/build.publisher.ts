@@ -22,7 +22,7 @@ import {
 import type { PublishBuildPayload } from '@sitemaps/jobs';
 import { gzipFile, renderSitemapIndex } from '@sitemaps/sitemap-xml';
 import type { BlobStore } from '@sitemaps/storage';
-import { renderTextSitemapFiles } from './text-sitemap-renderer';
+import { renderTextSitemapFiles } from './text-sitemap.renderer';
 
 export interface BuildPublisherDeps {
   builds: BuildRepository;

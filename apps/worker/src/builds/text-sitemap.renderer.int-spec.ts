@@ -5,7 +5,7 @@ import { createPrismaClient, UrlRepository, type PrismaClient } from '@sitemaps/
 import { UrlIngestService } from '@sitemaps/ingest';
 import { createBlobStore, type BlobStore } from '@sitemaps/storage';
 import { insertSite, useTestPool } from '@sitemaps/testing';
-import { renderTextSitemapFiles } from './text-sitemap-renderer';
+import { renderTextSitemapFiles } from './text-sitemap.renderer';
 
 describe('renderTextSitemapFiles (real Postgres)', () => {
   let pool: Pool;
