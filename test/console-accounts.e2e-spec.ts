@@ -269,8 +269,9 @@ describe('the console, for people', () => {
     await page.getByRole('link', { name: 'URLs' }).click();
     await page.getByLabel('URLs starting with').fill(`https://${host}/blog`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // The searched list has come when the URL outside the prefix is gone (the post is in both lists).
+    await page.getByRole('button', { name: `https://${host}/about` }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: loc, exact: true }).click();
-    expect(await page.getByRole('button', { name: `https://${host}/about` }).count()).toBe(0);
     await page.getByRole('button', { name: 'Edit this URL' }).click();
     await page.getByLabel('Last modified').fill('last tuesday');
     await page.getByLabel('Priority').fill('0.8');

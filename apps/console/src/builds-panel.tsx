@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { unwrap, type Schemas } from './api';
 import { useSession } from './session';
+import { DataTable } from './data-table';
 import { DurationChart, wallMsOf } from './duration-chart';
 import { ErrorNote, formatBytes, formatMs, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
@@ -13,6 +14,7 @@ interface StageTimings {
   gzipMs?: number;
   storeMs?: number;
 }
+const timingsOf = (build: Schemas['Build']) => (build.timings ?? {}) as StageTimings;
 
 export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
   const { api } = useSession();
@@ -62,77 +64,39 @@ export function BuildsPanel({ site }: { site: Schemas['Site'] }) {
         )}
       </div>
       <ErrorNote error={error ?? builds.error} />
-      {builds.page && builds.page.items.length === 0 && (
-        <p>No builds yet. One starts by itself shortly after URLs change.</p>
-      )}
-      {builds.page && builds.page.items.length > 0 && (
-        <>
-          <DurationChart builds={builds.page.items} />
-          <div className="table-wrap">
-            <table>
-              <caption>Builds, newest first, with their stage timings (summed over shards)</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col" className="num">
-                    URLs
-                  </th>
-                  <th scope="col" className="num">
-                    Shards rendered / skipped
-                  </th>
-                  <th scope="col" className="num">
-                    Size
-                  </th>
-                  <th scope="col" className="num">
-                    Read
-                  </th>
-                  <th scope="col" className="num">
-                    Render
-                  </th>
-                  <th scope="col" className="num">
-                    Gzip
-                  </th>
-                  <th scope="col" className="num">
-                    Store
-                  </th>
-                  <th scope="col" className="num">
-                    Total
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {builds.page.items.map((build) => {
-                  const timings = (build.timings ?? {}) as StageTimings;
-                  return (
-                    <tr key={build.id}>
-                      <td>{formatTime(build.startedAt ?? build.createdAt)}</td>
-                      <td>
-                        <StatusBadge status={build.status} />
-                        {build.error && <div className="field-error">{build.error}</div>}
-                      </td>
-                      <td>
-                        {build.trigger}
-                        {build.full ? ' (full)' : ''}
-                      </td>
-                      <td className="num">{formatNumber(build.urlCount)}</td>
-                      <td className="num">
-                        {formatNumber(build.shardsRendered)} / {formatNumber(build.shardsSkipped)}
-                      </td>
-                      <td className="num">{formatBytes(build.byteSize)}</td>
-                      <td className="num">{formatMs(timings.readMs)}</td>
-                      <td className="num">{formatMs(timings.renderMs)}</td>
-                      <td className="num">{formatMs(timings.gzipMs)}</td>
-                      <td className="num">{formatMs(timings.storeMs)}</td>
-                      <td className="num">{formatMs(wallMsOf(build))}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        </>
+      {builds.page && builds.page.items.length > 0 && <DurationChart builds={builds.page.items} />}
+      {builds.page && (
+        <DataTable
+          caption="Builds, newest first, with their stage timings (summed over shards)"
+          rows={builds.page.items}
+          rowKey={(build) => build.id}
+          empty={<p>No builds yet. One starts by itself shortly after URLs change.</p>}
+          columns={[
+            { header: 'Started', cell: (build) => formatTime(build.startedAt ?? build.createdAt) },
+            {
+              header: 'Status',
+              cell: (build) => (
+                <>
+                  <StatusBadge status={build.status} />
+                  {build.error && <div className="field-error">{build.error}</div>}
+                </>
+              ),
+            },
+            { header: 'Trigger', cell: (build) => `${build.trigger}${build.full ? ' (full)' : ''}` },
+            { header: 'URLs', cell: (build) => formatNumber(build.urlCount), numeric: true },
+            {
+              header: 'Shards rendered / skipped',
+              cell: (build) => `${formatNumber(build.shardsRendered)} / ${formatNumber(build.shardsSkipped)}`,
+              numeric: true,
+            },
+            { header: 'Size', cell: (build) => formatBytes(build.byteSize), numeric: true },
+            { header: 'Read', cell: (build) => formatMs(timingsOf(build).readMs), numeric: true },
+            { header: 'Render', cell: (build) => formatMs(timingsOf(build).renderMs), numeric: true },
+            { header: 'Gzip', cell: (build) => formatMs(timingsOf(build).gzipMs), numeric: true },
+            { header: 'Store', cell: (build) => formatMs(timingsOf(build).storeMs), numeric: true },
+            { header: 'Total', cell: (build) => formatMs(wallMsOf(build)), numeric: true },
+          ]}
+        />
       )}
       <Pager label="Builds" {...builds} />
     </>

@@ -4,13 +4,15 @@
 // from the last publish to the first verified read; and the site's sitemap.stale setting.
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
+import { DataTable } from './data-table';
+import type { Crawler } from './enums';
 import { useSession } from './session';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime } from './ui';
 
 type Insight = Schemas['CrawlInsight'];
 const DAYS = 30;
 
-const CRAWLER_NAMES: Record<string, string> = {
+const CRAWLER_NAMES: Record<Crawler, string> = {
   googlebot: 'Googlebot',
   bingbot: 'Bingbot',
   yandexbot: 'YandexBot',
@@ -20,7 +22,7 @@ const CRAWLER_NAMES: Record<string, string> = {
   petalbot: 'PetalBot',
   other: 'other',
 };
-const crawlerName = (crawler: string) => CRAWLER_NAMES[crawler] ?? crawler;
+const crawlerName = (crawler: string) => CRAWLER_NAMES[crawler as Crawler] ?? crawler;
 
 export function CrawlsPanel({ site, onSaved }: { site: Schemas['Site']; onSaved(site: Schemas['Site']): void }) {
   const { api } = useSession();
@@ -109,38 +111,31 @@ function FileReads({ insight }: { insight: Insight }) {
           ))}
         </ul>
       )}
-      <div className="table-wrap">
-        <table>
-          <caption>Last verified read of each published file</caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Changed</th>
-              <th scope="col">Read by</th>
-              <th scope="col">Waiting for</th>
-            </tr>
-          </thead>
-          <tbody>
-            {insight.files.map((file) => (
-              <tr key={file.path}>
-                <td className="break">{file.path}</td>
-                <td>{formatTime(file.modifiedAt)}</td>
-                <td>
-                  {file.reads.length === 0
-                    ? 'never read'
-                    : file.reads
-                        .map(
-                          (read) =>
-                            `${crawlerName(read.crawler)} ${formatTime(read.lastReadAt)}${read.readSinceChange ? '' : ' (older version)'}`,
-                        )
-                        .join('; ')}
-                </td>
-                <td>{file.waitingFor.length === 0 ? '–' : file.waitingFor.map(crawlerName).join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Last verified read of each published file"
+        rows={insight.files}
+        rowKey={(file) => file.path}
+        columns={[
+          { header: 'File', cell: (file) => file.path, className: 'break' },
+          { header: 'Changed', cell: (file) => formatTime(file.modifiedAt) },
+          {
+            header: 'Read by',
+            cell: (file) =>
+              file.reads.length === 0
+                ? 'never read'
+                : file.reads
+                    .map(
+                      (read) =>
+                        `${crawlerName(read.crawler)} ${formatTime(read.lastReadAt)}${read.readSinceChange ? '' : ' (older version)'}`,
+                    )
+                    .join('; '),
+          },
+          {
+            header: 'Waiting for',
+            cell: (file) => (file.waitingFor.length === 0 ? '–' : file.waitingFor.map(crawlerName).join(', ')),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -188,39 +183,19 @@ function FetchesPerDay({ days }: { days: Insight['days'] }) {
           })}
         </svg>
       </figure>
-      <div className="table-wrap">
-        <table>
-          <caption>Fetches per day and crawler (UTC)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Crawler</th>
-              <th scope="col">Verified</th>
-              <th scope="col" className="num">
-                Fetches
-              </th>
-              <th scope="col" className="num">
-                Not modified
-              </th>
-              <th scope="col" className="num">
-                Bytes
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={`${day.day} ${day.crawler} ${day.verified}`}>
-                <td>{day.day}</td>
-                <td>{crawlerName(day.crawler)}</td>
-                <td>{day.verified ? 'yes' : 'no'}</td>
-                <td className="num">{formatNumber(day.fetches)}</td>
-                <td className="num">{formatNumber(day.notModified)}</td>
-                <td className="num">{formatBytes(day.bytes)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Fetches per day and crawler (UTC)"
+        rows={days}
+        rowKey={(day) => `${day.day} ${day.crawler} ${day.verified}`}
+        columns={[
+          { header: 'Day', cell: (day) => day.day },
+          { header: 'Crawler', cell: (day) => crawlerName(day.crawler) },
+          { header: 'Verified', cell: (day) => (day.verified ? 'yes' : 'no') },
+          { header: 'Fetches', cell: (day) => formatNumber(day.fetches), numeric: true },
+          { header: 'Not modified', cell: (day) => formatNumber(day.notModified), numeric: true },
+          { header: 'Bytes', cell: (day) => formatBytes(day.bytes), numeric: true },
+        ]}
+      />
     </>
   );
 }
@@ -229,40 +204,22 @@ function ServedErrors({ errors }: { errors: Insight['errors'] }) {
   return (
     <>
       <h2>Errors served to crawlers</h2>
-      {errors.length === 0 ? (
-        <p>None in the last {DAYS} days.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption>4xx and 5xx answers to crawlers (old file names, failures), newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">File</th>
-                <th scope="col">Crawler</th>
-                <th scope="col" className="num">
-                  Fetches
-                </th>
-                <th scope="col">Last</th>
-              </tr>
-            </thead>
-            <tbody>
-              {errors.map((error) => (
-                <tr key={`${error.path} ${error.status} ${error.crawler} ${error.verified}`}>
-                  <td>{error.status}</td>
-                  <td className="break">{error.path}</td>
-                  <td>
-                    {crawlerName(error.crawler)}
-                    {error.verified ? '' : ' (unverified)'}
-                  </td>
-                  <td className="num">{formatNumber(error.fetches)}</td>
-                  <td>{formatTime(error.lastAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="4xx and 5xx answers to crawlers (old file names, failures), newest first"
+        rows={errors}
+        rowKey={(error) => `${error.path} ${error.status} ${error.crawler} ${error.verified}`}
+        empty={<p>None in the last {DAYS} days.</p>}
+        columns={[
+          { header: 'Status', cell: (error) => error.status },
+          { header: 'File', cell: (error) => error.path, className: 'break' },
+          {
+            header: 'Crawler',
+            cell: (error) => `${crawlerName(error.crawler)}${error.verified ? '' : ' (unverified)'}`,
+          },
+          { header: 'Fetches', cell: (error) => formatNumber(error.fetches), numeric: true },
+          { header: 'Last', cell: (error) => formatTime(error.lastAt) },
+        ]}
+      />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
+import { DataTable } from './data-table';
 import { useSession } from './session';
 import { ErrorNote, Field, formatNumber } from './ui';
 
@@ -119,30 +120,17 @@ export function ExclusionsPanel({ site }: { site: Schemas['Site'] }) {
         {note && <p role="status">{note}</p>}
       </form>
       {view && (
-        <div className="table-wrap">
-          <table>
-            <caption>
-              What the rules exclude now ({formatNumber(view.flaggedUrls)} more URLs are flagged excluded)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col" className="num">
-                  URLs excluded
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.rules.map((entry) => (
-                <tr key={ruleText(entry.rule)}>
-                  <td className="break">{ruleText(entry.rule)}</td>
-                  <td className="num">{formatNumber(entry.excludedUrls)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`What the rules exclude now (${formatNumber(view.flaggedUrls)} more URLs are flagged excluded)`}
+          rows={view.rules}
+          rowKey={(entry) => ruleText(entry.rule)}
+          columns={[
+            { header: 'Rule', cell: (entry) => ruleText(entry.rule), className: 'break' },
+            { header: 'URLs excluded', cell: (entry) => formatNumber(entry.excludedUrls), numeric: true },
+          ]}
+        />
       )}
+      <h2>Launch check</h2>
       <h2>Launch check</h2>
       <p className="muted">
         Every URL against this site&apos;s robots.txt (as Googlebot reads it), its exclusions and the clock.
@@ -157,29 +145,16 @@ export function ExclusionsPanel({ site }: { site: Schemas['Site'] }) {
             {report.truncated ? ' (the first 100 listed)' : ''}.
           </p>
           {report.conflicts.length > 0 && (
-            <div className="table-wrap">
-              <table>
-                <caption>Conflicts</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Code</th>
-                    <th scope="col">What</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.conflicts.map((conflict) => (
-                    <tr key={`${conflict.loc} ${conflict.code} ${conflict.field}`}>
-                      <td className="break">{conflict.loc}</td>
-                      <td>{conflict.code}</td>
-                      <td>
-                        {conflict.field}: {conflict.message}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Conflicts"
+              rows={report.conflicts}
+              rowKey={(conflict) => `${conflict.loc} ${conflict.code} ${conflict.field}`}
+              columns={[
+                { header: 'URL', cell: (conflict) => conflict.loc, className: 'break' },
+                { header: 'Code', cell: (conflict) => conflict.code },
+                { header: 'What', cell: (conflict) => `${conflict.field}: ${conflict.message}` },
+              ]}
+            />
           )}
         </>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, uploadUrls, type Schemas, type UploadProgress } from './api';
+import { DataTable } from './data-table';
 import { useSession } from './session';
 import { ErrorNote, Field, formatBytes, formatNumber, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
@@ -114,45 +115,22 @@ export function ImportPanel({ site }: { site: Schemas['Site'] }) {
       <section aria-labelledby="imports-heading">
         <h2 id="imports-heading">Recent imports</h2>
         <ErrorNote error={imports.error} />
-        {imports.page && imports.page.items.length === 0 && <p>No imports yet.</p>}
-        {imports.page && imports.page.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Imports, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Source</th>
-                  <th scope="col" className="num">
-                    Read
-                  </th>
-                  <th scope="col" className="num">
-                    Stored
-                  </th>
-                  <th scope="col" className="num">
-                    Rejected
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {imports.page.items.map((item) => (
-                  <tr key={item.id}>
-                    <td>{formatTime(item.createdAt)}</td>
-                    <td>
-                      <StatusBadge status={item.status} />
-                    </td>
-                    <td>
-                      {item.source} ({item.format}, {item.mode})
-                    </td>
-                    <td className="num">{formatNumber(item.linesRead)}</td>
-                    <td className="num">{formatNumber(item.stored)}</td>
-                    <td className="num">{formatNumber(item.rejected)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {imports.page && (
+          <DataTable
+            caption="Imports, newest first"
+            hideCaption
+            rows={imports.page.items}
+            rowKey={(item) => item.id}
+            empty={<p>No imports yet.</p>}
+            columns={[
+              { header: 'Started', cell: (item) => formatTime(item.createdAt) },
+              { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
+              { header: 'Source', cell: (item) => `${item.source} (${item.format}, ${item.mode})` },
+              { header: 'Read', cell: (item) => formatNumber(item.linesRead), numeric: true },
+              { header: 'Stored', cell: (item) => formatNumber(item.stored), numeric: true },
+              { header: 'Rejected', cell: (item) => formatNumber(item.rejected), numeric: true },
+            ]}
+          />
         )}
         <Pager label="Imports" {...imports} />
       </section>
@@ -176,33 +154,18 @@ function Rejections({ siteId, importId }: { siteId: string; importId: string }) 
       <h2 id="rejections-heading">Rejected lines</h2>
       <ErrorNote error={rejections.error} />
       {rejections.page && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Rejected lines of the upload</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  Line
-                </th>
-                <th scope="col">Field</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Code</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rejections.page.items.map((rejection, i) => (
-                <tr key={`${rejection.line}-${i}`}>
-                  <td className="num">{rejection.line}</td>
-                  <td>{rejection.field}</td>
-                  <td>{rejection.reason}</td>
-                  <td>
-                    <code>{rejection.code}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Rejected lines of the upload"
+          hideCaption
+          rows={rejections.page.items}
+          rowKey={(rejection, i) => `${rejection.line}-${i}`}
+          columns={[
+            { header: 'Line', cell: (rejection) => rejection.line, numeric: true },
+            { header: 'Field', cell: (rejection) => rejection.field },
+            { header: 'Reason', cell: (rejection) => rejection.reason },
+            { header: 'Code', cell: (rejection) => <code>{rejection.code}</code> },
+          ]}
+        />
       )}
       <Pager label="Rejected lines" {...rejections} />
     </section>

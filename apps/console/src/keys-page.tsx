@@ -2,10 +2,9 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
 import { useSession } from './session';
+import { DataTable } from './data-table';
+import { SCOPES, type Scope } from './enums';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
-
-const SCOPES = ['read', 'write', 'admin'] as const;
-type Scope = (typeof SCOPES)[number];
 
 export function KeysPage() {
   const { api } = useSession();
@@ -50,46 +49,34 @@ export function KeysPage() {
         <h2 id="keys-heading">Keys of this tenant</h2>
         <ErrorNote error={error ?? keys.error} />
         {keys.page && keys.page.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Starts with</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.page.items.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.name}</td>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>{key.scopes.join(', ')}</td>
-                    <td>{formatTime(key.createdAt)}</td>
-                    <td>
-                      {key.revokedAt ? (
-                        `revoked ${formatTime(key.revokedAt)}`
-                      ) : (
-                        <button
-                          type="button"
-                          className="secondary"
-                          onClick={() => void revoke(key)}
-                          aria-label={`Revoke ${key.name}`}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="API keys"
+            hideCaption
+            rows={keys.page.items}
+            rowKey={(key) => key.id}
+            columns={[
+              { header: 'Name', cell: (key) => key.name },
+              { header: 'Starts with', cell: (key) => <code>{key.prefix}…</code> },
+              { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+              { header: 'Created', cell: (key) => formatTime(key.createdAt) },
+              {
+                header: 'State',
+                cell: (key) =>
+                  key.revokedAt ? (
+                    `revoked ${formatTime(key.revokedAt)}`
+                  ) : (
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => void revoke(key)}
+                      aria-label={`Revoke ${key.name}`}
+                    >
+                      Revoke
+                    </button>
+                  ),
+              },
+            ]}
+          />
         )}
         <Pager label="API keys" {...keys} />
       </section>

@@ -4,6 +4,7 @@
 // without the role never sees the link, and the API answers 403 if they come here anyway.
 import { useMemo, useState, type FormEvent } from 'react';
 import { clientFor, fieldErrors, unwrap, type Schemas } from './api';
+import { DataTable } from './data-table';
 import { useSession } from './session';
 import { ErrorNote, Field, formatNumber, formatTime, Pager, useCursorPages } from './ui';
 
@@ -24,6 +25,8 @@ export function OperatorPage() {
   const api = useOperatorApi();
   const [filter, setFilter] = useState<Filter>('all');
   const [auditVersion, setAuditVersion] = useState(0);
+  /** The tenant whose quota form is open. */
+  const [editing, setEditing] = useState<string | null>(null);
   const tenants = useCursorPages<Tenant>(
     (cursor) =>
       unwrap(
@@ -63,26 +66,44 @@ export function OperatorPage() {
         </label>
         <ErrorNote error={tenants.error} />
         {tenants.page && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Tenants</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Sites</th>
-                  <th scope="col">Quotas</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tenants.page.items.map((tenant) => (
-                  <TenantRow key={tenant.id} tenant={tenant} onChanged={changed} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Tenants"
+            hideCaption
+            rows={tenants.page.items}
+            rowKey={(tenant) => tenant.id}
+            columns={[
+              { header: 'Name', cell: (tenant) => tenant.name, className: 'break' },
+              { header: 'Sites', cell: (tenant) => formatNumber(tenant.siteCount) },
+              {
+                header: 'Quotas',
+                cell: (tenant) =>
+                  editing === tenant.id ? (
+                    <QuotaForm tenant={tenant} onDone={() => (setEditing(null), changed())} />
+                  ) : (
+                    `${quota(tenant.maxSites)} sites, ${quota(tenant.maxUrls)} URLs`
+                  ),
+              },
+              {
+                header: 'Status',
+                cell: (tenant) =>
+                  tenant.suspendedAt
+                    ? `Suspended ${formatTime(tenant.suspendedAt)}${tenant.suspendedReason ? `: ${tenant.suspendedReason}` : ''}`
+                    : 'Active',
+              },
+              { header: 'Created', cell: (tenant) => formatTime(tenant.createdAt) },
+              {
+                header: 'Actions',
+                cell: (tenant) => (
+                  <TenantActions
+                    tenant={tenant}
+                    editing={editing === tenant.id}
+                    onEdit={(on) => setEditing(on ? tenant.id : null)}
+                    onChanged={changed}
+                  />
+                ),
+              },
+            ]}
+          />
         )}
         <Pager label="Tenants" {...tenants} />
       </section>
@@ -94,9 +115,10 @@ export function OperatorPage() {
 
 const quota = (n: number | null) => (n === null ? 'unlimited' : formatNumber(n));
 
-function TenantRow({ tenant, onChanged }: { tenant: Tenant; onChanged(): void }) {
+/** A tenant's buttons; the quota form itself shows in the row's Quotas cell. */
+function TenantActions(props: { tenant: Tenant; editing: boolean; onEdit(on: boolean): void; onChanged(): void }) {
+  const { tenant, editing, onEdit, onChanged } = props;
   const api = useOperatorApi();
-  const [editing, setEditing] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
   async function act(call: Promise<unknown>) {
@@ -111,70 +133,46 @@ function TenantRow({ tenant, onChanged }: { tenant: Tenant; onChanged(): void })
 
   const path = { params: { path: { tenantId: tenant.id } } };
   return (
-    <tr>
-      <td className="break">{tenant.name}</td>
-      <td>{formatNumber(tenant.siteCount)}</td>
-      <td>
-        {editing ? (
-          <QuotaForm tenant={tenant} onDone={() => (setEditing(false), onChanged())} />
-        ) : (
-          <>
-            {quota(tenant.maxSites)} sites, {quota(tenant.maxUrls)} URLs
-          </>
-        )}
-      </td>
-      <td>
-        {tenant.suspendedAt ? (
-          <>
-            Suspended {formatTime(tenant.suspendedAt)}
-            {tenant.suspendedReason ? `: ${tenant.suspendedReason}` : ''}
-          </>
-        ) : (
-          'Active'
-        )}
-      </td>
-      <td>{formatTime(tenant.createdAt)}</td>
-      <td>
+    <>
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`Change the quotas of ${tenant.name}`}
+        onClick={() => onEdit(!editing)}
+      >
+        {editing ? 'Cancel' : 'Quotas'}
+      </button>{' '}
+      {tenant.suspendedAt ? (
         <button
           type="button"
-          className="secondary"
-          aria-label={`Change the quotas of ${tenant.name}`}
-          onClick={() => setEditing(!editing)}
+          aria-label={`Resume ${tenant.name}`}
+          onClick={() => void act(unwrap(api.POST('/v1/tenants/{tenantId}/resume', path)))}
         >
-          {editing ? 'Cancel' : 'Quotas'}
-        </button>{' '}
-        {tenant.suspendedAt ? (
-          <button
-            type="button"
-            aria-label={`Resume ${tenant.name}`}
-            onClick={() => void act(unwrap(api.POST('/v1/tenants/{tenantId}/resume', path)))}
-          >
-            Resume
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="danger"
-            aria-label={`Suspend ${tenant.name}`}
-            onClick={() => {
-              const reason = window.prompt(`Suspend ${tenant.name}: its keys, sites and builds stop. Why?`);
-              if (reason === null) return;
-              void act(
-                unwrap(
-                  api.POST('/v1/tenants/{tenantId}/suspend', {
-                    ...path,
-                    body: reason.trim() ? { reason: reason.trim() } : {},
-                  }),
-                ),
-              );
-            }}
-          >
-            Suspend
-          </button>
-        )}
-        <ErrorNote error={error} />
-      </td>
-    </tr>
+          Resume
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="danger"
+          aria-label={`Suspend ${tenant.name}`}
+          onClick={() => {
+            const reason = window.prompt(`Suspend ${tenant.name}: its keys, sites and builds stop. Why?`);
+            if (reason === null) return;
+            void act(
+              unwrap(
+                api.POST('/v1/tenants/{tenantId}/suspend', {
+                  ...path,
+                  body: reason.trim() ? { reason: reason.trim() } : {},
+                }),
+              ),
+            );
+          }}
+        >
+          Suspend
+        </button>
+      )}
+      <ErrorNote error={error} />
+    </>
   );
 }
 
@@ -227,31 +225,23 @@ function AuditLog() {
       <h2 id="audit-heading">Audit log</h2>
       <ErrorNote error={entries.error} />
       {entries.page && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Audit log, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.page.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{formatTime(entry.createdAt)}</td>
-                  <td className="break">{entry.actor}</td>
-                  <td>{entry.action}</td>
-                  <td className="break">{entry.targetId}</td>
-                  <td className="break">{entry.after ? JSON.stringify(entry.after) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Audit log, newest first"
+          hideCaption
+          rows={entries.page.items}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { header: 'When', cell: (entry) => formatTime(entry.createdAt) },
+            { header: 'Who', cell: (entry) => entry.actor, className: 'break' },
+            { header: 'Action', cell: (entry) => entry.action },
+            { header: 'Target', cell: (entry) => entry.targetId, className: 'break' },
+            {
+              header: 'Change',
+              cell: (entry) => (entry.after ? JSON.stringify(entry.after) : '—'),
+              className: 'break',
+            },
+          ]}
+        />
       )}
       <Pager label="Audit log" {...entries} />
     </section>

@@ -2,11 +2,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
 import { AccountSettings } from './account-settings';
+import { DataTable } from './data-table';
+import { ROLES, type Role } from './enums';
 import { useSession } from './session';
 import { ErrorNote, Field, formatTime } from './ui';
 
-const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
-type Role = (typeof ROLES)[number];
+/** Least power first: the form starts at viewer. */
+const ROLES_ASCENDING = [...ROLES].reverse();
 
 export function PeoplePage() {
   const { api, canAdmin } = useSession();
@@ -51,50 +53,37 @@ export function PeoplePage() {
       <section aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         {members && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Members of this tenant</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Since</th>
-                  {canAdmin && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {members.map((member) => (
-                  <tr key={member.personId}>
-                    <td>{member.name}</td>
-                    <td className="break">{member.email}</td>
-                    <td>{member.role}</td>
-                    <td>{formatTime(member.createdAt)}</td>
-                    {canAdmin && (
-                      <td>
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={`Remove ${member.email}`}
-                          onClick={() =>
-                            void act(
-                              unwrap(
-                                api.DELETE('/v1/members/{personId}', {
-                                  params: { path: { personId: member.personId } },
-                                }),
-                              ),
-                            )
-                          }
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Members of this tenant"
+            hideCaption
+            rows={members}
+            rowKey={(member) => member.personId}
+            columns={[
+              { header: 'Name', cell: (member) => member.name },
+              { header: 'Email', cell: (member) => member.email, className: 'break' },
+              { header: 'Role', cell: (member) => member.role },
+              { header: 'Since', cell: (member) => formatTime(member.createdAt) },
+              canAdmin && {
+                header: 'Actions',
+                cell: (member) => (
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Remove ${member.email}`}
+                    onClick={() =>
+                      void act(
+                        unwrap(
+                          api.DELETE('/v1/members/{personId}', { params: { path: { personId: member.personId } } }),
+                        ),
+                      )
+                    }
+                  >
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
       {canAdmin && invitations.length > 0 && (
@@ -160,7 +149,7 @@ function Invite({ onInvited }: { onInvited(): void }) {
       <Field label="Role" error={errors.role}>
         {(ids) => (
           <select {...ids} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
+            {ROLES_ASCENDING.map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>

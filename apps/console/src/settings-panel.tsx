@@ -1,10 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
+import { CHANGEFREQS, type Changefreq } from './enums';
 import { useSession } from './session';
 import { ErrorNote, Field } from './ui';
-
-const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
-type Changefreq = (typeof CHANGEFREQS)[number];
 
 /** The form's state: text as typed, turned into the API's types on submit; the server validates. */
 interface Draft {

@@ -1,5 +1,6 @@
 import { unwrap, type Schemas } from './api';
 import { useSession } from './session';
+import { DataTable } from './data-table';
 import { ErrorNote, formatBytes, formatNumber, Pager, useCursorPages } from './ui';
 
 /** The protocol's limits of one sitemap file: what "full" means for a shard. */
@@ -18,53 +19,33 @@ export function ShardsPanel({ site }: { site: Schemas['Site'] }) {
   return (
     <>
       <ErrorNote error={shards.error} />
-      {shards.page && shards.page.items.length === 0 && <p>No shards yet: they are planned by the first build.</p>}
-      {shards.page && shards.page.items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption>Shards: each is one sitemap file; fill is against the protocol's 50,000 URLs and 50 MB</caption>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Section</th>
-                <th scope="col" className="num">
-                  URLs
-                </th>
-                <th scope="col" className="num">
-                  Size
-                </th>
-                <th scope="col">Fill</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shards.page.items.map((shard) => {
-                const fill = Math.max(shard.urlCount / MAX_URLS, shard.byteSize / MAX_BYTES);
-                return (
-                  <tr key={shard.id}>
-                    <td className="break">{shard.path}</td>
-                    <td>{shard.section ?? '(default)'}</td>
-                    <td className="num">{formatNumber(shard.urlCount)}</td>
-                    <td className="num">{formatBytes(shard.byteSize)}</td>
-                    <td>
-                      <meter
-                        min={0}
-                        max={1}
-                        value={fill}
-                        aria-label={`${shard.path} fill`}
-                        title={`${(fill * 100).toFixed(1)}%`}
-                      />{' '}
-                      {(fill * 100).toFixed(1)}%
-                    </td>
-                    <td>{shard.dirty ? 'changed, not rendered yet' : 'rendered'}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+      {shards.page && (
+        <DataTable
+          caption="Shards: each is one sitemap file; fill is against the protocol's 50,000 URLs and 50 MB"
+          rows={shards.page.items}
+          rowKey={(shard) => shard.id}
+          empty={<p>No shards yet: they are planned by the first build.</p>}
+          columns={[
+            { header: 'File', cell: (shard) => shard.path, className: 'break' },
+            { header: 'Section', cell: (shard) => shard.section ?? '(default)' },
+            { header: 'URLs', cell: (shard) => formatNumber(shard.urlCount), numeric: true },
+            { header: 'Size', cell: (shard) => formatBytes(shard.byteSize), numeric: true },
+            { header: 'Fill', cell: (shard) => <Fill shard={shard} /> },
+            { header: 'State', cell: (shard) => (shard.dirty ? 'changed, not rendered yet' : 'rendered') },
+          ]}
+        />
       )}
       <Pager label="Shards" {...shards} />
+    </>
+  );
+}
+
+function Fill({ shard }: { shard: Schemas['Shard'] }) {
+  const fill = Math.max(shard.urlCount / MAX_URLS, shard.byteSize / MAX_BYTES);
+  return (
+    <>
+      <meter min={0} max={1} value={fill} aria-label={`${shard.path} fill`} title={`${(fill * 100).toFixed(1)}%`} />{' '}
+      {(fill * 100).toFixed(1)}%
     </>
   );
 }

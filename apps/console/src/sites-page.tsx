@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
 import { useSession } from './session';
 import { hrefOf } from './route';
+import { DataTable } from './data-table';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
 
 export function SitesPage() {
@@ -23,35 +24,25 @@ export function SitesPage() {
       <section aria-labelledby="sites-heading">
         <h2 id="sites-heading">Your sites</h2>
         <ErrorNote error={sites.error} />
-        {sites.page && sites.page.items.length === 0 && <p>No sites yet: add one above.</p>}
-        {sites.page && sites.page.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Sites of this tenant</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Site</th>
-                  <th scope="col">Verification</th>
-                  <th scope="col">Sitemap index</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sites.page.items.map((site) => (
-                  <tr key={site.id}>
-                    <td>
-                      <a href={hrefOf({ page: 'site', siteId: site.id, tab: 'overview' })}>{site.hostname}</a>
-                    </td>
-                    <td>
-                      <StatusBadge status={site.verification.status} />
-                    </td>
-                    <td className="break">{site.sitemapUrl}</td>
-                    <td>{formatTime(site.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {sites.page && (
+          <DataTable
+            caption="Sites of this tenant"
+            hideCaption
+            rows={sites.page.items}
+            rowKey={(site) => site.id}
+            empty={<p>No sites yet: add one above.</p>}
+            columns={[
+              {
+                header: 'Site',
+                cell: (site) => (
+                  <a href={hrefOf({ page: 'site', siteId: site.id, tab: 'overview' })}>{site.hostname}</a>
+                ),
+              },
+              { header: 'Verification', cell: (site) => <StatusBadge status={site.verification.status} /> },
+              { header: 'Sitemap index', cell: (site) => site.sitemapUrl, className: 'break' },
+              { header: 'Created', cell: (site) => formatTime(site.createdAt) },
+            ]}
+          />
         )}
         <Pager label="Sites" {...sites} />
       </section>

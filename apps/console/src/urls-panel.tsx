@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { unwrap, type Schemas } from './api';
+import { DataTable } from './data-table';
+import { CHANGEFREQS, type Changefreq } from './enums';
 import { useSession } from './session';
 import { ErrorNote, Field, formatTime, Pager, useCursorPages } from './ui';
 
@@ -134,35 +136,18 @@ function UrlDetails({
         <dd>{formatTime(url.updatedAt)}</dd>
       </dl>
       <h3>Hreflang cluster</h3>
-      {cluster.length === 0 ? (
-        <p className="muted">Not in an hreflang cluster.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Hreflang cluster of {url.loc}</caption>
-            <thead>
-              <tr>
-                <th scope="col">hreflang</th>
-                <th scope="col">Page</th>
-              </tr>
-            </thead>
-            <tbody>
-              {cluster.map((alternate) => (
-                <tr
-                  key={`${alternate.hreflang} ${alternate.href}`}
-                  aria-current={alternate === own ? 'true' : undefined}
-                >
-                  <td>
-                    {alternate.hreflang}
-                    {alternate === own ? ' (this URL)' : ''}
-                  </td>
-                  <td className="break">{alternate.href}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption={`Hreflang cluster of ${url.loc}`}
+        hideCaption
+        rows={cluster}
+        rowKey={(alternate) => `${alternate.hreflang} ${alternate.href}`}
+        isCurrent={(alternate) => alternate === own}
+        empty={<p className="muted">Not in an hreflang cluster.</p>}
+        columns={[
+          { header: 'hreflang', cell: (alternate) => `${alternate.hreflang}${alternate === own ? ' (this URL)' : ''}` },
+          { header: 'Page', cell: (alternate) => alternate.href, className: 'break' },
+        ]}
+      />
       {cluster.length > 0 && !cluster.some((alternate) => alternate.hreflang.toLowerCase() === 'x-default') && (
         <p className="muted">No x-default in this cluster.</p>
       )}
@@ -190,9 +175,6 @@ function UrlDetails({
     </article>
   );
 }
-
-const CHANGEFREQS = ['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never'] as const;
-type Changefreq = (typeof CHANGEFREQS)[number];
 
 /** A stored value as an upsert takes it: nulls are absent fields there. */
 function withoutNulls<T>(value: T): T {

@@ -1,18 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { fieldErrors, unwrap, type Schemas } from './api';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './enums';
 import { useSession } from './session';
+import { DataTable } from './data-table';
 import { ErrorNote, Field, formatTime, Pager, StatusBadge, useCursorPages } from './ui';
-
-const EVENT_TYPES = [
-  'build.published',
-  'build.failed',
-  'import.finished',
-  'site.verified',
-  'site.verification_lost',
-  'sitemap.first_crawl',
-  'sitemap.stale',
-] as const;
-type EventType = (typeof EVENT_TYPES)[number];
 
 export function WebhooksPage() {
   const { api } = useSession();
@@ -40,86 +31,86 @@ export function WebhooksPage() {
       <section aria-labelledby="webhooks-heading">
         <h2 id="webhooks-heading">Endpoints</h2>
         <ErrorNote error={error ?? webhooks.error} />
-        {webhooks.page && webhooks.page.items.length === 0 && <p>No endpoints yet.</p>}
-        {webhooks.page && webhooks.page.items.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Webhook endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {webhooks.page.items.map((hook) => {
+        {webhooks.page && (
+          <DataTable
+            caption="Webhook endpoints"
+            hideCaption
+            rows={webhooks.page.items}
+            rowKey={(hook) => hook.id}
+            empty={<p>No endpoints yet.</p>}
+            columns={[
+              { header: 'URL', cell: (hook) => hook.url, className: 'break' },
+              { header: 'Events', cell: (hook) => hook.eventTypes.join(', ') },
+              {
+                header: 'State',
+                cell: (hook) => (
+                  <>
+                    {hook.enabled ? 'enabled' : `disabled${hook.disabledReason ? ` (${hook.disabledReason})` : ''}`}
+                    {hook.consecutiveFailures > 0 && (
+                      <div className="field-error">{hook.consecutiveFailures} failures in a row</div>
+                    )}
+                  </>
+                ),
+              },
+              {
+                header: 'Actions',
+                className: 'row-actions',
+                cell: (hook) => {
                   const path = { webhookId: hook.id };
                   return (
-                    <tr key={hook.id}>
-                      <td className="break">{hook.url}</td>
-                      <td>{hook.eventTypes.join(', ')}</td>
-                      <td>
-                        {hook.enabled ? 'enabled' : `disabled${hook.disabledReason ? ` (${hook.disabledReason})` : ''}`}
-                        {hook.consecutiveFailures > 0 && (
-                          <div className="field-error">{hook.consecutiveFailures} failures in a row</div>
-                        )}
-                      </td>
-                      <td className="row-actions">
-                        <button
-                          type="button"
-                          className="secondary"
-                          onClick={() => setSelected(hook.id)}
-                          aria-label={`Deliveries to ${hook.url}`}
-                        >
-                          Deliveries
-                        </button>
-                        <button
-                          type="button"
-                          className="secondary"
-                          onClick={() =>
-                            void act(unwrap(api.POST('/v1/webhooks/{webhookId}/test', { params: { path } })))
-                          }
-                          aria-label={`Send a test event to ${hook.url}`}
-                        >
-                          Test
-                        </button>
-                        <button
-                          type="button"
-                          className="secondary"
-                          onClick={() =>
-                            void act(
-                              unwrap(
-                                api.PATCH('/v1/webhooks/{webhookId}', {
-                                  params: { path },
-                                  body: { enabled: !hook.enabled },
-                                }),
-                              ),
-                            )
-                          }
-                          aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
-                        >
-                          {hook.enabled ? 'Disable' : 'Enable'}
-                        </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          onClick={() =>
-                            window.confirm(`Delete ${hook.url}?`) &&
-                            void act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))
-                          }
-                          aria-label={`Delete ${hook.url}`}
-                        >
-                          Delete
-                        </button>
-                      </td>
-                    </tr>
+                    <>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => setSelected(hook.id)}
+                        aria-label={`Deliveries to ${hook.url}`}
+                      >
+                        Deliveries
+                      </button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() =>
+                          void act(unwrap(api.POST('/v1/webhooks/{webhookId}/test', { params: { path } })))
+                        }
+                        aria-label={`Send a test event to ${hook.url}`}
+                      >
+                        Test
+                      </button>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() =>
+                          void act(
+                            unwrap(
+                              api.PATCH('/v1/webhooks/{webhookId}', {
+                                params: { path },
+                                body: { enabled: !hook.enabled },
+                              }),
+                            ),
+                          )
+                        }
+                        aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}
+                      >
+                        {hook.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() =>
+                          window.confirm(`Delete ${hook.url}?`) &&
+                          void act(unwrap(api.DELETE('/v1/webhooks/{webhookId}', { params: { path } })))
+                        }
+                        aria-label={`Delete ${hook.url}`}
+                      >
+                        Delete
+                      </button>
+                    </>
                   );
-                })}
-              </tbody>
-            </table>
-          </div>
+                },
+              },
+            ]}
+          />
         )}
         <Pager label="Webhooks" {...webhooks} />
       </section>
@@ -131,7 +122,7 @@ export function WebhooksPage() {
 function CreateWebhook({ onCreated }: { onCreated(): void }) {
   const { api } = useSession();
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<EventType[]>(['build.published', 'build.failed']);
+  const [events, setEvents] = useState<WebhookEventType[]>(['build.published', 'build.failed']);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Schemas['WebhooksCreateResponse'] | null>(null);
@@ -163,7 +154,7 @@ function CreateWebhook({ onCreated }: { onCreated(): void }) {
         </Field>
         <fieldset aria-describedby={errors.eventTypes ? 'event-types-error' : undefined}>
           <legend>Events</legend>
-          {EVENT_TYPES.map((type) => (
+          {WEBHOOK_EVENT_TYPES.map((type) => (
             <div className="check" key={type}>
               <input
                 id={`event-${type}`}
@@ -209,39 +200,21 @@ function Deliveries({ webhookId }: { webhookId: string }) {
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Deliveries</h2>
       <ErrorNote error={deliveries.error} />
-      {deliveries.page && deliveries.page.items.length === 0 && <p>No deliveries yet.</p>}
-      {deliveries.page && deliveries.page.items.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Attempts
-                </th>
-                <th scope="col" className="num">
-                  HTTP
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.page.items.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>{formatTime(delivery.createdAt)}</td>
-                  <td>{delivery.eventType}</td>
-                  <td>
-                    <StatusBadge status={delivery.status} />
-                  </td>
-                  <td className="num">{delivery.attempts}</td>
-                  <td className="num">{delivery.responseStatus ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {deliveries.page && (
+        <DataTable
+          caption="Deliveries, newest first"
+          hideCaption
+          rows={deliveries.page.items}
+          rowKey={(delivery) => delivery.id}
+          empty={<p>No deliveries yet.</p>}
+          columns={[
+            { header: 'Created', cell: (delivery) => formatTime(delivery.createdAt) },
+            { header: 'Event', cell: (delivery) => delivery.eventType },
+            { header: 'Status', cell: (delivery) => <StatusBadge status={delivery.status} /> },
+            { header: 'Attempts', cell: (delivery) => delivery.attempts, numeric: true },
+            { header: 'HTTP', cell: (delivery) => delivery.responseStatus ?? '–', numeric: true },
+          ]}
+        />
       )}
       <Pager label="Deliveries" {...deliveries} />
     </section>

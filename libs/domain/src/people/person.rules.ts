@@ -4,7 +4,10 @@ import { DomainError, invalid } from '../domain.errors';
 
 export const ROLES = ['owner', 'admin', 'editor', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-export type RoleScope = 'read' | 'write' | 'admin';
+/** What an API key may do; a role is a set of them. */
+export const SCOPES = ['read', 'write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+export type RoleScope = Scope;
 
 /** owner and admin: everything a tenant may do; editor: write URLs, builds; viewer: read. */
 const ROLE_SCOPES: Record<Role, RoleScope[]> = {

@@ -3,19 +3,9 @@
 // `webhook-id` header), one schema per type. The REST API, GraphQL and the delivery all use
 // this schema, so what a delivery log shows is what was signed and sent.
 import { z } from 'zod';
+import { TEST_EVENT_TYPE, type WebhookEventType } from './webhook-event-types';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'build.published',
-  'build.failed',
-  'import.finished',
-  'site.verified',
-  'site.verification_lost',
-  'sitemap.first_crawl',
-  'sitemap.stale',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-/** Sent only by "send test event": endpoints do not subscribe to it. */
-export const TEST_EVENT_TYPE = 'webhook.test';
+export { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event-types';
 
 const uuid = z.uuid();
 const instant = z.iso.datetime();
