@@ -265,7 +265,7 @@ function splitIds(head: ShardHead, parts: number, minUrls: number): string[] {
 }
 
 /** The lowest and highest id of a shard's rows, deleted or not. */
-interface IdSpan {
+export interface IdSpan {
   first: string;
   last: string;
 }
@@ -279,7 +279,7 @@ interface IdSpan {
  * (shard_id, id), which only that index yields without reading the table, and the span then bounds
  * every read of the shard, by whichever index the planner picks. Null when the shard has no rows.
  */
-async function readIdSpan(db: PoolClient, shardId: string): Promise<IdSpan | null> {
+export async function readIdSpan(db: Pool | PoolClient, shardId: string): Promise<IdSpan | null> {
   const { rows } = await db.query<{ first: string | null; last: string | null }>(
     `SELECT (SELECT id FROM (SELECT shard_id, id FROM urls WHERE (shard_id, id) >= ($1::bigint, 0::bigint)
                               ORDER BY shard_id, id LIMIT 1) f WHERE shard_id = $1)::text AS first,
