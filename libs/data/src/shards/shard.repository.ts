@@ -288,7 +288,10 @@ export async function readIdSpan(db: Pool | PoolClient, shardId: string): Promis
     [shardId],
   );
   const { first, last } = rows[0] ?? { first: null, last: null };
-  return first !== null && last !== null ? { first, last } : null;
+  if (first === null || last === null) return null;
+  // They go into COPY's text as literals.
+  if (!/^\d+$/.test(first) || !/^\d+$/.test(last)) throw new Error(`unexpected id span ${first}-${last}`);
+  return { first, last };
 }
 
 async function readPublishedFilter(db: PoolClient, shardId: string): Promise<PublishedFilter> {
