@@ -6,8 +6,12 @@
 // as a crawler asks (conditional GET, Accept-Encoding: gzip), so each poll costs a 304, not a
 // download. The peer: the `sitemap` package rendering and gzipping the same entries in this
 // process (SitemapStream piped into createGzip, per 50,000-URL file), on a sample of
-// --peer-urls (default 200,000) and scaled to N by its rate.
+// --peer-urls (default 200,000) and scaled to N by its rate. After seeding, VACUUM ANALYZE urls
+// (what autovacuum does after a large ingest; --analyze 0 skips it), and for the full build the
+// CPU time of the worker and of the bench database's Postgres backends (from /proc) and the
+// `urls` rows Postgres read (pg_stat_user_tables), which a plan walking the site multiplies.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -21,6 +25,7 @@ import { printResult } from './support/bench-result';
 
 const URLS = arg('urls', 1_000_000);
 const PEER_URLS = Math.min(URLS, arg('peer-urls', 200_000));
+const ANALYZE = arg('analyze', 1) !== 0;
 const HOST = 'bench.example.com';
 const ADMIN = 'bench-admin-key-0123456789';
 const LANGS = ['en', 'de', 'fr'] as const;
@@ -77,6 +82,33 @@ function get(
   });
 }
 
+/** CPU seconds (user + system) a live process has used, 0 when it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of the database's backends now, by pid (backends that exited are not counted). */
+async function backendCpu(pool: Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+  );
+  return new Map(rows.map((row) => [row.pid, cpuSeconds(row.pid)]));
+}
+
+/** Rows of `urls` read so far (sequential scans' plus index fetches'), as the statistics have them. */
+async function urlRowsRead(pool: Pool): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500)); // backends flush their counts within a second
+  const { rows } = await pool.query<{ read: string }>(
+    `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS read FROM pg_stat_user_tables WHERE relname = 'urls'`,
+  );
+  return Number(rows[0]?.read ?? 0);
+}
+
 async function main(): Promise<void> {
   console.log(
     `bench:build, ${URLS} URLs, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
@@ -127,6 +159,7 @@ async function main(): Promise<void> {
     `seeded ${URLS} URLs in ${seedSeconds.toFixed(1)} s (${Math.round(URLS / seedSeconds)} URLs/s through the ingest service)`,
   );
 
+  if (ANALYZE) await pool.query('VACUUM ANALYZE urls');
   const worker = await startApp('worker', appEnv, /worker serving queues/);
   const publicServer = await startApp('public', { ...appEnv, LOG_LEVEL: 'info' }, /public server listening/);
 
@@ -138,10 +171,20 @@ async function main(): Promise<void> {
     }
   };
 
+  const workerPid = worker.child.pid ?? 0;
+  const [workerCpuBefore, backendsBefore, rowsBefore] = [
+    cpuSeconds(workerPid),
+    await backendCpu(pool),
+    await urlRowsRead(pool),
+  ];
   started = performance.now();
   const full = await call('POST', `/v1/sites/${site.id}/builds`, tenant.apiKey, { full: true });
   const fullBuild = await waitBuild(full.buildId);
   const fullSeconds = (performance.now() - started) / 1000;
+  const workerCpu = cpuSeconds(workerPid) - workerCpuBefore;
+  let postgresCpu = 0;
+  for (const [pid, cpu] of await backendCpu(pool)) postgresCpu += cpu - (backendsBefore.get(pid) ?? 0);
+  const rowsRead = (await urlRowsRead(pool)) - rowsBefore;
   if (fullBuild.status !== 'published') throw new Error(`full build failed: ${fullBuild.error}`);
 
   // One change: find its shard file, change it, and time until the public server serves it.
@@ -186,6 +229,9 @@ async function main(): Promise<void> {
       '',
     ],
     ['full build / peer', `${(ourRate / peerRate).toFixed(1)}x the peer's URLs/s`, ''],
+    ['full build CPU: worker', `${workerCpu.toFixed(2)} s`, ''],
+    ['full build CPU: Postgres backends (live at the end)', `${postgresCpu.toFixed(2)} s`, ''],
+    ['full build: `urls` rows read', `${rowsRead} (${(rowsRead / URLS).toFixed(2)} per URL)`, ''],
     ['  stage: DB read (sum over shards)', `${Math.round(t.readMs)} ms`, ''],
     ['  stage: render', `${Math.round(t.renderMs)} ms`, ''],
     ['  stage: gzip', `${Math.round(t.gzipMs)} ms`, ''],
@@ -214,6 +260,8 @@ async function main(): Promise<void> {
   );
   printResult('build', [
     { name: 'full build', value: fullSeconds, unit: 's', better: 'lower' },
+    { name: 'full build CPU: worker + Postgres', value: workerCpu + postgresCpu, unit: 's', better: 'lower' },
+    { name: 'full build: urls rows read per URL', value: rowsRead / URLS, unit: 'rows', better: 'lower' },
     { name: 'full build / sitemap package', value: ourRate / peerRate, unit: 'x', better: 'higher' },
     { name: 'one change: API 200 -> served', value: changeMs, unit: 'ms', better: 'lower' },
     { name: 'worker peak RSS', value: worker.peakRssMb(), unit: 'MB', better: 'lower' },

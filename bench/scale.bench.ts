@@ -12,6 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
 import { Pool } from 'pg';
+import { readIdSpan } from '@sitemaps/data';
 import { freePort } from '@sitemaps/local-services';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { createBenchEnv, printTable, startApp } from './support/bench-env';
@@ -195,9 +196,12 @@ async function main(): Promise<void> {
         walk(top.Plan);
         return `${top['Execution Time'].toFixed(1)} ms, ${nodes.join(' > ')}`;
       };
+      // As a shard snapshot reads it: bounded by the shard's id span (readIdSpan).
+      const shardId = shardRow.rows[0]?.shard_id ?? '0';
+      const span = await readIdSpan(pool, shardId);
       const streamPlan = await plan(
-        `SELECT fragment FROM urls WHERE shard_id = $1 AND deleted_at IS NULL ORDER BY id`,
-        [shardRow.rows[0]?.shard_id],
+        `SELECT fragment FROM urls WHERE shard_id = $1 AND id BETWEEN $2 AND $3 AND deleted_at IS NULL ORDER BY id`,
+        [shardId, span?.first ?? '1', span?.last ?? '0'],
       );
       const hashes = await pool.query<{ loc_hash: Buffer }>(
         `SELECT loc_hash FROM urls WHERE site_id = $1 ORDER BY random() LIMIT ${BATCH}`,

@@ -155,9 +155,14 @@ export class ShardRepository {
     try {
       await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       let filter: Promise<PublishedFilter> | undefined;
+      let span: Promise<IdSpan | null> | undefined;
+      // Every read of the shard's rows is bounded by its id span as well as its shard id, so that
+      // no plan walks the rest of the site (see readIdSpan).
       const published = async (alias = 'urls') => {
         const { patterns, active } = await (filter ??= readPublishedFilter(db, shardId));
-        return active ? publishedCondition(db, { patterns, alias }) : '';
+        const bounds = await (span ??= readIdSpan(db, shardId));
+        const within = bounds ? ` AND ${alias}.id BETWEEN ${bounds.first} AND ${bounds.last}` : ' AND false';
+        return `${within}${active ? publishedCondition(db, { patterns, alias }) : ''}`;
       };
       return await read({
         head: async () => readHead(db, shardId, await published('u')),
@@ -209,14 +214,16 @@ export class ShardRepository {
         excludedLinks: async () => {
           const { patterns, active } = await (filter ??= readPublishedFilter(db, shardId));
           if (!active) return null;
+          const bounds = await (span ??= readIdSpan(db, shardId));
+          if (!bounds) return new Set();
           const { rows } = await db.query<{ href: string }>(
             `SELECT DISTINCT a->>'href' AS href
                FROM urls u CROSS JOIN LATERAL json_array_elements(u.alternates) a
                JOIN urls x ON x.site_id = u.site_id AND x.loc_hash = sha256(convert_to(a->>'href', 'UTF8'))
                           AND x.deleted_at IS NULL
-              WHERE u.shard_id = $1 AND u.deleted_at IS NULL AND u.alternates IS NOT NULL
+              WHERE u.shard_id = $1 AND u.id BETWEEN $3 AND $4 AND u.deleted_at IS NULL AND u.alternates IS NOT NULL
                 AND (x.excluded OR x.loc ~ ANY($2::text[]))`,
-            [shardId, patterns],
+            [shardId, patterns, bounds.first, bounds.last],
           );
           return new Set(rows.map((row) => row.href));
         },
@@ -255,6 +262,36 @@ function splitIds(head: ShardHead, parts: number, minUrls: number): string[] {
     const to = k === parts - 1 ? '' : ` AND urls.id < ${bounds[k]}`;
     return `${from}${to}`;
   });
+}
+
+/** The lowest and highest id of a shard's rows, deleted or not. */
+export interface IdSpan {
+  first: string;
+  last: string;
+}
+
+/**
+ * A shard's id span, from the two ends of `urls_shard_id_id_idx`. With only `shard_id = $1`, the
+ * planner may stream a shard in id order through `urls_pkey` with shard_id as a filter, or scan
+ * the table and sort, whenever the statistics say the shard is a large part of the table (a site
+ * of few shards, or statistics taken when it had few): every shard's read then walks the whole
+ * site, and a full build costs shards × site rows. The row comparisons here order by
+ * (shard_id, id), which only that index yields without reading the table, and the span then bounds
+ * every read of the shard, by whichever index the planner picks. Null when the shard has no rows.
+ */
+export async function readIdSpan(db: Pool | PoolClient, shardId: string): Promise<IdSpan | null> {
+  const { rows } = await db.query<{ first: string | null; last: string | null }>(
+    `SELECT (SELECT id FROM (SELECT shard_id, id FROM urls WHERE (shard_id, id) >= ($1::bigint, 0::bigint)
+                              ORDER BY shard_id, id LIMIT 1) f WHERE shard_id = $1)::text AS first,
+            (SELECT id FROM (SELECT shard_id, id FROM urls WHERE (shard_id, id) <= ($1::bigint, 9223372036854775807::bigint)
+                              ORDER BY shard_id DESC, id DESC LIMIT 1) l WHERE shard_id = $1)::text AS last`,
+    [shardId],
+  );
+  const { first, last } = rows[0] ?? { first: null, last: null };
+  if (first === null || last === null) return null;
+  // They go into COPY's text as literals.
+  if (!/^\d+$/.test(first) || !/^\d+$/.test(last)) throw new Error(`unexpected id span ${first}-${last}`);
+  return { first, last };
 }
 
 async function readPublishedFilter(db: PoolClient, shardId: string): Promise<PublishedFilter> {
