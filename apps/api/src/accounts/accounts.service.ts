@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parse as parseCookies } from 'cookie';
+import { parse as parseCookies, serialize } from 'cookie';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { PersonRepository, type MembershipOfPerson } from '@sitemaps/data';
@@ -104,6 +104,11 @@ export class AccountsService {
 
   async signOutEverywhere(personId: string): Promise<number> {
     return this.people.deleteSessionsOf(personId);
+  }
+
+  /** Every session of the person but this one. */
+  async signOutOthers(personId: string, sessionId: string): Promise<number> {
+    return this.people.deleteSessionsOf(personId, sessionId);
   }
 
   /**
@@ -229,6 +234,16 @@ export class AccountsService {
     if (!(await this.people.usePasswordReset(hashToken(token), passwordHash)))
       throw new DomainError('invalid', 'RESET_TOKEN_INVALID', 'this reset link is unknown, used or expired');
   }
+}
+
+/** The session cookie's attributes: HttpOnly, SameSite=Strict, Secure behind https. */
+export function sessionCookieOptions(config: AppConfig) {
+  return { httpOnly: true, sameSite: 'strict' as const, secure: config.accounts.secureCookies, path: '/' };
+}
+
+/** A Set-Cookie value that clears the session cookie. */
+export function clearedSessionCookie(config: AppConfig): string {
+  return serialize(SESSION_COOKIE, '', { ...sessionCookieOptions(config), maxAge: 0 });
 }
 
 /** Refuses up front when no SMTP server is configured, before anything is written. */
