@@ -25,7 +25,7 @@ describe('accounts in GraphQL', () => {
 
   /** A GraphQL request as the console sends it: cookie, CSRF token and tenant (`headers` override them). */
   const gql = (session: SessionClient, query: string, variables = {}, headers: Record<string, string> = {}) =>
-    session.call('POST', '/graphql', { query, variables }, headers) as Promise<ApiResponse<GqlBody>>;
+    session.call<GqlBody>('POST', '/graphql', { query, variables }, headers);
   const codes = (res: ApiResponse<GqlBody>) => res.body.errors?.map((e) => e.extensions.code);
 
   /** Accepts the invitation mailed to `email` after `since` mails; the new person's session. */
