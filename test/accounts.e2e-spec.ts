@@ -1,7 +1,11 @@
 // People and their sessions, against the real API, Postgres, Redis and a local SMTP server: the
 // operator invites a tenant's first owner, who invites others; roles map onto the key scopes;
 // writes with a session cookie need its CSRF token; password resets go through email.
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOB, jobId, QUEUE } from '@sitemaps/jobs';
+import { waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
@@ -39,7 +43,8 @@ describe('accounts: people, sessions, roles', () => {
 
   beforeAll(async () => {
     mail = await startMailServer();
-    platform = await startPlatform({ SMTP_URL: mail.url, SIGN_IN_FAILURE_POINTS: '3' }, { worker: false });
+    // The worker serves the mail queue only: invitations and resets are mailed by it.
+    platform = await startPlatform({ SMTP_URL: mail.url, SIGN_IN_FAILURE_POINTS: '3', WORKER_QUEUES: 'mail' });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
     anonymous = apiClient(platform.apiUrl);
     const tenant = (await admin.post('/v1/tenants', { name: 'Acme' })).body;
@@ -404,26 +409,132 @@ describe('accounts: people, sessions, roles', () => {
   });
 });
 
-describe('accounts: mail that cannot go out', () => {
+describe('accounts: mail through the queue', () => {
+  let mail: MailServer;
   let platform: Platform;
+  let refusing: Platform;
   let platformWithoutMail: Platform;
+  let redis: Redis;
+  let queue: Queue;
+  let queueEvents: QueueEvents;
   beforeAll(async () => {
-    // Nothing listens on port 1 of loopback: the SMTP connection is refused at once.
-    platform = await startPlatform({ SMTP_URL: 'smtp://127.0.0.1:1' }, { worker: false });
+    mail = await startMailServer();
+    platform = await startPlatform({
+      SMTP_URL: mail.url,
+      WORKER_QUEUES: 'mail',
+      MAIL_ATTEMPTS: '4',
+      MAIL_BACKOFF_MS: '20',
+    });
+    // Nothing listens on port 1 of loopback: every SMTP connection is refused at once.
+    refusing = await startPlatform({
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      WORKER_QUEUES: 'mail',
+      MAIL_ATTEMPTS: '2',
+      MAIL_BACKOFF_MS: '10',
+    });
     platformWithoutMail = await startPlatform({}, { worker: false });
+    redis = new Redis(platform.config.redisUrl, { maxRetriesPerRequest: null });
+    queue = new Queue(QUEUE.mail, { connection: redis, prefix: platform.config.queuePrefix });
+    queueEvents = new QueueEvents(QUEUE.mail, { connection: redis.duplicate(), prefix: platform.config.queuePrefix });
+    await queueEvents.waitUntilReady();
   });
   afterAll(async () => {
+    await queueEvents?.close();
+    await queue?.close();
+    redis?.disconnect();
     await platformWithoutMail?.close();
+    await refusing?.close();
     await platform?.close();
+    await mail?.close();
   });
 
-  it('answers 503 and keeps no invitation nobody received; without SMTP_URL, says so', async () => {
+  /** Every job of the mail queue, whatever its state. */
+  async function mailJobs() {
+    return queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed']);
+  }
+
+  it('answers once the invitation is queued; retries a refused mail with backoff; the job holds no token', async () => {
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+    const tenant = (await admin.post('/v1/tenants', { name: 'Queued' })).body;
+    const tenantApi = apiClient(platform.apiUrl, tenant.apiKey);
+    mail.refuseNext(2);
+    const since = mail.received.length;
+    const sent = await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'later@acme.test', role: 'owner' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.mail).toEqual({ status: 'queued', error: null });
+    const job = await queue.getJob(jobId.mailInvitation(sent.body.id));
+    expect(job?.name).toBe(JOB.mailInvitation);
+    expect(job?.data).toEqual({ v: 1, kind: 'invitation', invitationId: sent.body.id });
+
+    // Refused twice (451), sent on the third attempt: the link in the mail is the one that works.
+    const token = linkToken(await mail.mailTo('later@acme.test', since), 'accept-invitation');
+    expect(mail.refused()).toBe(2);
+    const shown = await waitUntil('the invitation shows its mail sent', async () => {
+      const item = (await tenantApi.get('/v1/invitations')).body.items.find(
+        (i: { id: string }) => i.id === sent.body.id,
+      );
+      return item?.mail.status === 'sent' ? item : undefined;
+    });
+    expect(shown.mail).toEqual({ status: 'sent', error: null });
+    expect(JSON.stringify(await mailJobs().then((jobs) => jobs.map((j) => j.data)))).not.toContain(token);
+    const accepted = await apiClient(platform.apiUrl).post('/v1/auth/accept-invitation', {
+      token,
+      name: 'Later',
+      password: PASSWORD,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+
+    // A doubled job (another id, the same row) finds the invitation accepted: nothing is mailed again.
+    const doubled = await queue.add(
+      JOB.mailInvitation,
+      { v: 1, kind: 'invitation', invitationId: sent.body.id },
+      { jobId: `mail-invitation-again-${sent.body.id}` },
+    );
+    expect(await doubled.waitUntilFinished(queueEvents)).toEqual({
+      skipped: 'accepted, used, expired, withdrawn or already mailed',
+    });
+    expect(mail.received.slice(since).filter((m) => m.to === 'later@acme.test')).toHaveLength(1);
+  });
+
+  it('mails a password reset from the worker; the job names the reset, not its token; a used reset is not mailed again', async () => {
+    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
+    const tenant = (await admin.post('/v1/tenants', { name: 'Reset' })).body;
+    let since = mail.received.length;
+    await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'reset@acme.test', role: 'owner' });
+    const invitation = linkToken(await mail.mailTo('reset@acme.test', since), 'accept-invitation');
+    await apiClient(platform.apiUrl).post('/v1/auth/accept-invitation', { token: invitation, password: PASSWORD });
+
+    since = mail.received.length;
+    expect(
+      (await apiClient(platform.apiUrl).post('/v1/auth/password-reset', { email: 'reset@acme.test' })).status,
+    ).toBe(204);
+    const token = linkToken(await mail.mailTo('reset@acme.test', since), 'reset-password');
+    const resetJobs = (await mailJobs()).filter((j) => j.name === JOB.mailPasswordReset);
+    expect(resetJobs).toHaveLength(1);
+    const resetJob = resetJobs[0];
+    expect(Object.keys(resetJob?.data ?? {}).sort()).toEqual(['kind', 'resetId', 'v']);
+    expect(resetJob?.id).toBe(jobId.mailPasswordReset(resetJob?.data.resetId));
+    expect(JSON.stringify(resetJob?.data)).not.toContain(token);
+    const confirmed = await apiClient(platform.apiUrl).post('/v1/auth/password-reset/confirm', {
+      token,
+      password: 'another good password',
+    });
+    expect(confirmed.status).toBe(204);
+    const doubled = await queue.add(JOB.mailPasswordReset, resetJob?.data, { jobId: 'mail-reset-again' });
+    expect(await doubled.waitUntilFinished(queueEvents)).toMatchObject({ skipped: expect.any(String) });
+    expect(mail.received.slice(since)).toHaveLength(1);
+  });
+
+  it('shows a mail that failed for good on the invitation; without SMTP_URL, refuses at once and keeps nothing', async () => {
+    const admin = apiClient(refusing.apiUrl, ADMIN_KEY);
     const tenant = (await admin.post('/v1/tenants', { name: 'Unmailed' })).body;
     const sent = await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'lost@acme.test', role: 'owner' });
-    expect(sent.status).toBe(503);
-    expect(sent.body.error.code).toBe('MAIL_SEND_FAILED');
-    expect((await apiClient(platform.apiUrl, tenant.apiKey).get('/v1/invitations')).body.items).toEqual([]);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const failed = await waitUntil('the invitation shows its mail failed', async () => {
+      const items = (await apiClient(refusing.apiUrl, tenant.apiKey).get('/v1/invitations')).body.items;
+      return items[0]?.mail.status === 'failed' ? items[0] : undefined;
+    });
+    expect(failed.mail.error).toMatch(/ECONNREFUSED/);
 
     const other = apiClient(platformWithoutMail.apiUrl, ADMIN_KEY);
     const otherTenant = (await other.post('/v1/tenants', { name: 'Unmailed' })).body;
@@ -433,7 +544,11 @@ describe('accounts: mail that cannot go out', () => {
     });
     expect(unconfigured.status).toBe(503);
     expect(unconfigured.body.error.code).toBe('MAIL_NOT_CONFIGURED');
+    expect((await apiClient(platformWithoutMail.apiUrl, otherTenant.apiKey).get('/v1/invitations')).body.items).toEqual(
+      [],
+    );
     const reset = await apiClient(platformWithoutMail.apiUrl).post('/v1/auth/password-reset', { email: 'a@acme.test' });
+    expect(reset.status).toBe(503);
     expect(reset.body.error.code).toBe('MAIL_NOT_CONFIGURED');
   });
 });

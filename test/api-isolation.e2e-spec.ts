@@ -422,6 +422,38 @@ const GQL_OPERATIONS: GqlOperation[] = [
     access: 'read',
     isolation: 'null',
   },
+  {
+    field: 'me',
+    query: '{ me { person { id email } memberships { tenantId role } } }',
+    access: 'person',
+    isolation: 'none',
+  },
+  {
+    field: 'signOutEverywhere',
+    query: 'mutation { signOutEverywhere(input: { keepThisSession: true }) { sessionsEnded } }',
+    access: 'person',
+    isolation: 'none',
+  },
+  { field: 'members', query: '{ members { personId email role } }', access: 'read', isolation: 'list' },
+  { field: 'invitations', query: '{ invitations { id email mail { status } } }', access: 'admin', isolation: 'list' },
+  {
+    field: 'createInvitation',
+    query: 'mutation { createInvitation(input: { email: "gql@owner.test", role: viewer }) { invitation { id } } }',
+    access: 'admin',
+    isolation: 'none',
+  },
+  {
+    field: 'revokeInvitation',
+    query: 'mutation($invitationId: ID!) { revokeInvitation(input: { id: $invitationId }) { revokedInvitationId } }',
+    access: 'admin',
+    isolation: { notFound: 'INVITATION_NOT_FOUND' },
+  },
+  {
+    field: 'removeMember',
+    query: 'mutation($personId: ID!) { removeMember(input: { personId: $personId }) { removedPersonId } }',
+    access: 'admin',
+    isolation: { notFound: 'MEMBER_NOT_FOUND' },
+  },
   { field: 'webhooks', query: '{ webhooks { nodes { id url } } }', access: 'read', isolation: 'list' },
   {
     field: 'webhook',

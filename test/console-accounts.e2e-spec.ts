@@ -82,10 +82,12 @@ describe('the console, for people', () => {
       env: childProcessEnv({ NODE_ENV: 'production' }),
     });
     mail = await startMailServer();
-    platform = await startPlatform(
-      { CONSOLE_DIR: path.join(buildDir, 'console'), SMTP_URL: mail.url },
-      { worker: false },
-    );
+    // The worker serves the mail queue only: it sends the invitations and resets.
+    platform = await startPlatform({
+      CONSOLE_DIR: path.join(buildDir, 'console'),
+      SMTP_URL: mail.url,
+      WORKER_QUEUES: 'mail',
+    });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
     const tenant = (await admin.post('/v1/tenants', { name: 'Console People' })).body;
     tenantId = tenant.id;

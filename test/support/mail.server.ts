@@ -17,17 +17,32 @@ export interface MailServer {
   received: ReceivedMail[];
   /** The first mail to this address received after `since` mails, waited for. */
   mailTo(address: string, since?: number): Promise<ReceivedMail>;
+  /** Refuses the next `count` mails with a 451 (a temporary failure, as a busy server says). */
+  refuseNext(count: number): void;
+  /** How many mails were refused so far. */
+  refused(): number;
   close(): Promise<void>;
 }
 
 export async function startMailServer(): Promise<MailServer> {
   const received: ReceivedMail[] = [];
+  let toRefuse = 0;
+  let refused = 0;
   const server = new SMTPServer({
     authOptional: true,
     // Plain SMTP on loopback: no certificate to trust.
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onData(stream, session, callback) {
+      if (toRefuse > 0) {
+        toRefuse -= 1;
+        refused += 1;
+        stream.resume();
+        stream.on('end', () =>
+          callback(Object.assign(new Error('try again later (refused by the test)'), { responseCode: 451 })),
+        );
+        return;
+      }
       simpleParser(stream)
         .then((mail) => {
           for (const to of session.envelope.rcptTo)
@@ -46,6 +61,10 @@ export async function startMailServer(): Promise<MailServer> {
       waitUntil(`a mail to ${address}`, async () => received.slice(since).find((mail) => mail.to === address), {
         timeoutMs: 15_000,
       }),
+    refuseNext: (count) => {
+      toRefuse = count;
+    },
+    refused: () => refused,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

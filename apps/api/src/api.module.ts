@@ -10,6 +10,7 @@ import type { AppConfig } from '@sitemaps/config';
 import { CoreModule } from '@sitemaps/core';
 import { createLogger, PlatformMetrics } from '@sitemaps/observability';
 import { ACCOUNT_CONTROLLERS, ACCOUNT_PROVIDERS } from './accounts/accounts.providers';
+import { AccountsResolver } from './accounts/accounts.resolver';
 import { apiLimits, type ApiLimitOverrides } from './api.limits';
 import { LIMITER_PROVIDERS, PRODUCER_PROVIDERS, READINESS_PROVIDER } from './api.providers';
 import { API_LIMITS } from './api.tokens';
@@ -110,6 +111,7 @@ const RESOLVERS = [
   ShardsResolver,
   CrawlsResolver,
   NodeResolver,
+  AccountsResolver,
   JsonScalar,
 ];
 

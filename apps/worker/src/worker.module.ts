@@ -12,6 +12,7 @@ import { WorkerMetrics } from './http/worker.metrics';
 import { IMPORT_PROVIDERS } from './imports/import.providers';
 import { INDEXNOW_PROVIDERS } from './indexnow/indexnow.providers';
 import { JobWorkers } from './job-workers';
+import { MAIL_PROVIDERS } from './mail/mail.providers';
 import { MAINTENANCE_PROVIDERS } from './maintenance/maintenance.providers';
 import { VERIFICATION_PROVIDERS } from './verification/verification.providers';
 import { WEBHOOK_PROVIDERS } from './webhooks/webhook.providers';
@@ -34,6 +35,7 @@ export class WorkerModule {
         ...INDEXNOW_PROVIDERS,
         ...WEBHOOK_PROVIDERS,
         ...VERIFICATION_PROVIDERS,
+        ...MAIL_PROVIDERS,
         WorkerHttpServer,
         WorkerHealth,
         WorkerMetrics,

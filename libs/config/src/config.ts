@@ -164,6 +164,8 @@ export interface AccountsConfig {
   /** undefined: no mail can be sent. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** MAIL_ATTEMPTS / MAIL_BACKOFF_MS: how the mail queue retries a refused email. */
+  mailRetry: { attempts: number; backoffMs: number };
   signInFailures: { points: number; durationSeconds: number };
 }
 
@@ -297,6 +299,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       secureCookies: (e.CONSOLE_URL ?? '').startsWith('https:'),
       smtpUrl: e.SMTP_URL,
       mailFrom: e.MAIL_FROM,
+      mailRetry: { attempts: e.MAIL_ATTEMPTS, backoffMs: e.MAIL_BACKOFF_MS },
       signInFailures: { points: e.SIGN_IN_FAILURE_POINTS, durationSeconds: e.SIGN_IN_FAILURE_DURATION_S },
     },
     public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },

@@ -19,6 +19,7 @@ export * from './urls/exclusion.rules';
 export * from './urls/url-conflicts';
 export * from './shards/shard-size.rules';
 export * from './people/person.rules';
+export * from './people/account-tokens';
 export * from './crawls/crawlers';
 export * from './crawls/crawl-tally';
 export * from './crawls/crawl-insight';

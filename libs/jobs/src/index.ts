@@ -7,3 +7,4 @@ export * from './verification.producer';
 export * from './site-files.producer';
 export * from './job-handlers';
 export * from './tenant-write-positions';
+export * from './mail.producer';

@@ -16,6 +16,8 @@ export const QUEUE = {
   webhook: 'webhook',
   /** Checks hostname proofs (DNS TXT, HTTP file) of sites due for a check. */
   verification: 'verification',
+  /** Invitation and password-reset emails, sent by the worker after the API stored their rows. */
+  mail: 'mail',
 } as const;
 export type QueueName = (typeof QUEUE)[keyof typeof QUEUE];
 
@@ -43,6 +45,10 @@ export const JOB = {
   sweepVerification: 'sweep-verification',
   /** After a site (or its tenant) is deleted: removes its files from the store (maintenance queue). */
   removeSiteFiles: 'remove-site-files',
+  /** Mints an invitation's token and mails its link (queue mail). */
+  mailInvitation: 'mail-invitation',
+  /** Mints a password reset's token and mails its link (queue mail). */
+  mailPasswordReset: 'mail-password-reset',
 } as const;
 
 /** The jobs of the maintenance queue, each on its own schedule. */
@@ -126,6 +132,16 @@ export const removeSiteFilesPayload = z.object({ v: z.literal(1), siteId: uuid }
 export type RemoveSiteFilesPayload = z.infer<typeof removeSiteFilesPayload>;
 export type VerifySitePayload = z.infer<typeof verifySitePayload>;
 
+/**
+ * An email to send names its row only: the worker mints the link's token when it sends (the row
+ * keeps its sha256), so no token that signs anybody in ever sits in Redis.
+ */
+export const mailPayload = z.discriminatedUnion('kind', [
+  z.object({ v: z.literal(1), kind: z.literal('invitation'), invitationId: uuid }),
+  z.object({ v: z.literal(1), kind: z.literal('password-reset'), resetId: uuid }),
+]);
+export type MailPayload = z.infer<typeof mailPayload>;
+
 // Job ids are deterministic so a retried or doubled enqueue is one job. BullMQ forbids ':' in
 // custom ids and all-digit ids.
 export const jobId = {
@@ -150,4 +166,7 @@ export const jobId = {
   sweepVerification: 'sweep-verification',
   /** One removal per deleted site, however often its deletion is reported. */
   removeSiteFiles: (siteId: string) => `site-files-${siteId}`,
+  /** One email per invitation or reset row, however often it is queued. */
+  mailInvitation: (invitationId: string) => `mail-invitation-${invitationId}`,
+  mailPasswordReset: (resetId: string) => `mail-reset-${resetId}`,
 };

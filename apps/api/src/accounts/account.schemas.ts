@@ -49,6 +49,7 @@ export const signedOutView = z.object({ sessionsEnded: z.number().int() }).meta(
 export const memberView = z
   .object({ personId: z.uuid(), email: z.string(), name: z.string(), role: roleEnum, createdAt: z.date() })
   .meta({ id: 'Member' });
+export const mailStatusEnum = z.enum(['queued', 'retrying', 'sent', 'failed']);
 export const invitationView = z
   .object({
     id: z.uuid(),
@@ -57,6 +58,14 @@ export const invitationView = z
     invitedBy: z.string().describe('person:<id> or key:<id>'),
     expiresAt: z.date(),
     createdAt: z.date(),
+    mail: z
+      .object({
+        status: mailStatusEnum.describe(
+          'queued: the worker will send it; retrying: the SMTP server refused, tried again with backoff; sent; failed: every attempt refused',
+        ),
+        error: z.string().nullable().describe("the SMTP server's last refusal"),
+      })
+      .describe('the delivery of the invitation email'),
   })
   .meta({ id: 'Invitation' });
 export const membersView = z.object({ items: z.array(memberView) }).meta({ id: 'MemberList' });

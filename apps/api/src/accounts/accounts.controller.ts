@@ -17,7 +17,14 @@ import {
   signedOutView,
   signInInput,
 } from './account.schemas';
-import { AccountsService, SESSION_COOKIE, SignInsLimitedError, type NewSession } from './accounts.service';
+import {
+  AccountsService,
+  clearedSessionCookie,
+  SESSION_COOKIE,
+  sessionCookieOptions,
+  SignInsLimitedError,
+  type NewSession,
+} from './accounts.service';
 import { MembersService } from './members.service';
 
 /**
@@ -156,16 +163,11 @@ export class AccountsController {
   }
 
   private clearCookie(reply: FastifyReply): void {
-    void reply.header('set-cookie', serialize(SESSION_COOKIE, '', { ...this.cookieOptions(), maxAge: 0 }));
+    void reply.header('set-cookie', clearedSessionCookie(this.config));
   }
 
   private cookieOptions() {
-    return {
-      httpOnly: true,
-      sameSite: 'strict' as const,
-      secure: this.config.accounts.secureCookies,
-      path: '/',
-    };
+    return sessionCookieOptions(this.config);
   }
 }
 

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parse as parseCookies } from 'cookie';
+import { parse as parseCookies, serialize } from 'cookie';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AppConfig } from '@sitemaps/config';
 import { PersonRepository, type MembershipOfPerson } from '@sitemaps/data';
 import {
   checkPassword,
   DomainError,
+  hashToken,
+  newToken,
+  sameToken,
   normaliseEmail,
   parsePlatformRole,
   parseRole,
@@ -18,9 +21,9 @@ import {
 import { CONFIG } from '@sitemaps/core';
 import type { Principal } from '../auth/principal';
 import { uuidKey } from '../common/pagination';
-import { hashToken, newToken, sameToken } from './account-tokens';
-import { MAILER, PASSWORD_HASHER, SIGN_IN_LIMITER } from './accounts.tokens';
-import type { Mailer } from './mailer';
+
+import type { MailProducer } from '@sitemaps/jobs';
+import { MAIL_PRODUCER, PASSWORD_HASHER, SIGN_IN_LIMITER } from './accounts.tokens';
 import type { PasswordHasher } from './password.hasher';
 
 export const SESSION_COOKIE = 'sitemaps_session';
@@ -49,7 +52,7 @@ export class AccountsService {
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly people: PersonRepository,
     @Inject(PASSWORD_HASHER) private readonly passwords: PasswordHasher,
-    @Inject(MAILER) private readonly mailer: Mailer,
+    @Inject(MAIL_PRODUCER) private readonly mail: MailProducer,
     @Inject(SIGN_IN_LIMITER) private readonly failures: RateLimiterAbstract,
   ) {}
 
@@ -101,6 +104,11 @@ export class AccountsService {
 
   async signOutEverywhere(personId: string): Promise<number> {
     return this.people.deleteSessionsOf(personId);
+  }
+
+  /** Every session of the person but this one. */
+  async signOutOthers(personId: string, sessionId: string): Promise<number> {
+    return this.people.deleteSessionsOf(personId, sessionId);
   }
 
   /**
@@ -203,25 +211,20 @@ export class AccountsService {
   }
 
   /**
-   * Mails a reset link if the email belongs to a person; the answer is the same either way, so
-   * the route does not tell who has an account.
+   * Queues a reset link for the email if it belongs to a person (the worker mints the token and
+   * mails it); the answer is the same either way, so the route does not tell who has an account.
    */
   async requestPasswordReset(email: string): Promise<void> {
-    this.mailer.assertConfigured();
+    assertMailConfigured(this.config);
     const person = await this.people.findByEmail(normaliseEmail(email));
     if (!person) return;
-    const token = newToken();
-    await this.people.createPasswordReset({
+    // The stored hash is of a token nobody ever sees: the link works once the worker replaces it.
+    const resetId = await this.people.createPasswordReset({
       personId: person.id,
-      tokenHash: hashToken(token),
+      tokenHash: hashToken(newToken()),
       expiresAt: new Date(Date.now() + PASSWORD_RESET_TTL_MS),
     });
-    const link = `${this.config.accounts.consoleUrl}/#/reset-password/${token}`;
-    await this.mailer.send({
-      to: person.email,
-      subject: 'Reset your Sitemaps password',
-      text: `Someone (we hope you) asked to reset the password of ${person.email}.\n\nChoose a new one here, within the hour:\n${link}\n\nIf it was not you, ignore this email: nothing changes.\n`,
-    });
+    await this.mail.passwordReset(resetId);
   }
 
   /** Sets the new password and signs the person out everywhere. */
@@ -231,6 +234,22 @@ export class AccountsService {
     if (!(await this.people.usePasswordReset(hashToken(token), passwordHash)))
       throw new DomainError('invalid', 'RESET_TOKEN_INVALID', 'this reset link is unknown, used or expired');
   }
+}
+
+/** The session cookie's attributes: HttpOnly, SameSite=Strict, Secure behind https. */
+export function sessionCookieOptions(config: AppConfig) {
+  return { httpOnly: true, sameSite: 'strict' as const, secure: config.accounts.secureCookies, path: '/' };
+}
+
+/** A Set-Cookie value that clears the session cookie. */
+export function clearedSessionCookie(config: AppConfig): string {
+  return serialize(SESSION_COOKIE, '', { ...sessionCookieOptions(config), maxAge: 0 });
+}
+
+/** Refuses up front when no SMTP server is configured, before anything is written. */
+export function assertMailConfigured(config: AppConfig): void {
+  if (!config.accounts.smtpUrl)
+    throw new DomainError('unavailable', 'MAIL_NOT_CONFIGURED', 'this platform sends no email: SMTP_URL is not set');
 }
 
 /** A sign-in refused for too many failures: the route sends Retry-After with it. */

@@ -39,7 +39,12 @@ export class MembersController {
   @Post('invitations')
   @RequireScope('admin')
   @ZodBody(createInvitationInput)
-  @ZodCreated(201, invitationView, (invitation: { id: string }) => `/v1/invitations/${invitation.id}`, 'mailed')
+  @ZodCreated(
+    201,
+    invitationView,
+    (invitation: { id: string }) => `/v1/invitations/${invitation.id}`,
+    'stored; its email is queued (see mail.status)',
+  )
   @ApiErrors(503)
   @ApiOperation({ summary: 'Invite a person by email' })
   invite(
@@ -55,7 +60,12 @@ export class MembersController {
   @Post('tenants/:tenantId/invitations')
   @PlatformOnly()
   @ZodBody(createInvitationInput)
-  @ZodCreated(201, invitationView, (invitation: { id: string }) => `/v1/invitations/${invitation.id}`, 'mailed')
+  @ZodCreated(
+    201,
+    invitationView,
+    (invitation: { id: string }) => `/v1/invitations/${invitation.id}`,
+    'stored; its email is queued (see mail.status)',
+  )
   @ApiErrors(404, 503)
   @ApiOperation({ summary: 'Invite a person to a tenant, as the platform operator (a first owner)' })
   inviteAsOperator(

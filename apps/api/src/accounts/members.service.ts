@@ -6,6 +6,8 @@ import {
   assertMayManage,
   checkPassword,
   DomainError,
+  hashToken,
+  newToken,
   INVITATION_TTL_MS,
   notFound,
   normaliseEmail,
@@ -16,10 +18,12 @@ import {
 import { CONFIG } from '@sitemaps/core';
 import { isOperator, type Principal } from '../auth/principal';
 import { uuidKey } from '../common/pagination';
-import { hashToken, newToken } from './account-tokens';
-import { AccountsService, type NewSession } from './accounts.service';
-import { MAILER, PASSWORD_HASHER } from './accounts.tokens';
-import type { Mailer } from './mailer';
+
+import type { MailProducer } from '@sitemaps/jobs';
+import type { z } from 'zod';
+import { mailStatusEnum } from './account.schemas';
+import { AccountsService, assertMailConfigured, type NewSession } from './accounts.service';
+import { MAIL_PRODUCER, PASSWORD_HASHER } from './accounts.tokens';
 import type { PasswordHasher } from './password.hasher';
 
 export interface InvitationView {
@@ -29,6 +33,7 @@ export interface InvitationView {
   invitedBy: string;
   expiresAt: Date;
   createdAt: Date;
+  mail: { status: z.infer<typeof mailStatusEnum>; error: string | null };
 }
 
 /** Who may belong to a tenant: invitations by email, the members and their roles. */
@@ -40,14 +45,17 @@ export class MembersService {
     private readonly tenants: TenantRepository,
     private readonly accounts: AccountsService,
     @Inject(PASSWORD_HASHER) private readonly passwords: PasswordHasher,
-    @Inject(MAILER) private readonly mailer: Mailer,
+    @Inject(MAIL_PRODUCER) private readonly mail: MailProducer,
   ) {}
 
   async members(tenantId: string): Promise<(MemberView & { role: Role })[]> {
     return (await this.people.members(tenantId)).map((m) => ({ ...m, role: parseRole(m.role) }));
   }
 
-  /** Mails an invitation to join the tenant with this role; the link works once, for a week. */
+  /**
+   * Stores an invitation to join the tenant with this role and queues its email: the worker mints
+   * the link (it works once, for a week) and sends it; the invitation shows how that went.
+   */
   async invite(
     principal: Principal,
     invitation: { tenantId: string; email: string; role: Role },
@@ -55,33 +63,22 @@ export class MembersService {
   ): Promise<InvitationView> {
     const { tenantId, email, role } = invitation;
     assertMayManage(managerOf(principal), role);
-    this.mailer.assertConfigured();
+    assertMailConfigured(this.config);
     const tenant = await this.tenants.findById(tenantId);
     if (!tenant) throw notFound('tenant', tenantId);
-    const token = newToken();
     const row = await this.people.createInvitation(
       {
         tenantId,
         email: normaliseEmail(email),
         role,
-        tokenHash: hashToken(token),
+        // A token nobody ever sees: the link works once the mail job replaces it with the mailed one.
+        tokenHash: hashToken(newToken()),
         invitedBy: actor.actor,
         expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
       },
       actor,
     );
-    const link = `${this.config.accounts.consoleUrl}/#/accept-invitation/${token}`;
-    // An invitation nobody received is withdrawn, so the inviter can simply try again.
-    await this.mailer
-      .send({
-        to: row.email,
-        subject: `You are invited to ${tenant.name} on Sitemaps`,
-        text: `You are invited to join ${tenant.name} on Sitemaps as ${role}.\n\nAccept within 7 days:\n${link}\n`,
-      })
-      .catch(async (error: unknown) => {
-        await this.people.deleteInvitation(tenantId, row.id);
-        throw error;
-      });
+    await this.mail.invitation(row.id);
     return presentInvitation(row);
   }
 
@@ -157,6 +154,8 @@ function presentInvitation(row: {
   invitedBy: string;
   expiresAt: Date;
   createdAt: Date;
+  mailStatus: string;
+  mailError: string | null;
 }): InvitationView {
   return {
     id: row.id,
@@ -165,5 +164,6 @@ function presentInvitation(row: {
     invitedBy: row.invitedBy,
     expiresAt: row.expiresAt,
     createdAt: row.createdAt,
+    mail: { status: mailStatusEnum.parse(row.mailStatus), error: row.mailError },
   };
 }

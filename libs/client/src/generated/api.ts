@@ -1252,6 +1252,16 @@ export interface components {
             expiresAt: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description the delivery of the invitation email */
+            mail: {
+                /**
+                 * @description queued: the worker will send it; retrying: the SMTP server refused, tried again with backoff; sent; failed: every attempt refused
+                 * @enum {string}
+                 */
+                status: "queued" | "retrying" | "sent" | "failed";
+                /** @description the SMTP server's last refusal */
+                error: string | null;
+            };
         };
         InvitationAccept: {
             /** @description from the emailed link */
@@ -4002,7 +4012,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description mailed */
+            /** @description stored; its email is queued (see mail.status) */
             201: {
                 headers: {
                     /** @description the path of what was created */
@@ -4084,7 +4094,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description mailed */
+            /** @description stored; its email is queued (see mail.status) */
             201: {
                 headers: {
                     /** @description the path of what was created */

@@ -26,6 +26,7 @@ export const KNOWN_QUEUES = [
   'import',
   'webhook',
   'verification',
+  'mail',
 ] as const;
 export const QUEUE_NAMES_ALL = KNOWN_QUEUES.join(',');
 /** A typo would serve nothing and say nothing: only known queue names, at least one. */

@@ -42,4 +42,10 @@ export const securityEnv = {
     }),
   /** The From of those emails. */
   MAIL_FROM: z.string().min(3).default('Sitemaps <no-reply@localhost>').meta({ docWith: 'SMTP_URL' }),
+  /** Mail jobs (queue `mail`): attempts each (the first included), the first retry's delay (doubling after). */
+  MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(30).default(6).meta({
+    description:
+      "attempts per invitation or password-reset email (the first included) while the SMTP server refuses; the first retry's delay, doubling after: about 5 minutes in all",
+  }),
+  MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(10_000).meta({ docWith: 'MAIL_ATTEMPTS' }),
 };

@@ -202,6 +202,38 @@ export class PersonRepository {
     }, PEOPLE_TRANSACTION);
   }
 
+  /**
+   * Gives a pending invitation (unaccepted, unexpired, not yet mailed) the hash of the token the
+   * mail job is about to send, replacing the last one: the invitation with its tenant's name, or
+   * null when there is nothing to mail (accepted, expired, withdrawn, sent or failed for good).
+   */
+  async invitationToMail(
+    id: string,
+    tokenHash: Uint8Array<ArrayBuffer>,
+    now = new Date(),
+  ): Promise<(Invitation & { tenantName: string }) | null> {
+    const { count } = await this.prisma.invitation.updateMany({
+      where: { id, acceptedAt: null, expiresAt: { gt: now }, mailStatus: { in: ['queued', 'retrying'] } },
+      data: { tokenHash },
+    });
+    if (count === 0) return null;
+    const row = await this.prisma.invitation.findUnique({
+      where: { id },
+      include: { tenant: { select: { name: true } } },
+    });
+    if (!row) return null;
+    const { tenant, ...invitation } = row;
+    return { ...invitation, tenantName: tenant.name };
+  }
+
+  /** What became of an invitation's email: `sent`, or `retrying`/`failed` with the server's refusal. */
+  async recordInvitationMail(id: string, outcome: { status: 'sent' | 'retrying' | 'failed'; error: string | null }) {
+    await this.prisma.invitation.updateMany({
+      where: { id },
+      data: { mailStatus: outcome.status, mailError: outcome.error },
+    });
+  }
+
   /** Pending (unaccepted, unexpired) invitations of the tenant, oldest first. */
   pendingInvitations(tenantId: string, now = new Date()): Promise<Invitation[]> {
     return this.prisma.invitation.findMany({
@@ -294,12 +326,38 @@ export class PersonRepository {
 
   // Password resets
 
+  /** A reset waiting for its email (the mail job mints the token); its id. */
   async createPasswordReset(reset: {
     personId: string;
     tokenHash: Uint8Array<ArrayBuffer>;
     expiresAt: Date;
-  }): Promise<void> {
-    await this.prisma.passwordReset.create({ data: reset });
+  }): Promise<string> {
+    return (await this.prisma.passwordReset.create({ data: reset, select: { id: true } })).id;
+  }
+
+  /**
+   * Gives an unused, unexpired, not yet mailed reset the hash of the token the mail job is about
+   * to send: the person's email to send it to, or null when there is nothing to mail.
+   */
+  async passwordResetToMail(
+    id: string,
+    tokenHash: Uint8Array<ArrayBuffer>,
+    now = new Date(),
+  ): Promise<{ id: string; email: string } | null> {
+    const { count } = await this.prisma.passwordReset.updateMany({
+      where: { id, usedAt: null, mailedAt: null, expiresAt: { gt: now } },
+      data: { tokenHash },
+    });
+    if (count === 0) return null;
+    const row = await this.prisma.passwordReset.findUnique({
+      where: { id },
+      include: { person: { select: { email: true } } },
+    });
+    return row && { id: row.id, email: row.person.email };
+  }
+
+  async passwordResetMailed(id: string, now = new Date()): Promise<void> {
+    await this.prisma.passwordReset.updateMany({ where: { id }, data: { mailedAt: now } });
   }
 
   /**
