@@ -1,10 +1,15 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { isDatabaseUnavailable } from '@sitemaps/data';
+
+/** While Postgres restarts or fails over, crawlers are told to come back: 503, not a 500. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 /**
  * Whatever fails, the client gets a bare status line as text: no stack, no message, no id.
- * Client errors Fastify raised before routing (a malformed body, say) keep their 4xx status.
+ * Client errors Fastify raised before routing (a malformed body, say) keep their 4xx status; an
+ * unreachable database is a 503 with Retry-After (a crawler retries it and keeps what it had).
  */
 @Catch()
 export class PublicExceptionFilter implements ExceptionFilter {
@@ -12,13 +17,20 @@ export class PublicExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const status = exception instanceof HttpException && exception.getStatus() < 500 ? exception.getStatus() : 500;
+    const unavailable = isDatabaseUnavailable(exception);
+    const status = unavailable
+      ? 503
+      : exception instanceof HttpException && exception.getStatus() < 500
+        ? exception.getStatus()
+        : 500;
     if (status === 500)
       request.log.error({ err: exception, host: request.headers.host, url: request.url }, 'public request failed');
-    if (!reply.sent)
-      void reply
-        .status(status)
-        .type('text/plain; charset=utf-8')
-        .send(`${STATUS_CODES[status] ?? 'Error'}\n`);
+    if (unavailable) request.log.warn({ host: request.headers.host, url: request.url }, 'database unavailable');
+    if (reply.sent) return;
+    if (unavailable) void reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    void reply
+      .status(status)
+      .type('text/plain; charset=utf-8')
+      .send(`${STATUS_CODES[status] ?? 'Error'}\n`);
   }
 }
