@@ -1,4 +1,4 @@
-// npm run soak [-- --minutes 20 --fault-every-s 30 --redis cluster|server --postgres-down-s 5
+// npm run soak [-- --minutes 20 --fault-every-s 30 --redis cluster|server --postgres-down-s 5 --workers 2
 //   --faults worker,api,public,redis-master,postgres-restart,postgres-crash]
 // The fault soak (test/support/fault-soak.ts) for as long as asked, on a Redis Cluster it starts
 // (`--redis server`: one redis-server, whose fault is `redis`, and `postgres-promote` by default); prints its numbers and exits
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     faults,
     redis,
     postgresDownMs,
+    workers: Number(arg('workers', '2')),
     log: (line) => console.log(line),
   });
   console.log(formatSoakReport(report));

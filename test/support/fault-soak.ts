@@ -19,7 +19,7 @@ import { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { Client } from 'pg';
 import { QUEUE } from '@sitemaps/jobs';
-import { freePort, startRedisServer, type RedisServer } from '@sitemaps/local-services';
+import { freePort, startRedisServer, stopChild, type RedisServer } from '@sitemaps/local-services';
 // The lib's files, not its index (which loads vitest): `npm run soak` runs this outside vitest.
 import { startPostgresReplicaPair, type PostgresReplicaPair } from '@sitemaps/testing/src/postgres-replica';
 import { startRedisCluster, type TestRedisCluster } from '@sitemaps/testing/src/redis-cluster';
@@ -40,14 +40,7 @@ import { spawnWorker, type WorkerProcess } from './worker-process';
  * proxy; only one of them happens, once: afterwards there is no replica.
  */
 export type FaultKind =
-  | 'worker'
-  | 'api'
-  | 'public'
-  | 'redis'
-  | 'redis-master'
-  | 'postgres-restart'
-  | 'postgres-promote'
-  | 'postgres-crash';
+  'worker' | 'api' | 'public' | 'redis' | 'redis-master' | 'postgres-restart' | 'postgres-promote' | 'postgres-crash';
 
 export interface SoakOptions {
   /** How long the load runs; the driver injects every kind of fault once even if that takes longer. */
@@ -90,6 +83,8 @@ export interface SoakReport {
   crashes: { name: string; atS: number; output: string }[];
   /** Jobs left in a queue once the platform has settled: none when no job is stuck. */
   stuckJobs: Record<string, number>;
+  /** Processes that did not exit within 30 s of SIGTERM at the end (then SIGKILLed): a shutdown that hangs. */
+  stopHangs: string[];
   /** Per process: RSS (MB) first sampled after warm-up and last, and the most seen. */
   rss: { name: string; firstMb: number; lastMb: number; maxMb: number }[];
 }
@@ -107,11 +102,11 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   const wrongRedis = options.faults.find((kind) => kind === (onCluster ? 'redis' : 'redis-master'));
   if (wrongRedis) throw new Error(`fault ${wrongRedis} needs redis: '${onCluster ? 'server' : 'cluster'}'`);
   const queuePrefix = `soak-${randomBytes(4).toString('hex')}`;
-  const redisDir = await mkdtemp(path.join(tmpdir(), 'soak-redis-'));
+  const redisDir = onCluster ? undefined : await mkdtemp(path.join(tmpdir(), 'soak-redis-'));
   const redisPort = await freePort();
   // Redis with its append-only file: a restart keeps the queues, as a production Redis would.
   const startRedis = () =>
-    startRedisServer({ port: redisPort, dir: redisDir, args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
+    startRedisServer({ port: redisPort, dir: redisDir!, args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
   const cluster: TestRedisCluster | undefined = onCluster ? await startRedisCluster() : undefined;
   let redis: RedisServer | undefined = onCluster ? undefined : await startRedis();
   // A crash loses no acknowledged commit only when the replica confirms every commit.
@@ -322,35 +317,43 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       { timeoutMs: 180_000, intervalMs: 200 },
     );
   const everyoneReady = async () => {
+    await reviveDead();
     await ready('the API', () => api.url);
     await ready('the public server', () => publicServer.url);
     for (const [i, worker] of workers.entries()) await ready(`worker ${i}`, () => worker.httpUrl);
   };
 
+  const crashed = (name: string, output: string) => {
+    crashes.push({ name, atS: seconds(), output });
+    log(`soak: ${seconds()} s: ${name} died by itself, restarted:\n${output}`);
+  };
   /** Restarts, as an orchestrator would, a process that died by itself, and records it. */
+  const reviveDead = async () => {
+    if (dead(api.child)) {
+      crashed('api', tail(api.output()));
+      api = await spawnApi(env, slow);
+    }
+    for (const [i, worker] of workers.entries()) {
+      if (!dead(worker.child)) continue;
+      crashed(`worker ${i}`, tail(worker.output()));
+      workers[i] = await spawnWorker(env, slow);
+    }
+    if (dead(publicServer.child)) {
+      const output = publicServer.lines
+        .slice(-15)
+        .map((line) => JSON.stringify(line))
+        .join('\n');
+      crashed('public', output);
+      publicServer = await spawnPublic(env, slow);
+    }
+  };
   const superviseLoop = async () => {
     while (!stop) {
       await sleep(1_000);
       if (injecting || stop) continue;
       injecting = true;
       try {
-        if (dead(api.child)) {
-          crashes.push({ name: 'api', atS: seconds(), output: tail(api.output()) });
-          api = await spawnApi(env, slow);
-        }
-        for (const [i, worker] of workers.entries()) {
-          if (!dead(worker.child)) continue;
-          crashes.push({ name: `worker ${i}`, atS: seconds(), output: tail(worker.output()) });
-          workers[i] = await spawnWorker(env, slow);
-        }
-        if (dead(publicServer.child)) {
-          const output = publicServer.lines
-            .slice(-15)
-            .map((line) => JSON.stringify(line))
-            .join('\n');
-          crashes.push({ name: 'public', atS: seconds(), output });
-          publicServer = await spawnPublic(env, slow);
-        }
+        await reviveDead();
       } catch (error) {
         log(`soak: could not restart a crashed process: ${(error as Error).message}`);
       } finally {
@@ -434,6 +437,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     recovered();
   }
 
+  const stopHangs: string[] = [];
   const load = [putLoop(), importLoop(), buildLoop(), crawlLoop(), rssLoop(), superviseLoop()];
   const loadStarted = Date.now();
   try {
@@ -452,6 +456,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     log(`soak: ${seconds()} s: load stopped, settling`);
 
     // Settle: every process ready, a last full build after the last change, nothing queued or running.
+    await reviveDead();
     await everyoneReady();
     const reader = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pg.primaryPort()}/sitemaps` });
     await reader.connect();
@@ -494,6 +499,8 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         { timeoutMs: 60_000, intervalMs: 1_000 },
       ).catch(() => leftoverJobs(queues));
       return {
+        // Filled in by the teardown below: the same array.
+        stopHangs,
         durationS: seconds(),
         requests,
         clientErrors,
@@ -517,13 +524,30 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   } finally {
     stop = true;
     await Promise.allSettled(load);
-    await Promise.allSettled([api.stop(), publicServer.stop(), ...workers.map((worker) => worker.stop())]);
+    await Promise.allSettled([
+      stopWithin('api', api.child, stopHangs),
+      stopWithin('public', publicServer.child, stopHangs),
+      ...workers.map((worker, i) => stopWithin(`worker ${i}`, worker.child, stopHangs)),
+    ]);
+    if (stopHangs.length > 0) log(`soak: did not exit on SIGTERM within 30 s: ${stopHangs.join(', ')}`);
     await redis?.stop();
     await cluster?.stop();
     await proxy.stop();
     await pg.stop();
-    await rm(redisDir, { recursive: true, force: true });
+    if (redisDir) await rm(redisDir, { recursive: true, force: true });
   }
+}
+
+/** SIGTERM, and SIGKILL after 30 s: a process whose shutdown hangs is named, not waited for for ever. */
+async function stopWithin(name: string, child: ChildProcess, hangs: string[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = stopChild(child);
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 30_000)));
+  if ((await Promise.race([exited, late])) === 'late') {
+    hangs.push(`${name} (pid ${child.pid})`);
+    await stopChild(child, 'SIGKILL');
+  }
+  clearTimeout(timer);
 }
 
 const promotions: FaultKind[] = ['postgres-promote', 'postgres-crash'];
@@ -633,6 +657,7 @@ export function formatSoakReport(report: SoakReport): string {
     `stored ${report.stored}, published ${report.published}; missing ${report.publishedDiff.missing.length}, extra ${report.publishedDiff.extra.length}; acknowledged but lost ${report.lost.length}`,
     `processes that died by themselves: ${report.crashes.length}${report.crashes.map((crash) => `\n  ${crash.name} at ${crash.atS} s:\n${crash.output}`).join('')}`,
     `jobs left after settling: ${JSON.stringify(report.stuckJobs)}`,
+    `did not exit on SIGTERM within 30 s: ${report.stopHangs.length > 0 ? report.stopHangs.join(', ') : 'none'}`,
     `RSS (MB, first/last/max): ${report.rss.map((p) => `${p.name} ${p.firstMb}/${p.lastMb}/${p.maxMb}`).join('; ')}`,
   ].join('\n');
 }
