@@ -10,8 +10,8 @@ import { formatSoakReport, runFaultSoak } from './support/fault-soak';
 describe('fault soak (short)', () => {
   it('keeps every invariant through a Redis Cluster failover, a Postgres outage and a crash promotion', async () => {
     const report = await runFaultSoak({
-      durationMs: 15_000,
-      faultEveryMs: 4_000,
+      durationMs: 10_000,
+      faultEveryMs: 3_000,
       faults: ['redis-master', 'postgres-restart', 'postgres-crash'],
       redis: 'cluster',
       postgresDownMs: 3_000,

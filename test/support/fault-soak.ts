@@ -29,7 +29,7 @@ import { apiClient } from './api-client';
 import { spawnApi, type ApiProcess } from './api-process';
 import { fetchFile, locsOf, validateSitemaps } from './crawler';
 import { spawnPublic, type PublicProcess } from './public-process';
-import { spawnWorker, type WorkerProcess } from './worker-process';
+import { spawnWorker } from './worker-process';
 
 /**
  * `redis` SIGKILLs the one Redis server and starts it again; `redis-master` (on a cluster) SIGKILLs
@@ -134,11 +134,13 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   };
   const slow = { startTimeoutMs: 180_000 };
   // Started side by side: on a loaded machine each start is mostly waiting for SWC and Nest.
-  let [api, publicServer, ...workers]: [ApiProcess, PublicProcess, ...WorkerProcess[]] = await Promise.all([
+  const [firstApi, firstPublic, workers] = await Promise.all([
     spawnApi(env, slow),
     spawnPublic(env, slow),
-    ...Array.from({ length: options.workers ?? 2 }, () => spawnWorker(env, slow)),
+    Promise.all(Array.from({ length: options.workers ?? 2 }, () => spawnWorker(env, slow))),
   ]);
+  let api: ApiProcess = firstApi;
+  let publicServer: PublicProcess = firstPublic;
   log(`soak: platform up in ${seconds()} s`);
 
   const requests: Record<string, number> = {};
