@@ -1,9 +1,11 @@
 // The fault soak: the platform as production runs it (an API, two workers and a public server,
 // each a process of its own) on a Postgres primary with a streaming replica and a Redis of its
-// own, under mixed load (URL PUTs and deletions, NDJSON imports, explicit builds, a crawler),
-// while a driver kills and restarts, on a schedule, a worker, the API, the public server, Redis
-// and Postgres, and once promotes the replica (the apps reach Postgres through a TCP proxy, the
-// stand-in for the name or address a failover moves). Afterwards it checks that what is
+// own (one server, or a Redis Cluster of three masters and three replicas), under mixed load (URL
+// PUTs and deletions, NDJSON imports, explicit builds, a crawler), while a driver kills and
+// restarts, on a schedule, a worker, the API, the public server, Redis (the server, or the cluster
+// master that serves the queues, failed over to its replica) and Postgres (stopped for a while and
+// started again), and once promotes the replica, planned or after a crash of the primary (the
+// apps reach Postgres through a TCP proxy, the stand-in for the name or address a failover moves). Afterwards it checks that what is
 // published is what is stored, that no acknowledged write was lost, that no crawler was served a
 // partial set, that no job is stuck, and samples every process's RSS. `npm run soak` runs it for
 // minutes (scripts/fault-soak.ts); test/fault-soak.e2e-spec.ts runs a short one.
@@ -14,20 +16,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { Client } from 'pg';
 import { QUEUE } from '@sitemaps/jobs';
-import { freePort, startRedisServer, type RedisServer } from '@sitemaps/local-services';
+import { freePort, startRedisServer, stopChild, type RedisServer } from '@sitemaps/local-services';
 // The lib's files, not its index (which loads vitest): `npm run soak` runs this outside vitest.
 import { startPostgresReplicaPair, type PostgresReplicaPair } from '@sitemaps/testing/src/postgres-replica';
+import { startRedisCluster, type TestRedisCluster } from '@sitemaps/testing/src/redis-cluster';
 import { startTcpProxy, type TcpProxy } from '@sitemaps/testing/src/tcp-proxy';
 import { waitUntil } from '@sitemaps/testing/src/wait-until';
 import { apiClient } from './api-client';
 import { spawnApi, type ApiProcess } from './api-process';
 import { fetchFile, locsOf, validateSitemaps } from './crawler';
 import { spawnPublic, type PublicProcess } from './public-process';
-import { spawnWorker, type WorkerProcess } from './worker-process';
+import { spawnWorker } from './worker-process';
 
-export type FaultKind = 'worker' | 'api' | 'public' | 'redis' | 'postgres-restart' | 'postgres-promote';
+/**
+ * `redis` SIGKILLs the one Redis server and starts it again; `redis-master` (on a cluster) SIGKILLs
+ * the master serving the queues, waits for its replica to take over, then starts the killed node
+ * again (it rejoins as a replica). `postgres-restart` stops the primary for `postgresDownMs` and
+ * starts it again. `postgres-promote` (planned: fast stop, the replica has every commit) and
+ * `postgres-crash` (immediate stop of the primary, the synchronous replica promoted) re-point the
+ * proxy; only one of them happens, once: afterwards there is no replica.
+ */
+export type FaultKind =
+  'worker' | 'api' | 'public' | 'redis' | 'redis-master' | 'postgres-restart' | 'postgres-promote' | 'postgres-crash';
 
 export interface SoakOptions {
   /** How long the load runs; the driver injects every kind of fault once even if that takes longer. */
@@ -35,6 +48,12 @@ export interface SoakOptions {
   /** One fault every this long, round robin over `faults`. */
   faultEveryMs: number;
   faults: FaultKind[];
+  /** One redis-server (default), or a Redis Cluster the soak starts (the apps get REDIS_CLUSTER_NODES). */
+  redis?: 'server' | 'cluster';
+  /** Worker processes (default 2). */
+  workers?: number;
+  /** How long `postgres-restart` keeps the primary down (default 5 s): the API answers 503 meanwhile. */
+  postgresDownMs?: number;
   log?: (line: string) => void;
 }
 
@@ -51,6 +70,8 @@ export interface SoakReport {
   /** Errors the load's clients saw, by request kind and status (or network error). */
   clientErrors: Record<string, number>;
   faults: FaultRecord[];
+  /** Recovery per kind of fault: how many, the median and the longest (ms). */
+  recoveryByKind: { kind: FaultKind; count: number; medianMs: number; maxMs: number }[];
   crawler: { rounds: number; completeSets: number; unavailable: number; partialSets: string[] };
   stored: number;
   published: number;
@@ -62,6 +83,8 @@ export interface SoakReport {
   crashes: { name: string; atS: number; output: string }[];
   /** Jobs left in a queue once the platform has settled: none when no job is stuck. */
   stuckJobs: Record<string, number>;
+  /** Processes that did not exit within 30 s of SIGTERM at the end (then SIGKILLed): a shutdown that hangs. */
+  stopHangs: string[];
   /** Per process: RSS (MB) first sampled after warm-up and last, and the most seen. */
   rss: { name: string; firstMb: number; lastMb: number; maxMb: number }[];
 }
@@ -75,19 +98,27 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
-  const redisDir = await mkdtemp(path.join(tmpdir(), 'soak-redis-'));
+  const onCluster = options.redis === 'cluster';
+  const wrongRedis = options.faults.find((kind) => kind === (onCluster ? 'redis' : 'redis-master'));
+  if (wrongRedis) throw new Error(`fault ${wrongRedis} needs redis: '${onCluster ? 'server' : 'cluster'}'`);
+  const queuePrefix = `soak-${randomBytes(4).toString('hex')}`;
+  const redisDir = onCluster ? undefined : await mkdtemp(path.join(tmpdir(), 'soak-redis-'));
   const redisPort = await freePort();
   // Redis with its append-only file: a restart keeps the queues, as a production Redis would.
   const startRedis = () =>
-    startRedisServer({ port: redisPort, dir: redisDir, args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
-  let redis: RedisServer = await startRedis();
-  const pg: PostgresReplicaPair = await startPostgresReplicaPair();
+    startRedisServer({ port: redisPort, dir: redisDir!, args: ['--appendonly', 'yes', '--appendfsync', 'everysec'] });
+  const cluster: TestRedisCluster | undefined = onCluster ? await startRedisCluster() : undefined;
+  let redis: RedisServer | undefined = onCluster ? undefined : await startRedis();
+  // A crash loses no acknowledged commit only when the replica confirms every commit.
+  const pg: PostgresReplicaPair = await startPostgresReplicaPair({
+    synchronous: options.faults.includes('postgres-crash'),
+  });
   const proxy: TcpProxy = await startTcpProxy(pg.primaryPort());
   const databaseUrl = `postgres://postgres@127.0.0.1:${proxy.port}/sitemaps`;
   const env = {
     DATABASE_URL: databaseUrl,
-    REDIS_URL: redis.url,
-    QUEUE_PREFIX: `soak-${randomBytes(4).toString('hex')}`,
+    ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : { REDIS_URL: redis!.url }),
+    QUEUE_PREFIX: queuePrefix,
     ADMIN_API_KEY: ADMIN_KEY,
     LOG_LEVEL: 'error',
     INDEXNOW_ENDPOINTS: 'off',
@@ -102,9 +133,14 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     PUBLIC_WORKERS: '1',
   };
   const slow = { startTimeoutMs: 180_000 };
-  let api: ApiProcess = await spawnApi(env, slow);
-  const workers: WorkerProcess[] = [await spawnWorker(env, slow), await spawnWorker(env, slow)];
-  let publicServer: PublicProcess = await spawnPublic(env, slow);
+  // Started side by side: on a loaded machine each start is mostly waiting for SWC and Nest.
+  const [firstApi, firstPublic, workers] = await Promise.all([
+    spawnApi(env, slow),
+    spawnPublic(env, slow),
+    Promise.all(Array.from({ length: options.workers ?? 2 }, () => spawnWorker(env, slow))),
+  ]);
+  let api: ApiProcess = firstApi;
+  let publicServer: PublicProcess = firstPublic;
   log(`soak: platform up in ${seconds()} s`);
 
   const requests: Record<string, number> = {};
@@ -126,12 +162,16 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   const siteId = (await client().post('/v1/sites', { hostname: HOST })).body.id as string;
 
   /** Runs a request of the load; a refusal or network error is counted, never thrown. */
-  async function attempt<T>(kind: string, run: () => Promise<{ status: number; body: T }>, ok: number[]) {
+  async function attempt<T>(
+    kind: string,
+    run: () => Promise<{ status: number; body: T; headers: Headers }>,
+    ok: number[],
+  ) {
     count(requests, kind);
     try {
       const response = await run();
       if (ok.includes(response.status)) return response;
-      count(clientErrors, `${kind} ${response.status}`);
+      count(clientErrors, `${kind} ${response.status}${refusal(response)}`);
     } catch (error) {
       count(
         clientErrors,
@@ -279,35 +319,43 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       { timeoutMs: 180_000, intervalMs: 200 },
     );
   const everyoneReady = async () => {
+    await reviveDead();
     await ready('the API', () => api.url);
     await ready('the public server', () => publicServer.url);
     for (const [i, worker] of workers.entries()) await ready(`worker ${i}`, () => worker.httpUrl);
   };
 
+  const crashed = (name: string, output: string) => {
+    crashes.push({ name, atS: seconds(), output });
+    log(`soak: ${seconds()} s: ${name} died by itself, restarted:\n${output}`);
+  };
   /** Restarts, as an orchestrator would, a process that died by itself, and records it. */
+  const reviveDead = async () => {
+    if (dead(api.child)) {
+      crashed('api', tail(api.output()));
+      api = await spawnApi(env, slow);
+    }
+    for (const [i, worker] of workers.entries()) {
+      if (!dead(worker.child)) continue;
+      crashed(`worker ${i}`, tail(worker.output()));
+      workers[i] = await spawnWorker(env, slow);
+    }
+    if (dead(publicServer.child)) {
+      const output = publicServer.lines
+        .slice(-15)
+        .map((line) => JSON.stringify(line))
+        .join('\n');
+      crashed('public', output);
+      publicServer = await spawnPublic(env, slow);
+    }
+  };
   const superviseLoop = async () => {
     while (!stop) {
       await sleep(1_000);
       if (injecting || stop) continue;
       injecting = true;
       try {
-        if (dead(api.child)) {
-          crashes.push({ name: 'api', atS: seconds(), output: tail(api.output()) });
-          api = await spawnApi(env, slow);
-        }
-        for (const [i, worker] of workers.entries()) {
-          if (!dead(worker.child)) continue;
-          crashes.push({ name: `worker ${i}`, atS: seconds(), output: tail(worker.output()) });
-          workers[i] = await spawnWorker(env, slow);
-        }
-        if (dead(publicServer.child)) {
-          const output = publicServer.lines
-            .slice(-15)
-            .map((line) => JSON.stringify(line))
-            .join('\n');
-          crashes.push({ name: 'public', atS: seconds(), output });
-          publicServer = await spawnPublic(env, slow);
-        }
+        await reviveDead();
       } catch (error) {
         log(`soak: could not restart a crashed process: ${(error as Error).message}`);
       } finally {
@@ -329,6 +377,10 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   async function injectNow(kind: FaultKind): Promise<void> {
     const at = Date.now();
     log(`soak: ${seconds()} s: fault ${kind}`);
+    const recovered = () => {
+      faults.push({ kind, atS: Math.round((at - started) / 1000), recoveryMs: Date.now() - at });
+      log(`soak: ${seconds()} s: recovered from ${kind} in ${Date.now() - at} ms`);
+    };
     switch (kind) {
       case 'worker': {
         const index = faults.filter((fault) => fault.kind === 'worker').length % workers.length;
@@ -350,13 +402,27 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         await ready('the public server', () => publicServer.url);
         break;
       case 'redis':
-        await redis.kill();
+        await redis!.kill();
         redis = await startRedis();
         await everyoneReady();
         await apiTakesWrites();
         break;
+      case 'redis-master': {
+        // The master of the queues' hash tag: every BullMQ key of the platform is in its slot.
+        const master = await cluster!.masterOf(queuePrefix);
+        const { newMaster } = await cluster!.failOver(master);
+        log(`soak: ${seconds()} s: 127.0.0.1:${newMaster} took over from 127.0.0.1:${master}`);
+        await everyoneReady();
+        await apiTakesWrites();
+        recovered();
+        // Back as a replica of the new master, so that the next kill has a replica to fail over to.
+        await cluster!.restart(master);
+        return;
+      }
       case 'postgres-restart':
-        await pg.restartPrimary();
+        await pg.stopPrimary();
+        await sleep(options.postgresDownMs ?? 5_000);
+        await pg.startPrimary();
         await apiTakesWrites();
         break;
       case 'postgres-promote':
@@ -364,11 +430,16 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         proxy.retarget(pg.primaryPort());
         await apiTakesWrites();
         break;
+      case 'postgres-crash':
+        await pg.crashPrimaryAndPromote();
+        proxy.retarget(pg.primaryPort());
+        await apiTakesWrites();
+        break;
     }
-    faults.push({ kind, atS: Math.round((at - started) / 1000), recoveryMs: Date.now() - at });
-    log(`soak: ${seconds()} s: recovered from ${kind} in ${Date.now() - at} ms`);
+    recovered();
   }
 
+  const stopHangs: string[] = [];
   const load = [putLoop(), importLoop(), buildLoop(), crawlLoop(), rssLoop(), superviseLoop()];
   const loadStarted = Date.now();
   try {
@@ -379,7 +450,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       if (!due(i)) break;
       const kind = options.faults[i % options.faults.length]!;
       // A replica can be promoted once: afterwards there is none.
-      if (kind === 'postgres-promote' && faults.some((fault) => fault.kind === kind)) continue;
+      if (promotions.includes(kind) && faults.some((fault) => promotions.includes(fault.kind))) continue;
       await inject(kind);
     }
     stop = true;
@@ -387,6 +458,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     log(`soak: ${seconds()} s: load stopped, settling`);
 
     // Settle: every process ready, a last full build after the last change, nothing queued or running.
+    await reviveDead();
     await everyoneReady();
     const reader = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pg.primaryPort()}/sitemaps` });
     await reader.connect();
@@ -417,19 +489,25 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       ).catch(() => publishedLocs(publicServer.url));
       const publishedSet = new Set(published);
       // Jobs still running when the load stopped get a minute to finish.
+      const queues: QueueRedis = cluster
+        ? { cluster: cluster.nodes, prefix: `{${queuePrefix}}` }
+        : { url: redis!.url, prefix: queuePrefix };
       const stuckJobs = await waitUntil(
         'no job left',
         async () => {
-          const left = await leftoverJobs(redis.url, env.QUEUE_PREFIX);
+          const left = await leftoverJobs(queues);
           return Object.keys(left).length === 0 ? left : undefined;
         },
         { timeoutMs: 60_000, intervalMs: 1_000 },
-      ).catch(() => leftoverJobs(redis.url, env.QUEUE_PREFIX));
+      ).catch(() => leftoverJobs(queues));
       return {
+        // Filled in by the teardown below: the same array.
+        stopHangs,
         durationS: seconds(),
         requests,
         clientErrors,
         faults,
+        recoveryByKind: recoveryByKind(faults),
         crawler,
         crashes,
         stored: stored.length,
@@ -448,12 +526,51 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   } finally {
     stop = true;
     await Promise.allSettled(load);
-    await Promise.allSettled([api.stop(), publicServer.stop(), ...workers.map((worker) => worker.stop())]);
-    await redis.stop();
+    await Promise.allSettled([
+      stopWithin('api', api.child, stopHangs),
+      stopWithin('public', publicServer.child, stopHangs),
+      ...workers.map((worker, i) => stopWithin(`worker ${i}`, worker.child, stopHangs)),
+    ]);
+    if (stopHangs.length > 0) log(`soak: did not exit on SIGTERM within 30 s: ${stopHangs.join(', ')}`);
+    await redis?.stop();
+    await cluster?.stop();
     await proxy.stop();
     await pg.stop();
-    await rm(redisDir, { recursive: true, force: true });
+    if (redisDir) await rm(redisDir, { recursive: true, force: true });
   }
+}
+
+/** SIGTERM, and SIGKILL after 30 s: a process whose shutdown hangs is named, not waited for for ever. */
+async function stopWithin(name: string, child: ChildProcess, hangs: string[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = stopChild(child);
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 30_000)));
+  if ((await Promise.race([exited, late])) === 'late') {
+    hangs.push(`${name} (pid ${child.pid})`);
+    await stopChild(child, 'SIGKILL');
+  }
+  clearTimeout(timer);
+}
+
+const promotions: FaultKind[] = ['postgres-promote', 'postgres-crash'];
+
+/** What a client was told with a refusal: the error code, and Retry-After on a 503 or 429. */
+function refusal(response: { status: number; body: unknown; headers: Headers }): string {
+  const code = (response.body as { error?: { code?: string } } | undefined)?.error?.code;
+  const retryAfter = response.headers.get('retry-after');
+  const told = response.status === 503 || response.status === 429 ? ` Retry-After ${retryAfter ?? 'missing'}` : '';
+  return `${code ? ` ${code}` : ''}${told}`;
+}
+
+function recoveryByKind(faults: FaultRecord[]): SoakReport['recoveryByKind'] {
+  const kinds = [...new Set(faults.map((fault) => fault.kind))];
+  return kinds.map((kind) => {
+    const times = faults
+      .filter((fault) => fault.kind === kind)
+      .map((fault) => fault.recoveryMs)
+      .sort((a, b) => a - b);
+    return { kind, count: times.length, medianMs: times[Math.floor(times.length / 2)]!, maxMs: times.at(-1)! };
+  });
 }
 
 function expectPublished(build: { status: string; error?: string | null }): void {
@@ -473,22 +590,43 @@ async function publishedLocs(publicUrl: string): Promise<string[]> {
  * children, and delayed jobs overdue by more than a minute. A delayed job not yet due (a retry's
  * backoff, a debounced build) and job schedulers' next runs are not stuck.
  */
-async function leftoverJobs(redisUrl: string, prefix: string): Promise<Record<string, number>> {
+type QueueRedis = { url: string; prefix: string } | { cluster: string; prefix: string };
+
+async function leftoverJobs(redis: QueueRedis): Promise<Record<string, number>> {
   const left: Record<string, number> = {};
-  for (const name of Object.values(QUEUE)) {
-    const queue = new Queue(name, { connection: { url: redisUrl }, prefix });
-    try {
-      const counts = await queue.getJobCounts('wait', 'active', 'prioritized', 'waiting-children');
-      for (const [state, n] of Object.entries(counts)) if (n > 0) left[`${name} ${state}`] = n;
-      const overdue = (await queue.getDelayed()).filter(
-        (job) => !job.repeatJobKey && job.timestamp + job.delay < Date.now() - 60_000,
-      ).length;
-      if (overdue > 0) left[`${name} delayed, overdue`] = overdue;
-    } finally {
-      await queue.close();
-    }
+  const connection: Cluster | { url: string } =
+    'cluster' in redis
+      ? new Cluster(
+          redis.cluster.split(',').map((node) => ({ host: '127.0.0.1', port: Number(node.split(':').pop()) })),
+          { redisOptions: { maxRetriesPerRequest: null } },
+        )
+      : { url: redis.url };
+  try {
+    for (const name of Object.values(QUEUE)) await countLeftover(name, connection, redis.prefix, left);
+  } finally {
+    if (connection instanceof Cluster) connection.disconnect();
   }
   return left;
+}
+
+async function countLeftover(
+  name: string,
+  connection: Cluster | { url: string },
+  prefix: string,
+  left: Record<string, number>,
+): Promise<void> {
+  // BullMQ closes a connection it was handed only if it made it: the cluster client stays ours.
+  const queue = new Queue(name, { connection, prefix });
+  try {
+    const counts = await queue.getJobCounts('wait', 'active', 'prioritized', 'waiting-children');
+    for (const [state, n] of Object.entries(counts)) if (n > 0) left[`${name} ${state}`] = n;
+    const overdue = (await queue.getDelayed()).filter(
+      (job) => !job.repeatJobKey && job.timestamp + job.delay < Date.now() - 60_000,
+    ).length;
+    if (overdue > 0) left[`${name} delayed, overdue`] = overdue;
+  } finally {
+    await queue.close();
+  }
 }
 
 /** RSS of a process and its children (the public server's primary forks its workers), in MB. */
@@ -514,10 +652,14 @@ export function formatSoakReport(report: SoakReport): string {
     `requests: ${JSON.stringify(report.requests)}`,
     `errors seen by clients: ${JSON.stringify(report.clientErrors)}`,
     `faults (${report.faults.length}), recovery: ${recoveries.join('; ')}`,
+    `recovery by kind (count, median, max): ${report.recoveryByKind
+      .map((r) => `${r.kind} ${r.count}× ${(r.medianMs / 1000).toFixed(1)} s, ${(r.maxMs / 1000).toFixed(1)} s`)
+      .join('; ')}`,
     `crawler: ${report.crawler.rounds} rounds, ${report.crawler.completeSets} complete sets, ${report.crawler.unavailable} while the server was down, ${report.crawler.partialSets.length} partial`,
     `stored ${report.stored}, published ${report.published}; missing ${report.publishedDiff.missing.length}, extra ${report.publishedDiff.extra.length}; acknowledged but lost ${report.lost.length}`,
     `processes that died by themselves: ${report.crashes.length}${report.crashes.map((crash) => `\n  ${crash.name} at ${crash.atS} s:\n${crash.output}`).join('')}`,
     `jobs left after settling: ${JSON.stringify(report.stuckJobs)}`,
+    `did not exit on SIGTERM within 30 s: ${report.stopHangs.length > 0 ? report.stopHangs.join(', ') : 'none'}`,
     `RSS (MB, first/last/max): ${report.rss.map((p) => `${p.name} ${p.firstMb}/${p.lastMb}/${p.maxMb}`).join('; ')}`,
   ].join('\n');
 }

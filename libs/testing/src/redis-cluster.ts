@@ -23,6 +23,11 @@ export interface TestRedisCluster {
   replicasOf(port: number): Promise<number[]>;
   /** SIGKILLs the node on `port` and waits for nothing: with a master and its replicas gone the cluster fails. */
   kill(port: number): Promise<void>;
+  /**
+   * Starts a killed node again on its port and files; it rejoins (a failed-over master as a
+   * replica of the node that took its slots), and this waits until every node is ok and in sync.
+   */
+  restart(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -41,6 +46,34 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
   const masters = opts.masters ?? 3;
   const dir = await mkdtemp(path.join(tmpdir(), 'redis-cluster-'));
   const servers = new Map<number, RedisServer>();
+  const busPorts = new Map<number, number>();
+  const startNode = (port: number, busPort: number) =>
+    startRedisServer({
+      port,
+      dir: path.join(dir, String(port)),
+      args: [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-node-timeout',
+        String(NODE_TIMEOUT_MS),
+        '--cluster-port',
+        String(busPort),
+        // A replica takes over however long it was cut off: the test kills masters on purpose.
+        '--cluster-replica-validity-factor',
+        '0',
+      ],
+    });
+  const allReady = (ports: number[]) =>
+    waitUntil(
+      'the cluster to be ok on every node with every replica in sync',
+      async () => {
+        for (const port of ports) if (!(await nodeReady(port, ports.length))) return undefined;
+        return true;
+      },
+      { timeoutMs: 60_000 },
+    );
   const stop = async () => {
     await Promise.all([...servers.values()].map((server) => server.stop()));
     await rm(dir, { recursive: true, force: true });
@@ -50,23 +83,8 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
       // The bus port is set apart: the default (port + 10000) may be taken or past 65535.
       const port = await freePort();
       const busPort = await freePort();
-      const server = await startRedisServer({
-        port,
-        dir: path.join(dir, String(port)),
-        args: [
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          'nodes.conf',
-          '--cluster-node-timeout',
-          String(NODE_TIMEOUT_MS),
-          '--cluster-port',
-          String(busPort),
-          // A replica takes over however long it was cut off: the test kills masters on purpose.
-          '--cluster-replica-validity-factor',
-          '0',
-        ],
-      });
+      busPorts.set(port, busPort);
+      const server = await startNode(port, busPort);
       servers.set(port, server);
     }
     const ports = [...servers.keys()];
@@ -78,14 +96,7 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
       '1',
       '--cluster-yes',
     ]);
-    await waitUntil(
-      'the cluster to be ok on every node with every replica in sync',
-      async () => {
-        for (const port of ports) if (!(await nodeReady(port, ports.length))) return undefined;
-        return true;
-      },
-      { timeoutMs: 60_000 },
-    );
+    await allReady(ports);
   } catch (error) {
     await stop();
     throw error;
@@ -151,6 +162,21 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
       if (!server) throw new Error(`no cluster node on port ${port}`);
       await server.kill();
       servers.delete(port);
+    },
+    async restart(port: number) {
+      const busPort = busPorts.get(port);
+      if (busPort === undefined || servers.has(port)) throw new Error(`no killed cluster node on port ${port}`);
+      servers.set(port, await startNode(port, busPort));
+      await waitUntil(
+        `127.0.0.1:${port} to rejoin as a replica in sync`,
+        () =>
+          withNode(port, async (redis) => {
+            const replication = String(await redis.call('INFO', 'replication'));
+            return replication.includes('role:slave') && replication.includes('master_link_status:up');
+          }),
+        { timeoutMs: 60_000 },
+      );
+      await allReady([...busPorts.keys()]);
     },
     stop,
   };
