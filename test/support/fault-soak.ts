@@ -246,16 +246,27 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       await sleep(250);
       try {
         const index = await fetchFile(url, HOST, 'sitemap.xml');
+        // 503 (with Retry-After, while Postgres is away): the crawler comes back, as when the server is down.
+        if (index.status === 503) {
+          crawler.unavailable++;
+          continue;
+        }
         if (index.status !== 200) {
           if (index.status !== 404) crawler.partialSets.push(`index answered ${index.status}`);
           continue;
         }
         const documents = [{ name: 'sitemap.xml', data: index.body }];
         const problems: string[] = [];
+        let deferred = false;
         for (const shard of locsOf(index.xml)) {
           const file = await fetchFile(url, HOST, new URL(shard).pathname);
-          if (file.status !== 200) problems.push(`${shard} listed but answered ${file.status}`);
+          if (file.status === 503) deferred = true;
+          else if (file.status !== 200) problems.push(`${shard} listed but answered ${file.status}`);
           else documents.push({ name: new URL(shard).pathname, data: file.body });
+        }
+        if (deferred) {
+          crawler.unavailable++;
+          continue;
         }
         const validation = await validateSitemaps(documents);
         if (validation.status !== 0) problems.push(validation.output);
