@@ -1,10 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailable } from '@sitemaps/data';
-
-/** While Postgres restarts or fails over, crawlers are told to come back: 503, not a 500. */
-const DATABASE_RETRY_AFTER_S = 5;
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '@sitemaps/data';
 
 /**
  * Whatever fails, the client gets a bare status line as text: no stack, no message, no id.

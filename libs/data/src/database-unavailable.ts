@@ -34,6 +34,9 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 const MESSAGES =
   /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection is not open|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command/i;
 
+/** Seconds a client should wait before retrying a request that met the database unreachable (Retry-After). */
+export const DATABASE_RETRY_AFTER_S = 5;
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   for (let current = error; current && typeof current === 'object' && !seen.has(current);) {

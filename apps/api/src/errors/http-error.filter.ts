@@ -4,7 +4,7 @@
 // failing over) was not done: 503 with Retry-After, so clients and balancers retry it.
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { isDatabaseUnavailable } from '@sitemaps/data';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '@sitemaps/data';
 import { DomainError, type ErrorDetail, type ErrorKind } from '@sitemaps/domain';
 import { lingerOnClose } from '../http/lingering-close';
 
@@ -34,9 +34,6 @@ export interface ErrorBody {
 }
 
 const logger = new Logger('http');
-
-/** Seconds a client should wait before retrying a request that met the database unreachable. */
-export const DATABASE_RETRY_AFTER_S = 5;
 
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
