@@ -291,9 +291,45 @@ process.prependOnceListener('SIGTERM', () => session.post('Profiler.stop', (erro
   return preload;
 }
 
+/**
+ * --loop-delay: every process of the public server and of the bare-node control reports, when
+ * told to stop, its event loop's delay (p50, p99, max, sampled every 10 ms), the connections it
+ * accepted, the requests it answered and the time its garbage collector took (all from its first
+ * request on) — to tell a loop
+ * held inside a process (a long write, GC) from one waiting for a CPU.
+ */
+async function loopDelayPreload(work: string): Promise<string> {
+  const preload = path.join(work, 'loop-delay.js');
+  await writeFile(
+    preload,
+    `const { monitorEventLoopDelay, PerformanceObserver } = require('node:perf_hooks');
+const net = require('node:net');
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+let gcMs = 0, gcMax = 0, connections = 0, requests = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) { gcMs += e.duration; gcMax = Math.max(gcMax, e.duration); } }).observe({ entryTypes: ['gc'] });
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  this.on('connection', () => connections++);
+  // From the first request on: starting up (loading modules, Nest's init) holds the loop too.
+  this.on('request', () => { if (requests++ === 0) { delay.reset(); gcMs = 0; gcMax = 0; } });
+  return listen.apply(this, args);
+};
+process.prependOnceListener('SIGTERM', () => {
+  const ms = (ns) => (ns / 1e6).toFixed(1);
+  if (requests > 0) process.stderr.write('loop-delay pid ' + process.pid + ': p50 ' + ms(delay.percentile(50)) + ' ms, p99 ' + ms(delay.percentile(99)) + ' ms, max ' + ms(delay.max) + ' ms; gc ' + gcMs.toFixed(0) + ' ms (longest ' + gcMax.toFixed(1) + '); ' + connections + ' connections, ' + requests + ' requests\\n');
+});
+`,
+  );
+  return preload;
+}
+
 async function startPublic(env: Awaited<ReturnType<typeof createBenchEnv>>, work: string): Promise<Server> {
   const port = await freePort();
-  const profile = flag('profile') ? await profilerPreload(work) : null;
+  const preloads = [
+    ...(flag('profile') ? [await profilerPreload(work)] : []),
+    ...(flag('loop-delay') ? [await loopDelayPreload(work)] : []),
+  ];
   const app = await startApp(
     'public',
     {
@@ -308,7 +344,7 @@ async function startPublic(env: Awaited<ReturnType<typeof createBenchEnv>>, work
       PUBLIC_METRICS_PORT: '0',
       PUBLIC_WORKERS: String(WORKERS),
       CRAWL_INSIGHT: text('crawl-insight') ?? 'on',
-      ...(profile ? { NODE_OPTIONS: `--require ${profile}` } : {}),
+      ...(preloads.length > 0 ? { NODE_OPTIONS: preloads.map((preload) => `--require ${preload}`).join(' ') } : {}),
     },
     /public server listening/,
   );
@@ -378,6 +414,7 @@ if (cluster.isPrimary && ${WORKERS} > 1) {
   for (let i = 0; i < ${WORKERS}; i++) cluster.fork();
   process.on('SIGTERM', () => { for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM'); process.exit(0); });
 } else {
+  process.on('SIGTERM', () => process.exit(0));
   http.createServer((req, res) => {
     const file = files[req.url];
     if (!file) return void res.writeHead(404, { 'content-length': '0' }).end();
@@ -388,7 +425,8 @@ if (cluster.isPrimary && ${WORKERS} > 1) {
 }
 `,
   );
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const preload = flag('loop-delay') ? ['--require', await loopDelayPreload(work)] : [];
+  const child = spawn(process.execPath, [...preload, script], { stdio: ['ignore', 'ignore', 'inherit'] });
   cleanups.push(() => stopChild(child));
   const baseUrl = `http://127.0.0.1:${port}`;
   return { name: 'node', pid: child.pid, baseUrl, etags: await etags(baseUrl, child) };
