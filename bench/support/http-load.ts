@@ -36,6 +36,8 @@ export interface LoadResult {
    * 2xx/3xx, so a 200 where a 304 was expected is not seen: check one request before the run.
    */
   unexpected: number;
+  /** What the unexpected were, as the client words it (wrk: connect/read/write/timeout, non-2xx/3xx). */
+  unexpectedDetail?: string;
 }
 
 export interface LoadClient {
@@ -125,6 +127,9 @@ export function parseWrk(output: string): LoadResult {
     p99Ms: ms(p99 ?? '', p99Unit),
     mbps: bytes(transfer ?? '', transferUnit) / 1e6,
     unexpected: non2xx3xx + socketErrors.reduce((sum, count) => sum + Number(count), 0),
+    unexpectedDetail: [/Socket errors: .*/.exec(output)?.[0], /Non-2xx or 3xx responses: \d+/.exec(output)?.[0]]
+      .filter(Boolean)
+      .join('; '),
   };
 }
 
