@@ -174,14 +174,14 @@ export class PlatformMetrics {
       labelNames: ['reason'],
       registers,
     });
-    const metrics = this;
+    const stale = () => this.stale;
     let staleCounted = 0;
     new Counter({
       name: 'sitemaps_public_stale_answers_total',
       help: 'Public answers given from a manifest past its age while Postgres was unreachable (stale-if-error)',
       registers,
       collect() {
-        const answers = metrics.stale?.staleAnswers ?? 0;
+        const answers = stale()?.staleAnswers ?? 0;
         if (answers > staleCounted) this.inc(answers - staleCounted);
         staleCounted = answers;
       },
@@ -191,7 +191,7 @@ export class PlatformMetrics {
       help: 'Sites the public server serves from a manifest past its age now, Postgres being unreachable',
       registers,
       collect() {
-        this.set(metrics.stale?.staleSites ?? 0);
+        this.set(stale()?.staleSites ?? 0);
       },
     });
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });

@@ -179,8 +179,10 @@ export class ManifestReader {
   private readonly staleIfErrorMs: number;
   private readonly staleRetryMs: number;
   private readonly onStaleChange: ((change: StaleChange) => void) | undefined;
-  /** The snapshots served stale now: the hot path's one test (`staleSites`) is on its size. */
+  /** The snapshots served stale now. */
   private readonly staleSnapshots = new Set<SiteSnapshot>();
+  /** Their number, a plain field: the hot path's one test when nothing is stale (read-only outside). */
+  staleSites = 0;
   /** Since when sites have been served stale with no successful read since; undefined: not so. */
   private staleSince: number | undefined;
   private staleAnswersAtStart = 0;
@@ -201,11 +203,6 @@ export class ManifestReader {
     this.staleIfErrorMs = options.staleIfErrorMs ?? 86_400_000;
     this.staleRetryMs = options.staleRetryMs ?? 5_000;
     this.onStaleChange = options.onStaleChange;
-  }
-
-  /** Sites served from a stale snapshot now (Postgres unreachable). */
-  get staleSites(): number {
-    return this.staleSnapshots.size;
   }
 
   /**
@@ -355,6 +352,7 @@ export class ManifestReader {
     entry.stale = true;
     entry.expiresAt = now + this.staleRetryMs;
     this.staleSnapshots.add(stale.snapshot);
+    this.staleSites = this.staleSnapshots.size;
     if (this.staleSince !== undefined) return;
     this.staleSince = now;
     this.staleAnswersAtStart = this.staleAnswers;
@@ -370,6 +368,7 @@ export class ManifestReader {
     if (!entry.stale) return;
     entry.stale = false;
     if (entry.loaded?.snapshot) this.staleSnapshots.delete(entry.loaded.snapshot);
+    this.staleSites = this.staleSnapshots.size;
   }
 
   /** A read of Postgres succeeded: told once per outage. Sites still stale refresh on their next request. */
