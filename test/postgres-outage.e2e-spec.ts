@@ -3,6 +3,8 @@
 // request the API cannot do answers 503 with Retry-After and the code DATABASE_UNAVAILABLE, not
 // 500: a client or balancer knows to retry it. Once Postgres is back the API takes writes again by
 // itself (its pools reconnect), and every write it acknowledged, before or after, is stored.
+// The public server (a process of its own) keeps serving what it last read of a site through the
+// outage (stale-if-error), and counts every crawler fetch of it into Postgres once it is back.
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Pool } from 'pg';
@@ -17,8 +19,11 @@ import {
   type PostgresReplicaPair,
   type TcpProxy,
 } from '@sitemaps/testing';
+import { rawRequest, type RawResponse } from '@sitemaps/testing/src/raw-http';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient, type ApiResponse } from './support/api-client';
+import { spawnPublic, type PublicProcess } from './support/public-process';
+import { spawnWorker, type WorkerProcess } from './support/worker-process';
 
 const ADMIN_KEY = 'outage-admin-key-0123456789';
 const HOST = 'outage.example.com';
@@ -132,6 +137,169 @@ describe('Postgres restarted under load', () => {
     const { rows } = await db.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1', [siteId]);
     const stored = new Set(rows.map((row) => row.loc));
     expect(acknowledged.filter((loc) => !stored.has(loc))).toEqual([]);
+  }, 240_000);
+});
+
+const READ = 'read.example.com';
+const UNREAD = 'unread.example.com';
+
+// What a crawler sees of the public server while Postgres is down: the sites it had read are
+// served from their last manifest past its age (1 s here: BLOB_GRACE_MS 2 s), with the same bytes
+// and validators; what it never read (a site, or the bytes of a shard kept in Postgres) answers
+// 503 with Retry-After. Once Postgres is back, a new publish is served, and no fetch went uncounted.
+describe('the public server through a Postgres outage', () => {
+  let pair: PostgresReplicaPair;
+  let app: NestFastifyApplication;
+  let worker: WorkerProcess;
+  let server: PublicProcess;
+  let api: ReturnType<typeof apiClient>;
+  const siteIds: Record<string, string> = {};
+  /** Requests of READ's sitemap files sent to the public server: each is a fetch it must count. */
+  let fetchesOfRead = 0;
+
+  const get = (host: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> => {
+    if (host === READ) fetchesOfRead += 1;
+    return rawRequest(server.url, path, { host, headers: { 'user-agent': 'outage-check/1.0', ...headers } });
+  };
+  const publish = async (host: string, locs: string[]) => {
+    const siteId = siteIds[host] as string;
+    const put = await api.put(
+      `/v1/sites/${siteId}/urls`,
+      locs.map((loc) => ({ loc: `https://${host}${loc}`, section: loc.split('/')[1] })),
+    );
+    expect(put.status).toBe(200);
+    const build = await api.post(`/v1/sites/${siteId}/builds`, {});
+    expect(await api.waitForBuild(siteId, build.body.buildId)).toMatchObject({ status: 'published' });
+  };
+
+  beforeAll(async () => {
+    pair = await startPostgresReplicaPair();
+    const env = {
+      DATABASE_URL: pair.primaryUrl,
+      REDIS_URL: testRedisUrl(),
+      ADMIN_API_KEY: ADMIN_KEY,
+      QUEUE_PREFIX: uniqueQueuePrefix('stale'),
+      LOG_LEVEL: 'error',
+      INDEXNOW_ENDPOINTS: 'off',
+      SITE_VERIFICATION: developmentSiteVerification(),
+      BUILD_QUIET_MS: '100',
+      // A cached manifest's age is half of this (at least 1 s): the outage outlasts it.
+      BLOB_GRACE_MS: '2000',
+      CRAWL_FLUSH_MS: '200',
+      PUBLIC_WORKERS: '1',
+      PUBLIC_METRICS_PORT: '0',
+    };
+    app = await createApiApp(parseConfig(env));
+    await app.listen(0, '127.0.0.1');
+    const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const tenant = await apiClient(baseUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Stale' });
+    api = apiClient(baseUrl, tenant.body.apiKey);
+    for (const hostname of [READ, UNREAD]) siteIds[hostname] = (await api.post('/v1/sites', { hostname })).body.id;
+    worker = await spawnWorker(env);
+    server = await spawnPublic(env);
+    await publish(READ, ['/blog/1', '/products/1']);
+    await publish(UNREAD, ['/blog/1']);
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await worker?.stop();
+    await app?.close();
+    await pair?.stop();
+  });
+
+  it('serves the sites it read from their last manifest, 503 for the rest; a publish after it is served', async () => {
+    const before = {
+      index: await get(READ, '/sitemap.xml'),
+      robots: await get(READ, '/robots.txt'),
+      shard: await get(READ, '/sitemap-blog-1.xml.gz'),
+    };
+    expect([before.index.status, before.robots.status, before.shard.status]).toEqual([200, 200, 200]);
+
+    await pair.stopPrimary();
+    try {
+      // Until the manifest's age has passed and a reload met Postgres down (the log says so), and
+      // after: the same bytes and tag, never a 503 or a 404.
+      const during: RawResponse[] = [];
+      await waitUntil('the public server to serve a manifest past its age', async () => {
+        const response = await get(READ, '/sitemap.xml');
+        during.push(response);
+        return (
+          response.status !== 200 ||
+          server.lines.some((line) => line.msg.startsWith('Postgres unreachable: serving manifests'))
+        );
+      });
+      for (const response of during) {
+        expect({ status: response.status, etag: response.headers.etag }).toEqual({
+          status: 200,
+          etag: before.index.headers.etag,
+        });
+        expect(response.body.equals(before.index.body)).toBe(true);
+      }
+      for (const [path, was] of [
+        ['/sitemap.xml', before.index],
+        ['/robots.txt', before.robots],
+        ['/sitemap-blog-1.xml.gz', before.shard],
+      ] as const) {
+        const again = await get(READ, path);
+        expect({ path, status: again.status, etag: again.headers.etag }).toEqual({
+          path,
+          status: 200,
+          etag: was.headers.etag,
+        });
+        expect(again.body.equals(was.body)).toBe(true);
+        const notModified = await get(READ, path, { 'if-none-match': String(was.headers.etag) });
+        expect({ path, status: notModified.status }).toEqual({ path, status: 304 });
+      }
+      // Not in memory: a shard whose bytes are in Postgres (the default store), and a site never read.
+      for (const [host, path] of [
+        [READ, '/sitemap-products-1.xml.gz'],
+        [UNREAD, '/sitemap.xml'],
+        [UNREAD, '/robots.txt'],
+      ] as const) {
+        const refused = await get(host, path);
+        expect({ host, path, status: refused.status, retryAfter: refused.headers['retry-after'] }).toEqual({
+          host,
+          path,
+          status: 503,
+          retryAfter: '5',
+        });
+      }
+      const started = await server.waitForLine((line) => typeof line.metricsPort === 'number');
+      const metrics = await (await fetch(`http://127.0.0.1:${String(started.metricsPort)}/metrics`)).text();
+      expect(Number(/^sitemaps_public_stale_answers_total\{[^}]*\} (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(
+        6,
+      );
+      expect(metrics).toMatch(/^sitemaps_public_stale_sites\{[^}]*\} 1$/m);
+    } finally {
+      await pair.startPrimary();
+    }
+
+    // Back: a new publish is served, and so is the site never read.
+    await waitUntil('the API to read again', async () => (await api.get(`/v1/sites/${siteIds[READ]}`)).status === 200);
+    await publish(READ, ['/blog/1', '/blog/2', '/products/1']);
+    const after = await waitUntil('the new publish to be served', async () => {
+      const index = await get(READ, '/sitemap.xml');
+      return index.status === 200 && index.headers.etag !== before.index.headers.etag && index;
+    });
+    expect(after.body.equals(before.index.body)).toBe(false);
+    expect((await get(READ, '/sitemap-blog-1.xml.gz')).status).toBe(200);
+    expect((await get(UNREAD, '/sitemap.xml')).status).toBe(200);
+    await server.waitForLine((line) => line.msg.startsWith('Postgres reachable again'));
+
+    // Every fetch of READ's files, before, during and after the outage, is counted once the
+    // public server has written its last counts (at shutdown).
+    expect(await server.stop()).toBe(0);
+    const db = new Pool({ connectionString: pair.primaryUrl, max: 1 });
+    try {
+      const { rows } = await db.query<{ fetches: number }>(
+        'SELECT coalesce(sum(fetches), 0)::int AS fetches FROM crawl_fetches WHERE site_id = $1',
+        [siteIds[READ]],
+      );
+      expect(rows[0]?.fetches).toBe(fetchesOfRead);
+    } finally {
+      await db.end();
+    }
   }, 240_000);
 });
 

@@ -1,13 +1,16 @@
 // Off the hot path: every CRAWL_FLUSH_MS, the fetches the lane and Fastify counted (CrawlTally)
 // become hourly rows in Postgres. A crawler's claim is checked here, by forward-confirmed reverse
 // DNS, once per address (cached for CRAWL_VERDICT_TTL_MS); fetches wait for their address's verdict for up to
-// VERDICT_WAIT_MS. Addresses live only in this process's memory, never in a row.
+// VERDICT_WAIT_MS. Addresses live only in this process's memory, never in a row. While Postgres is
+// unreachable, rows wait in memory (at most MAX_UNWRITTEN) and go with the next flush that can write.
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Logger } from '@nestjs/common';
-import type { CrawlRepository } from '@sitemaps/data';
+import { isDatabaseUnavailable, type CrawlRepository } from '@sitemaps/data';
 import {
   crawlRows,
+  mergeCrawlRows,
+  type CrawlFetchRow,
   verifyCrawlerAddress,
   type Crawler,
   type CrawlerDns,
@@ -22,8 +25,13 @@ const VERDICT_WAIT_MS = 30_000;
 const MAX_VERDICTS = 10_000;
 /** DNS checks in flight at once; more addresses wait for a later flush. */
 const MAX_CHECKS = 16;
-/** Fetches kept waiting for verdicts; beyond, the oldest count as unverified. */
+/** Fetches kept waiting for verdicts (or for Postgres, to learn their site); beyond, the oldest are dropped. */
 const MAX_WAITING = 20_000;
+/** Rows kept while Postgres cannot be written (a key per site, hour, file, crawler and status): about 10 MB. */
+const MAX_UNWRITTEN = 50_000;
+
+/** Why fetches went uncounted: the tally was full, too many waited, or too many rows waited for Postgres. */
+export type CrawlDropReason = 'keys' | 'waiting' | 'unwritten';
 
 export interface CrawlFlusherOptions {
   flushMs: number;
@@ -33,6 +41,8 @@ export interface CrawlFlusherOptions {
   verdictTtlMs: number;
   /** A failed check (a DNS outage among the reasons) is tried again sooner (CRAWL_FAILED_VERDICT_TTL_MS). */
   failedVerdictTtlMs: number;
+  /** Told of fetches dropped uncounted (a metric). */
+  onDropped?: (reason: CrawlDropReason, fetches: number) => void;
 }
 
 /** node:dns over VERIFICATION_DNS_SERVERS (else the system's resolvers). */
@@ -66,6 +76,8 @@ export class CrawlFlusher {
   private readonly verdicts = new Map<string, { verified: boolean; expiresAt: number }>();
   private readonly checking = new Set<string>();
   private waiting: TalliedFetches[] = [];
+  /** Rows a flush could not write because Postgres was unreachable: written with the next. */
+  private unwritten: CrawlFetchRow[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
@@ -102,10 +114,11 @@ export class CrawlFlusher {
     this.waiting = [];
     if (this.tally.dropped > 0) {
       this.logger.warn(`${this.tally.dropped} fetches not counted: too many distinct keys between flushes`);
+      this.options.onDropped?.('keys', this.tally.dropped);
       this.tally.dropped = 0;
     }
-    if (fetches.length === 0) return;
-    const sites = await this.sites(fetches);
+    if (fetches.length === 0 && this.unwritten.length === 0) return;
+    const { sites, unreadable } = await this.sites(fetches);
     const now = Date.now();
     for (const fetch of fetches) if (fetch.address !== null) this.check(fetch.crawler, fetch.address, now);
     const { rows, waiting } = crawlRows(
@@ -121,23 +134,63 @@ export class CrawlFlusher {
       },
       final ? Infinity : now - VERDICT_WAIT_MS,
     );
+    // Fetches of a hostname Postgres could not be asked about wait too: their site is learnt later.
+    if (unreadable.size > 0) waiting.unshift(...fetches.filter((fetch) => unreadable.has(this.hostnameOf(fetch))));
     this.waiting = waiting.length > MAX_WAITING ? waiting.slice(-MAX_WAITING) : waiting;
-    await this.crawls.record(rows);
+    this.dropped('waiting', waiting.slice(0, waiting.length - this.waiting.length));
+    const pending = this.unwritten.length > 0 ? mergeCrawlRows([...this.unwritten, ...rows]) : rows;
+    this.unwritten = [];
+    try {
+      await this.crawls.record(pending);
+    } catch (error) {
+      // Not written (one transaction: nothing of it was): kept for the next flush while Postgres is
+      // away. Any other failure would fail again; its rows are dropped, as the warning says.
+      if (final || !isDatabaseUnavailable(error)) {
+        this.dropped('unwritten', pending);
+        throw error;
+      }
+      this.unwritten = pending.length > MAX_UNWRITTEN ? pending.slice(-MAX_UNWRITTEN) : pending;
+      this.dropped('unwritten', pending.slice(0, pending.length - this.unwritten.length));
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)} (${this.unwritten.length} rows kept for the next flush)`,
+      );
+    }
   }
 
-  /** The site id of each hostname the fetches name (cached by the reader: the requests loaded them). */
-  private async sites(fetches: TalliedFetches[]): Promise<Map<string, string>> {
-    const ids = new Map<string, string>();
+  private dropped(reason: CrawlDropReason, lost: readonly { fetches: number }[]): void {
+    if (lost.length === 0) return;
+    const fetches = lost.reduce((sum, entry) => sum + entry.fetches, 0);
+    this.logger.warn(`${fetches} fetches not counted (${reason})`);
+    this.options.onDropped?.(reason, fetches);
+  }
+
+  private hostnameOf(fetch: TalliedFetches): string {
+    const target = resolveTarget(fetch.host, fetch.url, this.options.platformHost);
+    return target === null || target === 'bad-request' ? '' : target.hostname;
+  }
+
+  /**
+   * The site id of each hostname the fetches name (cached by the reader: the requests loaded
+   * them), and the hostnames Postgres could not be asked about now.
+   */
+  private async sites(fetches: TalliedFetches[]): Promise<{ sites: Map<string, string>; unreadable: Set<string> }> {
+    const sites = new Map<string, string>();
+    const unreadable = new Set<string>();
     const hosts = new Set<string>();
     for (const fetch of fetches) {
       const target = resolveTarget(fetch.host, fetch.url, this.options.platformHost);
       if (target !== null && target !== 'bad-request') hosts.add(target.hostname);
     }
     for (const hostname of hosts) {
-      const snapshot = this.reader.peek(hostname) ?? (await this.reader.load(hostname).catch(() => null));
-      if (snapshot) ids.set(hostname, snapshot.site.id);
+      const snapshot =
+        this.reader.peek(hostname) ??
+        (await this.reader.load(hostname).catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) unreadable.add(hostname);
+          return null;
+        }));
+      if (snapshot) sites.set(hostname, snapshot.site.id);
     }
-    return ids;
+    return { sites, unreadable };
   }
 
   private verdict(crawler: Crawler, address: string, now: number): boolean | undefined {

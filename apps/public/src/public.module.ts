@@ -11,7 +11,14 @@ import {
 import { APP_FILTER } from '@nestjs/core';
 import type { AppConfig } from '@sitemaps/config';
 import type { Pool } from 'pg';
-import { createPgPool, createPrismaClient, CrawlRepository, ManifestRepository, PrismaClient } from '@sitemaps/data';
+import {
+  createPgPool,
+  createPrismaClient,
+  CrawlRepository,
+  DATABASE_RETRY_AFTER_S,
+  ManifestRepository,
+  PrismaClient,
+} from '@sitemaps/data';
 import type { CrawlTally } from '@sitemaps/domain';
 import { postgresCheck, Readiness, redisCheck } from '@sitemaps/health';
 import { createRedisConnection, type RedisConnection } from '@sitemaps/jobs';
@@ -101,6 +108,7 @@ export class PublicModule {
           provide: ManifestReader,
           inject: [PrismaClient, MANIFEST_SUBSCRIBER, BLOB_POOL],
           useFactory: async (prisma: PrismaClient, subscriber: RedisConnection, pool: Pool) => {
+            const logger = new Logger('manifests');
             const reader = new ManifestReader(
               new ManifestRepository(prisma),
               createBlobStore(config.storage, prisma, pool),
@@ -109,8 +117,20 @@ export class PublicModule {
                 maxAgeMs: Math.min(60_000, Math.max(1_000, config.storage.graceMs / 2)),
                 // On a replica, a publish is served once the replica has replayed it, never before.
                 ...(config.databaseReadUrl ? { replayedLsn: replayPosition(pool) } : {}),
+                // Through a Postgres outage, the last manifest read rather than a 503 (docs/operations.md).
+                staleIfErrorMs: config.public.staleIfErrorMs,
+                staleRetryMs: DATABASE_RETRY_AFTER_S * 1_000,
+                onStaleChange: (change) =>
+                  change.serving
+                    ? logger.warn(
+                        `Postgres unreachable: serving manifests past their age, up to ${config.public.staleIfErrorMs / 1_000} s after their read (first: ${change.hostname}, version ${change.version}, read ${Math.round(change.readAgoMs / 1_000)} s ago)`,
+                      )
+                    : logger.log(
+                        `Postgres reachable again: ${change.answers} answers were served from stale manifests over ${Math.round(change.forMs / 1_000)} s`,
+                      ),
               },
             );
+            metrics.observeStaleServing(reader);
             await reader.listen(subscriber, manifestChannel(config.queuePrefix));
             return reader;
           },
@@ -133,7 +153,7 @@ export class PublicModule {
         PublicService,
         PublicRoutes,
         PublicConnections,
-        ...(crawls ? crawlProviders(config, options, crawls) : []),
+        ...(crawls ? crawlProviders(config, options, crawls, metrics) : []),
         // What still passes through Nest (its not-found handler, for one) answers as bare as the route does.
         { provide: APP_FILTER, useClass: PublicExceptionFilter },
       ],
@@ -142,7 +162,12 @@ export class PublicModule {
 }
 
 /** The crawl counts' writer: on the primary (a replica cannot be written), through a small pool of its own. */
-function crawlProviders(config: AppConfig, options: PublicOptions, tally: CrawlTally): Provider[] {
+function crawlProviders(
+  config: AppConfig,
+  options: PublicOptions,
+  tally: CrawlTally,
+  metrics: PlatformMetrics,
+): Provider[] {
   return [
     { provide: CRAWL_POOL, useFactory: () => createPgPool(config.databaseUrl, { max: 2 }) },
     {
@@ -154,6 +179,7 @@ function crawlProviders(config: AppConfig, options: PublicOptions, tally: CrawlT
           platformHost: options.platformHost,
           verdictTtlMs: config.crawls.verdictTtlMs,
           failedVerdictTtlMs: config.crawls.failedVerdictTtlMs,
+          onDropped: (reason, fetches) => metrics.crawlFetchesDropped.inc({ reason }, fetches),
         }),
     },
     CrawlFlushing,

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '@sitemaps/data';
 import { PublicService, type PublicResponse } from './public.service';
 
 @Injectable()
@@ -26,14 +27,29 @@ export class PublicRoutes implements OnModuleInit {
     try {
       response = await this.service.respond({ method: request.method, url: request.url, headers: request.headers });
     } catch (error) {
-      // Whatever failed, the client gets a bare status line: no stack, no message, no id.
-      request.log.error({ err: error, host: request.headers.host, url: request.url }, 'public request failed');
-      response = {
-        status: 500,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: `${STATUS_CODES[500]}\n`,
-      };
+      // Whatever failed, the client gets a bare status line: no stack, no message, no id. Postgres
+      // unreachable with nothing of the site (or file) in memory: come back later, never a 404
+      // (the sitemap is not gone) nor a 500.
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ host: request.headers.host, url: request.url }, 'database unavailable');
+        response = UNAVAILABLE;
+      } else {
+        request.log.error({ err: error, host: request.headers.host, url: request.url }, 'public request failed');
+        response = FAILED;
+      }
     }
     return reply.code(response.status).headers(response.headers).send(response.body);
   }
 }
+
+const FAILED: PublicResponse = {
+  status: 500,
+  headers: { 'content-type': 'text/plain; charset=utf-8' },
+  body: `${STATUS_CODES[500]}\n`,
+};
+
+const UNAVAILABLE: PublicResponse = {
+  status: 503,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  body: `${STATUS_CODES[503]}\n`,
+};

@@ -97,19 +97,23 @@ export class PublicService {
     const snapshot = this.reader.peek(target.hostname);
     if (snapshot === undefined) return undefined;
     const { response, read } = this.answer(request, target, snapshot);
-    if (!read) return ranged(request, response);
-    const body = this.reader.peekBytes(read.siteId, read.file, read.variant);
-    return body && ranged(request, withBody(response, body, read.length));
+    const body = read && this.reader.peekBytes(read.siteId, read.file, read.variant);
+    if (read && !body) return undefined;
+    // Counted once answered: a Postgres outage's answers from the last manifest (stale-if-error).
+    if (this.reader.staleSites !== 0) this.reader.countStaleAnswer(snapshot);
+    return ranged(request, read && body ? withBody(response, body, read.length) : response);
   }
 
   async respond(request: PublicRequest): Promise<PublicResponse> {
     const target = this.target(request);
     if (!('hostname' in target)) return target;
-    const { response, read } = this.answer(request, target, await this.reader.load(target.hostname));
-    return ranged(
-      request,
-      read ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant), read.length) : response,
-    );
+    const snapshot = await this.reader.load(target.hostname);
+    const { response, read } = this.answer(request, target, snapshot);
+    const answer = read
+      ? withBody(response, await this.reader.read(read.siteId, read.file, read.variant), read.length)
+      : response;
+    if (this.reader.staleSites !== 0) this.reader.countStaleAnswer(snapshot);
+    return ranged(request, answer);
   }
 
   /**

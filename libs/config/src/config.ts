@@ -113,7 +113,14 @@ export interface AppConfig {
     limits: ApiLimits;
   };
   accounts: AccountsConfig;
-  public: { host: string; port: number; baseUrl: string | undefined; workers: number };
+  public: {
+    host: string;
+    port: number;
+    baseUrl: string | undefined;
+    workers: number;
+    /** PUBLIC_STALE_IF_ERROR_S in ms: how long past its read a manifest may serve through a Postgres outage. */
+    staleIfErrorMs: number;
+  };
   /** TRUSTED_PROXIES: the peers whose X-Forwarded-For names the client; empty: the peer is the client. */
   trustedProxies: string[];
   logLevel: string;
@@ -302,7 +309,13 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       mailRetry: { attempts: e.MAIL_ATTEMPTS, backoffMs: e.MAIL_BACKOFF_MS },
       signInFailures: { points: e.SIGN_IN_FAILURE_POINTS, durationSeconds: e.SIGN_IN_FAILURE_DURATION_S },
     },
-    public: { host: e.PUBLIC_HOST, port: e.PUBLIC_PORT, baseUrl: e.PUBLIC_BASE_URL, workers: e.PUBLIC_WORKERS },
+    public: {
+      host: e.PUBLIC_HOST,
+      port: e.PUBLIC_PORT,
+      baseUrl: e.PUBLIC_BASE_URL,
+      workers: e.PUBLIC_WORKERS,
+      staleIfErrorMs: e.PUBLIC_STALE_IF_ERROR_S * 1_000,
+    },
     trustedProxies: e.TRUSTED_PROXIES,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, apiPort: e.API_METRICS_PORT, publicPort: e.PUBLIC_METRICS_PORT },

@@ -28,6 +28,14 @@ export const QUEUE_STATES = [
   'failed',
 ] as const;
 
+/** What the stale-serving metrics read on scrape: the public server's manifest reader has these. */
+export interface StaleServing {
+  /** Answers given from a manifest past its age while Postgres was unreachable, since start. */
+  readonly staleAnswers: number;
+  /** Sites served so now. */
+  readonly staleSites: number;
+}
+
 /** How a URL reached the platform: a PUT (REST or GraphQL), an uploaded file, a sitemap import. */
 export type IngestVia = 'api' | 'upload' | 'sitemap';
 
@@ -54,10 +62,13 @@ export class PlatformMetrics {
   readonly webhookDeliveries: Counter<'outcome'>;
   /** Public answers by status and whether memory answered (`hit`) or the site or bytes were loaded first (`miss`). */
   readonly publicResponses: Counter<'status' | 'cache'>;
+  /** Crawler fetches the public server counted but could not keep: `keys`, `waiting`, `unwritten` (crawl.flusher.ts). */
+  readonly crawlFetchesDropped: Counter<'reason'>;
   /** The public server's hot path counts here: an array increment per answer, summed on scrape. */
   readonly publicTally = new ResponseTally();
   private readonly pools = new Map<string, PoolUsage>();
   private readonly queues: CountedQueue[] = [];
+  private stale: StaleServing | undefined;
 
   constructor(app: string, opts: { defaultMetrics?: boolean } = {}) {
     this.registry.setDefaultLabels({ app });
@@ -157,12 +168,43 @@ export class PlatformMetrics {
         });
       },
     });
+    this.crawlFetchesDropped = new Counter({
+      name: 'sitemaps_crawl_fetches_dropped_total',
+      help: 'Crawler fetches counted by the public server but not written to Postgres, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    const stale = () => this.stale;
+    let staleCounted = 0;
+    new Counter({
+      name: 'sitemaps_public_stale_answers_total',
+      help: 'Public answers given from a manifest past its age while Postgres was unreachable (stale-if-error)',
+      registers,
+      collect() {
+        const answers = stale()?.staleAnswers ?? 0;
+        if (answers > staleCounted) this.inc(answers - staleCounted);
+        staleCounted = answers;
+      },
+    });
+    new Gauge({
+      name: 'sitemaps_public_stale_sites',
+      help: 'Sites the public server serves from a manifest past its age now, Postgres being unreachable',
+      registers,
+      collect() {
+        this.set(stale()?.staleSites ?? 0);
+      },
+    });
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 
   /** The pool's usage is read on each scrape. */
   observePool(name: string, pool: PoolUsage): void {
     this.pools.set(name, pool);
+  }
+
+  /** The public server's stale serving is read on each scrape. */
+  observeStaleServing(source: StaleServing): void {
+    this.stale = source;
   }
 
   /** The queues' job counts are read on each scrape (one Redis round trip per queue). */

@@ -1,20 +1,29 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgPool, createPrismaClient, ManifestRepository, type PrismaClient } from '@sitemaps/data';
+import {
+  createPgPool,
+  createPrismaClient,
+  isDatabaseUnavailable,
+  ManifestRepository,
+  type PrismaClient,
+} from '@sitemaps/data';
 import type { Pool } from 'pg';
 import {
   createSite,
   createTestDatabase,
+  startTcpProxy,
   storeFile,
   switchManifest,
   testRedisUrl,
+  waitUntil,
   type TestDatabase,
 } from '@sitemaps/testing';
 import { createBlobStore, type BlobStore } from '@sitemaps/storage';
-import { ManifestReader, manifestChannel, publishManifestChanged } from './manifest.reader';
+import { ManifestReader, manifestChannel, publishManifestChanged, type StaleChange } from './manifest.reader';
 
 // A channel of this test's own: other test files publish on theirs.
 const CHANNEL = manifestChannel(`reader-${process.pid}-${Date.now()}`);
@@ -163,5 +172,58 @@ describe('ManifestReader', () => {
     const site = await createSite(prisma);
     const first = await shortLived.load(site.hostname);
     expect(await shortLived.load(site.hostname)).not.toBe(first);
+  });
+
+  it('serves the last snapshot while Postgres is unreachable (stale-if-error), and the new one once it is back', async () => {
+    // Postgres through a proxy that the test points at a closed port: connections refused, as when it is down.
+    const dbPort = Number(new URL(db.url).port || 5432);
+    const proxy = await startTcpProxy(dbPort);
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const url = new URL(db.url);
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    const viaProxy = createPrismaClient(url.toString());
+    const changes: StaleChange[] = [];
+    const options = { maxAgeMs: 0, staleRetryMs: 0, onStaleChange: (change: StaleChange) => changes.push(change) };
+    const stale = new ManifestReader(new ManifestRepository(viaProxy), store, options);
+    const off = new ManifestReader(new ManifestRepository(viaProxy), store, { ...options, staleIfErrorMs: 0 });
+    try {
+      const site = await createSite(prisma);
+      await switchManifest(prisma, site.id, { 'sitemap.xml': await storeFile(store, site.id, '<v1/>', 'index') });
+      const before = await stale.load(site.hostname);
+      await off.load(site.hostname);
+      expect(stale.staleSites).toBe(0);
+
+      proxy.retarget(closedPort);
+      // Past its age (0 here): the same snapshot, counted; an announcement keeps it as the fallback too.
+      expect(await stale.load(site.hostname)).toBe(before);
+      stale.invalidate(site.id);
+      expect(await stale.load(site.hostname)).toBe(before);
+      expect(stale.staleSites).toBe(1);
+      stale.countStaleAnswer(before);
+      expect(stale.staleAnswers).toBe(1);
+      expect(changes).toMatchObject([{ serving: true, hostname: site.hostname, version: before?.manifest?.version }]);
+      // Never read, or staleIfErrorMs 0: the failure, as before.
+      await expect(stale.load('never-read.example.com')).rejects.toSatisfy(isDatabaseUnavailable);
+      await expect(off.load(site.hostname)).rejects.toSatisfy(isDatabaseUnavailable);
+
+      const version = await switchManifest(prisma, site.id, {
+        'sitemap.xml': await storeFile(store, site.id, '<v2/>', 'index'),
+      });
+      proxy.retarget(dbPort);
+      // A stale site's request is answered at once while Postgres is tried behind it.
+      await waitUntil(
+        'the new manifest once Postgres answers',
+        async () => (await stale.load(site.hostname))?.manifest?.version === version,
+      );
+      expect(stale.staleSites).toBe(0);
+      expect(changes).toMatchObject([{ serving: true }, { serving: false, answers: 1 }]);
+    } finally {
+      await viaProxy.$disconnect();
+      await proxy.stop();
+    }
   });
 });

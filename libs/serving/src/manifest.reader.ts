@@ -2,12 +2,21 @@
 // manifest per hostname, and file bytes per blob key. A publish announces the site id on the
 // deployment's manifest channel and every process drops that site at once; blob bytes are content-addressed, so
 // cached bytes never go stale, only unused. Conditional requests and robots.txt need only the
-// manifest, so once cached they never reach Postgres.
+// manifest, so once cached they never reach Postgres. While Postgres cannot be reached, a site
+// whose manifest was read keeps being served from it past its age (stale-if-error): a crawler
+// gets the last published set rather than a 503, and never a 404.
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Cluster, Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { formatLsn, parseLsn, primaryWalPosition, replayedWalPosition, type ManifestRepository } from '@sitemaps/data';
+import {
+  formatLsn,
+  isDatabaseUnavailable,
+  parseLsn,
+  primaryWalPosition,
+  replayedWalPosition,
+  type ManifestRepository,
+} from '@sitemaps/data';
 import type { BlobStore, ManifestFile } from '@sitemaps/storage';
 
 /**
@@ -105,7 +114,20 @@ export interface ManifestReaderOptions {
   replayedLsn?: () => Promise<bigint | null>;
   /** How often a waiting announcement checks the replica's position. */
   replayPollMs?: number;
+  /**
+   * How long after a site was last read from Postgres it may still be served while Postgres
+   * cannot be reached (PUBLIC_STALE_IF_ERROR_S); 0: never, the request fails (503).
+   */
+  staleIfErrorMs?: number;
+  /** While a site is served stale, how often one of its requests tries Postgres again, in the background. */
+  staleRetryMs?: number;
+  /** Told when serving stale starts (Postgres unreachable) and ends (a site read again), for the log. */
+  onStaleChange?: (change: StaleChange) => void;
 }
+
+export type StaleChange =
+  | { serving: true; hostname: string; version: number | null; readAgoMs: number }
+  | { serving: false; answers: number; forMs: number };
 
 export class BlobMissingError extends Error {
   readonly code = 'BLOB_MISSING';
@@ -115,13 +137,27 @@ export class BlobMissingError extends Error {
   }
 }
 
+interface Loaded {
+  snapshot: SiteSnapshot | null;
+  /** When it was read from Postgres (epoch ms): how long it may still be served stale counts from here. */
+  at: number;
+}
+
+type LoadedSite = Loaded & { snapshot: SiteSnapshot };
+
 interface SiteEntry {
   snapshot: Promise<SiteSnapshot | null>;
   /** Known once loaded: the site's id, or null for a hostname no site has. */
   siteId?: string | null;
   /** The settled snapshot, once loaded, for callers that must not wait (`peek`). */
-  loaded?: { snapshot: SiteSnapshot | null };
+  loaded?: Loaded;
   expiresAt: number;
+  /** While loading: the site's last snapshot, served instead if Postgres cannot be reached. */
+  fallback?: LoadedSite;
+  /** `loaded` is served past its age because Postgres could not be reached; `expiresAt` is the next retry. */
+  stale?: boolean;
+  /** A stale entry's retry, in flight. */
+  retrying?: boolean;
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -140,6 +176,18 @@ export class ManifestReader {
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly replayedLsn: (() => Promise<bigint | null>) | undefined;
   private readonly replayPollMs: number;
+  private readonly staleIfErrorMs: number;
+  private readonly staleRetryMs: number;
+  private readonly onStaleChange: ((change: StaleChange) => void) | undefined;
+  /** The snapshots served stale now. */
+  private readonly staleSnapshots = new Set<SiteSnapshot>();
+  /** Their number, a plain field: the hot path's one test when nothing is stale (read-only outside). */
+  staleSites = 0;
+  /** Since when sites have been served stale with no successful read since; undefined: not so. */
+  private staleSince: number | undefined;
+  private staleAnswersAtStart = 0;
+  /** Answers given from a stale snapshot (`countStaleAnswer`) since start: a metric. */
+  staleAnswers = 0;
 
   constructor(
     private readonly manifests: Pick<ManifestRepository, 'served'>,
@@ -152,6 +200,17 @@ export class ManifestReader {
     this.bytes = new ByteCache(options.maxCacheBytes ?? 64 * 1024 * 1024);
     this.replayedLsn = options.replayedLsn;
     this.replayPollMs = options.replayPollMs ?? 50;
+    this.staleIfErrorMs = options.staleIfErrorMs ?? 86_400_000;
+    this.staleRetryMs = options.staleRetryMs ?? 5_000;
+    this.onStaleChange = options.onStaleChange;
+  }
+
+  /**
+   * Counts an answer given from `snapshot` if it is served stale. Callers test `staleSites`
+   * first, so a process with nothing stale pays one comparison per answer.
+   */
+  countStaleAnswer(snapshot: SiteSnapshot | null): void {
+    if (snapshot !== null && this.staleSnapshots.has(snapshot)) this.staleAnswers++;
   }
 
   /** Sites whose announced change the replica has not replayed yet. */
@@ -198,27 +257,129 @@ export class ManifestReader {
     }
   }
 
-  /** The site served at `hostname` (lowercase, no port) with its manifest, or null. */
+  /**
+   * The site served at `hostname` (lowercase, no port) with its manifest, or null. While Postgres
+   * cannot be reached, the site's last snapshot (within `staleIfErrorMs` of its read) instead of
+   * the failure; a hostname without one fails as the read did.
+   */
   load(hostname: string): Promise<SiteSnapshot | null> {
     const cached = this.sites.get(hostname);
-    if (cached && cached.expiresAt > Date.now()) return cached.snapshot;
+    const now = Date.now();
+    if (cached && cached.expiresAt > now) return cached.snapshot;
+    if (cached?.stale) return this.retryStale(hostname, cached, now);
 
     const epoch = this.epoch;
-    const entry: SiteEntry = { snapshot: this.fetchSnapshot(hostname), expiresAt: Number.POSITIVE_INFINITY };
-    this.remember(hostname, entry);
-    entry.snapshot.then(
+    const fallback = cached?.loaded ?? cached?.fallback;
+    const entry: SiteEntry = { snapshot: Promise.resolve(null), expiresAt: Number.POSITIVE_INFINITY };
+    if (fallback?.snapshot) entry.fallback = fallback as LoadedSite;
+    entry.snapshot = this.fetchSnapshot(hostname).then(
       (snapshot) => {
-        if (this.sites.get(hostname) !== entry) return;
-        if (epoch !== this.epoch) return void this.sites.delete(hostname);
+        const at = Date.now();
+        this.staleEnded(at);
+        if (this.sites.get(hostname) !== entry) return snapshot;
         entry.siteId = snapshot?.site.id ?? null;
-        entry.loaded = { snapshot };
-        entry.expiresAt = Date.now() + (snapshot ? this.maxAgeMs : this.unknownHostTtlMs);
+        entry.loaded = { snapshot, at };
+        entry.fallback = undefined;
+        // Raced an invalidation: used once, and kept only as the next load's fallback.
+        entry.expiresAt = epoch !== this.epoch ? 0 : at + (snapshot ? this.maxAgeMs : this.unknownHostTtlMs);
+        return snapshot;
       },
-      () => {
-        if (this.sites.get(hostname) === entry) this.sites.delete(hostname);
+      (error: unknown) => {
+        const current = this.sites.get(hostname) === entry;
+        const stale = entry.fallback;
+        if (!stale || !this.mayServeStale(stale, error)) {
+          if (current) this.sites.delete(hostname);
+          throw error;
+        }
+        if (current) this.serveStale(hostname, entry, stale);
+        return stale.snapshot;
+      },
+    );
+    this.remember(hostname, entry);
+    return entry.snapshot;
+  }
+
+  /**
+   * A stale site's request after its retry time: answered from the stale snapshot at once, while
+   * one read of Postgres runs behind it (a read that hangs must not hold every crawler up).
+   */
+  private retryStale(hostname: string, entry: SiteEntry, now: number): Promise<SiteSnapshot | null> {
+    const stale = entry.loaded as LoadedSite;
+    if (now - stale.at > this.staleIfErrorMs) {
+      // Too old to serve: read as if never cached (the request fails while Postgres is away).
+      this.unstale(entry);
+      this.sites.delete(hostname);
+      return this.load(hostname);
+    }
+    entry.expiresAt = now + this.staleRetryMs;
+    if (entry.retrying) return entry.snapshot;
+    entry.retrying = true;
+    const epoch = this.epoch;
+    this.fetchSnapshot(hostname).then(
+      (snapshot) => {
+        const at = Date.now();
+        this.staleEnded(at);
+        if (this.sites.get(hostname) !== entry) return;
+        this.unstale(entry);
+        this.sites.set(hostname, {
+          snapshot: Promise.resolve(snapshot),
+          siteId: snapshot?.site.id ?? null,
+          loaded: { snapshot, at },
+          expiresAt: epoch !== this.epoch ? 0 : at + (snapshot ? this.maxAgeMs : this.unknownHostTtlMs),
+        });
+      },
+      (error: unknown) => {
+        entry.retrying = false;
+        // Not an outage (a bug, a bad row): stop hiding it; the next request reads and fails as usual.
+        if (!isDatabaseUnavailable(error) && this.sites.get(hostname) === entry) {
+          this.unstale(entry);
+          this.sites.delete(hostname);
+        }
       },
     );
     return entry.snapshot;
+  }
+
+  private mayServeStale(fallback: LoadedSite, error: unknown): boolean {
+    return Date.now() - fallback.at <= this.staleIfErrorMs && isDatabaseUnavailable(error);
+  }
+
+  private serveStale(hostname: string, entry: SiteEntry, stale: LoadedSite): void {
+    const now = Date.now();
+    entry.siteId = stale.snapshot.site.id;
+    entry.loaded = stale;
+    entry.fallback = undefined;
+    entry.stale = true;
+    entry.expiresAt = now + this.staleRetryMs;
+    this.staleSnapshots.add(stale.snapshot);
+    this.staleSites = this.staleSnapshots.size;
+    if (this.staleSince !== undefined) return;
+    this.staleSince = now;
+    this.staleAnswersAtStart = this.staleAnswers;
+    this.onStaleChange?.({
+      serving: true,
+      hostname,
+      version: stale.snapshot.manifest?.version ?? null,
+      readAgoMs: now - stale.at,
+    });
+  }
+
+  private unstale(entry: SiteEntry): void {
+    if (!entry.stale) return;
+    entry.stale = false;
+    if (entry.loaded?.snapshot) this.staleSnapshots.delete(entry.loaded.snapshot);
+    this.staleSites = this.staleSnapshots.size;
+  }
+
+  /** A read of Postgres succeeded: told once per outage. Sites still stale refresh on their next request. */
+  private staleEnded(at: number): void {
+    if (this.staleSince === undefined) return;
+    this.onStaleChange?.({
+      serving: false,
+      answers: this.staleAnswers - this.staleAnswersAtStart,
+      forMs: at - this.staleSince,
+    });
+    this.staleSince = undefined;
   }
 
   /**
@@ -253,17 +414,27 @@ export class ManifestReader {
     return pending;
   }
 
-  /** Forgets a site, and every unknown hostname: a new site's first publish lands here too. */
+  /**
+   * Forgets a site, and every unknown hostname: a new site's first publish lands here too. The
+   * site's snapshot stays as its next load's fallback, should Postgres be unreachable then.
+   */
   invalidate(siteId: string): void {
     this.epoch++;
     for (const [hostname, entry] of this.sites) {
-      if (entry.siteId === siteId || entry.siteId === null) this.sites.delete(hostname);
+      if (entry.siteId === siteId || entry.siteId === null) this.expire(hostname, entry);
     }
   }
 
+  /** Forgets every site; each snapshot stays only as its next load's fallback, as in `invalidate`. */
   clear(): void {
     this.epoch++;
-    this.sites.clear();
+    for (const [hostname, entry] of this.sites) this.expire(hostname, entry);
+  }
+
+  private expire(hostname: string, entry: SiteEntry): void {
+    if (!entry.loaded?.snapshot && !entry.fallback) return void this.sites.delete(hostname);
+    this.unstale(entry);
+    entry.expiresAt = 0;
   }
 
   /**
@@ -286,8 +457,9 @@ export class ManifestReader {
     this.sites.delete(hostname);
     this.sites.set(hostname, entry);
     // Oldest first in Map order: drop the oldest loads when a flood of hostnames arrives.
-    for (const host of this.sites.keys()) {
+    for (const [host, oldest] of this.sites) {
       if (this.sites.size <= this.maxSites) break;
+      this.unstale(oldest);
       this.sites.delete(host);
     }
   }

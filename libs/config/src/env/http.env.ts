@@ -20,6 +20,18 @@ export const httpEnv = {
       'public server processes, 1–256 (node:cluster; `1`: one process, no cluster). In a container with a CPU quota, set it to the quota',
     docDefault: 'the number of CPUs',
   }),
+  /** While Postgres is unreachable, a site whose manifest a public process has read is served from it
+   *  (stale-if-error) for up to this long after that read; 0: never, such requests answer 503. */
+  PUBLIC_STALE_IF_ERROR_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400)
+    .meta({
+      description:
+        "while Postgres is unreachable, the public server keeps serving a site's robots.txt, index and shards from the last manifest it read, for up to this long after that read (0–2592000; `0`: off, such requests answer 503); file bytes not in its memory answer 503 with the `postgres` store",
+    }),
   /** Whether the public server answers on the platform's own host at /s/<hostname>/… */
   PUBLIC_BASE_URL: z.url().optional().meta({
     description:

@@ -177,30 +177,41 @@ export function crawlRows(
       }
       verified = verdict === true;
     }
-    const hour = Math.floor(fetch.lastAt / HOUR_MS) * HOUR_MS;
-    const key = `${target.siteId}\n${hour}\n${file.path}\n${fetch.crawler}\n${verified}\n${fetch.status}`;
-    const row = rows.get(key);
-    if (row) {
-      row.fetches += fetch.fetches;
-      row.bytes += fetch.bytes;
-      if (fetch.firstAt < row.firstAt.getTime()) row.firstAt = new Date(fetch.firstAt);
-      if (fetch.lastAt > row.lastAt.getTime()) row.lastAt = new Date(fetch.lastAt);
-    } else {
-      rows.set(key, {
-        siteId: target.siteId,
-        hour: new Date(hour),
-        path: file.path,
-        crawler: fetch.crawler,
-        verified,
-        status: fetch.status,
-        fetches: fetch.fetches,
-        bytes: fetch.bytes,
-        firstAt: new Date(fetch.firstAt),
-        lastAt: new Date(fetch.lastAt),
-      });
-    }
+    addRow(rows, {
+      siteId: target.siteId,
+      hour: new Date(Math.floor(fetch.lastAt / HOUR_MS) * HOUR_MS),
+      path: file.path,
+      crawler: fetch.crawler,
+      verified,
+      status: fetch.status,
+      fetches: fetch.fetches,
+      bytes: fetch.bytes,
+      firstAt: new Date(fetch.firstAt),
+      lastAt: new Date(fetch.lastAt),
+    });
   }
   return { rows: [...rows.values()], waiting };
+}
+
+/**
+ * Rows of the same key added together, in the order each key came first: rows a flush could not
+ * write join the next flush's, and one INSERT … ON CONFLICT may name a key only once.
+ */
+export function mergeCrawlRows(rows: Iterable<CrawlFetchRow>): CrawlFetchRow[] {
+  const merged = new Map<string, CrawlFetchRow>();
+  for (const row of rows) addRow(merged, { ...row });
+  return [...merged.values()];
+}
+
+/** Adds `row` to the row of its key, or keeps it as that row (owned by `rows` from then on). */
+function addRow(rows: Map<string, CrawlFetchRow>, row: CrawlFetchRow): void {
+  const key = `${row.siteId}\n${row.hour.getTime()}\n${row.path}\n${row.crawler}\n${row.verified}\n${row.status}`;
+  const into = rows.get(key);
+  if (!into) return void rows.set(key, row);
+  into.fetches += row.fetches;
+  into.bytes += row.bytes;
+  if (row.firstAt < into.firstAt) into.firstAt = row.firstAt;
+  if (row.lastAt > into.lastAt) into.lastAt = row.lastAt;
 }
 
 /** A read in the insight's sense: the crawler got the file (200, 206) or was told it has it (304). */
