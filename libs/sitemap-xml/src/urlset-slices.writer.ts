@@ -36,22 +36,22 @@ export interface SlicedUrlset {
 type SliceOptions = FileLimits & { level?: number; stylesheet?: string | null };
 
 /**
- * Gzips a urlset whose body arrives as consecutive slices (the shard's URLs in id ranges). The
- * slices are deflated concurrently (zlib runs on libuv's thread pool); a slice may be empty.
+ * Gzips a urlset whose body arrives as consecutive slices (the shard's URLs in id ranges), given
+ * in lanes: the slices in order, cut into runs that are read concurrently (zlib runs on libuv's
+ * thread pool), each lane's slices one after another (a lane is one database connection). A slice
+ * may be empty.
  */
 export async function gzipUrlsetSlices(
-  slices: readonly AsyncIterable<Buffer>[],
+  lanes: readonly (readonly AsyncIterable<Buffer>[])[],
   meta: UrlsetStreamMeta,
   opts: SliceOptions = {},
 ): Promise<SlicedUrlset> {
-  if (slices.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one slice');
+  const count = lanes.reduce((sum, lane) => sum + lane.length, 0);
+  if (count === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one slice');
   const frame = urlsetFrame(meta, opts);
-  const deflated = await deflateSlices(
-    slices.map((body, index) => ({ index, body })),
-    slices.length,
-    frame,
-    opts.level,
-  );
+  let next = 0;
+  const indexed = lanes.map((lane) => lane.map((body) => ({ index: next++, body })));
+  const deflated = await deflateSlices(indexed, count, frame, opts.level);
   return assemble(
     deflated.map((part) => ({ part })),
     meta,
@@ -84,12 +84,9 @@ export async function spliceUrlsetSlices(
   if (!end || end.offset + end.size + 8 !== base.gzip.length || base.slices[0]?.offset !== GZIP_HEADER.length)
     throw new Error('the base file does not match its slice layout');
 
-  const deflated = await deflateSlices(
-    [...replaced].map(([index, body]) => ({ index, body })),
-    count,
-    frame,
-    opts.level,
-  );
+  // One lane: a change re-renders a slice or two, and their bodies may share a connection.
+  const ordered = [...replaced].sort(([a], [b]) => a - b).map(([index, body]) => ({ index, body }));
+  const deflated = await deflateSlices([ordered], count, frame, opts.level);
   const byIndex = new Map(deflated.map((part) => [part.index, part]));
   return assemble(
     base.slices.map((slice, index) => {
@@ -103,28 +100,33 @@ export async function spliceUrlsetSlices(
 
 type IndexedPart = DeflatedPart & { index: number };
 
+/** Deflates the lanes concurrently, the slices of a lane one after another. */
 async function deflateSlices(
-  bodies: { index: number; body: AsyncIterable<Buffer> }[],
+  lanes: { index: number; body: AsyncIterable<Buffer> }[][],
   count: number,
   frame: { head: Buffer; close: Buffer },
   level = DEFAULT_GZIP_LEVEL,
 ): Promise<IndexedPart[]> {
   const last = count - 1;
-  // Settled, not all: a failed slice must not leave another still reading its connection.
+  // Settled, not all: a failed lane must not leave another still reading its connection.
   const settled = await Promise.allSettled(
-    bodies.map(async ({ index, body }) => ({
-      index,
-      ...(await deflatePart(body, {
-        level,
-        head: index === 0 ? frame.head : null,
-        tail: index === last ? frame.close : null,
-        final: index === last,
-      })),
-    })),
+    lanes.map(async (lane) => {
+      const parts: IndexedPart[] = [];
+      for (const { index, body } of lane) {
+        const part = await deflatePart(body, {
+          level,
+          head: index === 0 ? frame.head : null,
+          tail: index === last ? frame.close : null,
+          final: index === last,
+        });
+        parts.push({ ...part, index });
+      }
+      return parts;
+    }),
   );
   const failure = settled.find((result) => result.status === 'rejected');
   if (failure) throw failure.reason;
-  return settled.map((result) => (result as PromiseFulfilledResult<IndexedPart>).value);
+  return settled.flatMap((result) => (result as PromiseFulfilledResult<IndexedPart[]>).value);
 }
 
 function assemble(

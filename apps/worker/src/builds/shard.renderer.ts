@@ -209,7 +209,7 @@ export class ShardRenderer {
     started = performance.now();
     if (base && changed && previous) {
       rendered = changed;
-      const bodies = await snapshot.streamSlices(head, read.bounds, changed);
+      const bodies = (await snapshot.streamSlices(head, read.bounds, changed)).flat();
       file = await spliceUrlsetSlices(
         { gzip: previous, slices: base.slices, head: base.head },
         new Map(changed.map((index, k) => [index, bodies[k] as AsyncGenerator<Buffer>])),

@@ -66,9 +66,10 @@ export interface ShardSnapshot {
   ): Promise<{ head: ShardHead; bounds: SliceBounds; slices: SliceState[] } | null>;
   /**
    * The fragments of the slices at `indexes` (of the shard cut at `bounds`), one stream each, in
-   * that order; spread over up to two connections on this snapshot when there are many.
+   * that order, grouped in lanes: up to two connections on this snapshot, each reading its lane's
+   * slices one after another (to be read concurrently lane by lane, in order within a lane).
    */
-  streamSlices(head: ShardHead, bounds: SliceBounds, indexes: readonly number[]): Promise<AsyncGenerator<Buffer>[]>;
+  streamSlices(head: ShardHead, bounds: SliceBounds, indexes: readonly number[]): Promise<AsyncGenerator<Buffer>[][]>;
   /** The same, row by row, with what splitting it into parts needs. */
   fragmentRows(): Promise<FragmentRow[]>;
   /**
@@ -233,12 +234,17 @@ export class ShardRepository {
           // Contiguous runs of slices per connection: each reads its ranges one COPY after another.
           const readers = await connect(indexes.length > 1 && head.urls >= this.splitMinUrls ? 2 : 1);
           const perReader = Math.ceil(indexes.length / readers.length);
-          return indexes.map((index, k) => {
-            const reader = readers[Math.floor(k / perReader)] as PoolClient;
-            return (async function* () {
-              yield* readShardFragments(reader, shardId, `${condition}${sliceCondition(bounds, index)}`);
-            })();
-          });
+          // A connection runs one query at a time: its slices form one lane, read one after another.
+          return readers
+            .map((reader, slot) =>
+              indexes.slice(slot * perReader, (slot + 1) * perReader).map((index) =>
+                // Lazy, as streamFragments is: the COPY starts only when the slice is read.
+                (async function* () {
+                  yield* readShardFragments(reader, shardId, `${condition}${sliceCondition(bounds, index)}`);
+                })(),
+              ),
+            )
+            .filter((lane) => lane.length > 0);
         },
         fragmentRows: async () => {
           const condition = await published();
