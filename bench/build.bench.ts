@@ -118,13 +118,19 @@ async function urlRowsRead(pool: Pool): Promise<number> {
  * publish job's end (manifest switched and announced) to the file served (the public server's
  * reload and a crawler's poll).
  */
-async function changePhases(
-  redisUrl: string,
-  prefix: string,
-  buildId: string,
-  answeredAt: number,
-  servedAt: number,
-): Promise<(readonly [string, number])[]> {
+async function changePhases({
+  redisUrl,
+  prefix,
+  buildId,
+  answeredAt,
+  servedAt,
+}: {
+  redisUrl: string;
+  prefix: string;
+  buildId: string;
+  answeredAt: number;
+  servedAt: number;
+}): Promise<(readonly [string, number])[]> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = (name: string) => new Queue(name, { connection, prefix });
   const [plans, shards, publishes] = [queue(QUEUE.build), queue(QUEUE.shard), queue(QUEUE.publish)];
@@ -254,13 +260,13 @@ async function main(): Promise<void> {
   const builds = await call('GET', `/v1/sites/${site.id}/builds?limit=1`, tenant.apiKey);
   const changeBuild = builds.items[0];
   const changed = gunzipSync(served.body).toString().includes(`<loc>${target.loc}</loc><lastmod>`);
-  const phases = await changePhases(
-    env.redisUrl,
-    env.queuePrefix,
-    changeBuild.id,
-    apiAnsweredAt,
-    apiAnsweredAt + changeMs,
-  );
+  const phases = await changePhases({
+    redisUrl: env.redisUrl,
+    prefix: env.queuePrefix,
+    buildId: changeBuild.id,
+    answeredAt: apiAnsweredAt,
+    servedAt: apiAnsweredAt + changeMs,
+  });
 
   const t = fullBuild.timings ?? {};
   const c = changeBuild.timings ?? {};
