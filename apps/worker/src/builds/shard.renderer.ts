@@ -179,12 +179,20 @@ export class ShardRenderer {
     snapshot: ShardSnapshot,
     timings: StageTimings,
   ): Promise<{ head: ShardHead; files: GzippedFile[] } | null | undefined> {
+    let started = performance.now();
     // Links to excluded URLs are cut out of fragments, and exclusions can change without a write
     // to the rows they hide: such a site's shards are rendered whole.
-    if ((await snapshot.excludedLinks()) !== null) return undefined;
-    let started = performance.now();
-    const base = await this.builds.lastSlices(BigInt(payload.shardId));
-    let read = await snapshot.slicedHead(base?.bounds ?? null, sliceUrls);
+    const [excluded, base] = await Promise.all([
+      snapshot.excludedLinks(),
+      this.builds.lastSlices(BigInt(payload.shardId)),
+    ]);
+    if (excluded !== null) return undefined;
+    // The previous file is read while the shard's states are (on other connections).
+    const [first, stored] = await Promise.all([
+      snapshot.slicedHead(base?.bounds ?? null, sliceUrls),
+      base ? this.previousFile(payload.siteId, base) : null,
+    ]);
+    let read = first;
     timings.readMs += performance.now() - started;
     if (!read) return null;
     const { head } = read;
@@ -199,7 +207,7 @@ export class ShardRenderer {
     const opts = { maxUrls, stylesheet: href };
 
     const changed = base ? slicesToRender(base, { head: headXml, slices: read.slices }, sliceUrls) : null;
-    const previous = base && changed ? await this.previousFile(payload.siteId, base) : null;
+    const previous = changed ? stored : null;
     let file: {
       gzip: Buffer;
       byteSize: number;

@@ -4,7 +4,7 @@
 // what the previous render recorded of each slice and what the shard holds now.
 
 /** URLs per slice when a shard is sliced afresh: a one-URL change re-renders about this many. */
-export const SLICE_URLS = 4_000;
+export const SLICE_URLS = 8_000;
 
 /**
  * What a render knows of one slice's URLs, read in the render's snapshot. `stamp` changes with
