@@ -73,7 +73,7 @@ describe('a change re-renders only the slices it touched (real worker, Postgres,
     }
     shardId = (await pool.query<{ id: string }>('SELECT id::text FROM shards WHERE site_id = $1', [site.id])).rows[0]!
       .id;
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await worker?.close();
     await producer?.close();
@@ -166,7 +166,7 @@ describe('a change re-renders only the slices it touched (real worker, Postgres,
       previous = next;
     }
     expect((await validateSitemapFile('shard.xml', gunzipSync(previous.file))).problems).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('splices an added URL into the last slice and a removed one out of its slice, bounds unchanged', async () => {
     const before = latest ?? (await build());
@@ -181,7 +181,7 @@ describe('a change re-renders only the slices it touched (real worker, Postgres,
     const xml = await expectSpliced(added, removed, [index]);
     expect(xml.toString()).not.toContain(`<loc>${loc(SLICE_URLS + 10)}</loc>`);
     expect((await validateSitemapFile('shard.xml', xml)).problems).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('renders the shard whole, cut afresh, when most slices changed', async () => {
     const before = latest ?? (await build());
@@ -190,5 +190,5 @@ describe('a change re-renders only the slices it touched (real worker, Postgres,
     expect(after.slices.rendered).toEqual([0, 1, 2, 3]);
     expect(gunzipSync(after.file).equals(await fullRender())).toBe(true);
     expect(after.slices.slices).toHaveLength(before.slices.slices.length);
-  }, 120_000);
+  }, 240_000);
 });
