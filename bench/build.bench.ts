@@ -17,7 +17,10 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import { createGzip, gunzipSync } from 'node:zlib';
 import { SitemapStream, streamToPromise } from 'sitemap';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { Pool } from 'pg';
+import { jobId, QUEUE } from '@sitemaps/jobs';
 import { freePort } from '@sitemaps/local-services';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { arg, createBenchEnv, printTable, startApp } from './support/bench-env';
@@ -107,6 +110,50 @@ async function urlRowsRead(pool: Pool): Promise<number> {
     `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS read FROM pg_stat_user_tables WHERE relname = 'urls'`,
   );
   return Number(rows[0]?.read ?? 0);
+}
+
+/**
+ * Where the one change's time went, from its build's BullMQ jobs (added, taken, finished; all
+ * stamped by this machine's clock): each job's wait to be taken and its own run, then from the
+ * publish job's end (manifest switched and announced) to the file served (the public server's
+ * reload and a crawler's poll).
+ */
+async function changePhases({
+  redisUrl,
+  prefix,
+  buildId,
+  answeredAt,
+  servedAt,
+}: {
+  redisUrl: string;
+  prefix: string;
+  buildId: string;
+  answeredAt: number;
+  servedAt: number;
+}): Promise<(readonly [string, number])[]> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = (name: string) => new Queue(name, { connection, prefix });
+  const [plans, shards, publishes] = [queue(QUEUE.build), queue(QUEUE.shard), queue(QUEUE.publish)];
+  try {
+    const plan = (await plans.getJobs(['completed'], 0, 20)).find((job) => job.returnvalue?.buildId === buildId);
+    const renders = (await shards.getJobs(['completed'], 0, 50)).filter((job) => job.data?.buildId === buildId);
+    const publish = await publishes.getJob(jobId.publishBuild(buildId));
+    if (!plan || renders.length === 0 || !publish) return [];
+    const render = renders.reduce((a, b) => ((a.finishedOn ?? 0) > (b.finishedOn ?? 0) ? a : b));
+    const at = (ms: number | undefined) => ms ?? Number.NaN;
+    return [
+      ['API 200 -> plan job taken', at(plan.processedOn) - answeredAt],
+      ['plan job (planning, flow added)', at(plan.finishedOn) - at(plan.processedOn)],
+      ['-> render job taken', at(render.processedOn) - at(plan.finishedOn)],
+      ['render job (read, deflate, store)', at(render.finishedOn) - at(render.processedOn)],
+      ['-> publish job taken', at(publish.processedOn) - at(render.finishedOn)],
+      ['publish job (index, manifest switch, announce)', at(publish.finishedOn) - at(publish.processedOn)],
+      ['-> served (public reload, poll)', servedAt - at(publish.finishedOn)],
+    ];
+  } finally {
+    await Promise.all([plans.close(), shards.close(), publishes.close()]);
+    connection.disconnect();
+  }
 }
 
 async function main(): Promise<void> {
@@ -200,18 +247,31 @@ async function main(): Promise<void> {
   }
   const gzipped = { host: HOST, 'accept-encoding': 'gzip' };
   const before = await get(publicPort, shardPath, gzipped);
+  const [workerCpuBeforeChange, backendsBeforeChange] = [cpuSeconds(workerPid), await backendCpu(pool)];
   const changeStarted = performance.now();
   const put = await call('PUT', `/v1/sites/${site.id}/urls`, tenant.apiKey, [{ ...target, priority: 0.9 }]);
   const apiAnswered = performance.now();
+  const apiAnsweredAt = Date.now();
   if (put.changed !== 1) throw new Error(`change not applied: ${JSON.stringify(put)}`);
   let served = before;
   while (served.status !== 200 || served.etag === before.etag) {
     served = await get(publicPort, shardPath, { ...gzipped, 'if-none-match': before.etag ?? '' });
   }
   const changeMs = performance.now() - apiAnswered;
+  // CPU of the change's build (the worker's and the database's backends'), steadier than its wall
+  // time on a loaded machine; the bench's own polls of the public server are not in it.
+  let changeCpu = cpuSeconds(workerPid) - workerCpuBeforeChange;
+  for (const [pid, cpu] of await backendCpu(pool)) changeCpu += cpu - (backendsBeforeChange.get(pid) ?? 0);
   const builds = await call('GET', `/v1/sites/${site.id}/builds?limit=1`, tenant.apiKey);
   const changeBuild = builds.items[0];
   const changed = gunzipSync(served.body).toString().includes(`<loc>${target.loc}</loc><lastmod>`);
+  const phases = await changePhases({
+    redisUrl: env.redisUrl,
+    prefix: env.queuePrefix,
+    buildId: changeBuild.id,
+    answeredAt: apiAnsweredAt,
+    servedAt: apiAnsweredAt + changeMs,
+  });
 
   const t = fullBuild.timings ?? {};
   const c = changeBuild.timings ?? {};
@@ -252,6 +312,8 @@ async function main(): Promise<void> {
       `${c.wallMs ?? '?'} ms (${Math.round(c.readMs)}, ${Math.round(c.gzipMs)}, ${Math.round(c.storeMs)} ms)`,
       '',
     ],
+    ...phases.map(([name, ms]) => [`  ${name}`, `${Math.round(ms)} ms`, '']),
+    ['one change: CPU, worker + Postgres backends', `${Math.round(changeCpu * 1000)} ms`, ''],
     ['change visible in the file', changed ? 'yes' : 'NO', ''],
     ['worker peak RSS', `${worker.peakRssMb().toFixed(0)} MB`, '< 300 MB'],
   ]);
@@ -264,6 +326,7 @@ async function main(): Promise<void> {
     { name: 'full build: urls rows read per URL', value: rowsRead / URLS, unit: 'rows', better: 'lower' },
     { name: 'full build / sitemap package', value: ourRate / peerRate, unit: 'x', better: 'higher' },
     { name: 'one change: API 200 -> served', value: changeMs, unit: 'ms', better: 'lower' },
+    { name: 'one change: CPU worker + Postgres', value: changeCpu * 1000, unit: 'ms', better: 'lower' },
     { name: 'worker peak RSS', value: worker.peakRssMb(), unit: 'MB', better: 'lower' },
   ]);
   console.log(`shard checksum ${createHash('sha256').update(served.body).digest('hex').slice(0, 12)}`);

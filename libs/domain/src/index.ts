@@ -3,6 +3,7 @@ export * from './sites/site.rules';
 export * from './shards/shard-naming';
 export * from './shards/shard-planner';
 export * from './shards/shard-compaction';
+export * from './shards/shard-slices';
 export * from './alternates/hreflang-cluster';
 export * from './urls/url-content';
 export * from './sites/cron.rules';

@@ -55,6 +55,7 @@ export { gzipFile, DEFAULT_GZIP_LEVEL, type GzipOptions } from './gzip';
 export { renderSitemapIndex, type SitemapIndexEntry } from './sitemap-index.writer';
 export { renderTextSitemap } from './text-sitemap.writer';
 export * from './urlset-stream.writer';
+export * from './urlset-slices.writer';
 export {
   validateSitemapFile,
   validateSitemapSet,

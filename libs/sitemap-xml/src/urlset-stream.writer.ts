@@ -94,22 +94,7 @@ export async function gzipUrlsetParts(
   opts: FileLimits & { level?: number; stylesheet?: string | null } = {},
 ): Promise<{ gzip: Buffer; byteSize: number }> {
   if (parts.length === 1) return gzipUrlsetStream(parts[0] as AsyncIterable<Buffer>, meta, opts);
-  const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
-  const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
-  if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
-  if (meta.urls > maxUrls)
-    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
-      urls: meta.urls,
-      maxUrls,
-    });
-  const head = Buffer.from(urlsetOpen(meta.mask, opts.stylesheet));
-  const close = Buffer.from(URLSET_CLOSE);
-  const byteSize = head.length + meta.bytes + close.length;
-  if (byteSize > maxBytes)
-    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
-      bytes: byteSize,
-      maxBytes,
-    });
+  const { head, close, byteSize } = urlsetFrame(meta, opts);
   const level = opts.level ?? DEFAULT_GZIP_LEVEL;
   const last = parts.length - 1;
   // Settled, not all: a failed part must not leave another still reading its connection.
@@ -143,17 +128,48 @@ export async function gzipUrlsetParts(
   return { gzip: Buffer.concat([GZIP_HEADER, ...deflated.flatMap((part) => part.out), trailer]), byteSize };
 }
 
-/** What zlib writes for a gzip member without name or time (OS: Unix). */
-const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/**
+ * A urlset's opening and closing tags and its total size, after checking the stated counts
+ * against the file limits (before anything is written).
+ */
+export function urlsetFrame(
+  meta: UrlsetStreamMeta,
+  opts: FileLimits & { stylesheet?: string | null },
+): { head: Buffer; close: Buffer; byteSize: number } {
+  const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
+  const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
+  if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
+  if (meta.urls > maxUrls)
+    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
+      urls: meta.urls,
+      maxUrls,
+    });
+  const head = Buffer.from(urlsetOpen(meta.mask, opts.stylesheet));
+  const close = Buffer.from(URLSET_CLOSE);
+  const byteSize = head.length + meta.bytes + close.length;
+  if (byteSize > maxBytes)
+    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
+      bytes: byteSize,
+      maxBytes,
+    });
+  return { head, close, byteSize };
+}
 
-interface DeflatedPart {
+/** What zlib writes for a gzip member without name or time (OS: Unix). */
+export const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+
+export interface DeflatedPart {
   out: Buffer[];
   /** CRC-32 and length of the uncompressed bytes. */
   crc: number;
   length: number;
 }
 
-async function deflatePart(
+/**
+ * Deflates one part of a file on its own (an empty window: it refers to no earlier part). A part
+ * that is not `final` ends on a sync flush, so the next part's deflate data may follow it.
+ */
+export async function deflatePart(
   body: AsyncIterable<Buffer>,
   opts: { level: number; head: Buffer | null; tail: Buffer | null; final: boolean },
 ): Promise<DeflatedPart> {

@@ -1,20 +1,38 @@
 // Renders one shard: its stored fragments in order between header and footer, gzipped, stored
 // under a content-addressed key. Idempotent: a retry finds its own result and stops.
-import type { BuildRepository, FragmentRow, ShardHead, ShardRepository, StageTimings } from '@sitemaps/data';
-import { limitsForSection, shardFilePath, stylesheetHref, type RenderedFile } from '@sitemaps/domain';
+import type {
+  BuildRepository,
+  FragmentRow,
+  RenderSlices,
+  ShardHead,
+  ShardRepository,
+  ShardSnapshot,
+  StageTimings,
+} from '@sitemaps/data';
+import {
+  limitsForSection,
+  shardFilePath,
+  SLICE_URLS,
+  slicesToRender,
+  stylesheetHref,
+  type RenderedFile,
+} from '@sitemaps/domain';
 import type { RenderShardPayload } from '@sitemaps/jobs';
 import {
   assembleUrlset,
   gzipFile,
   gzipUrlsetParts,
+  gzipUrlsetSlices,
   MAX_BYTES_PER_FILE,
   packFragments,
+  spliceUrlsetSlices,
+  urlsetOpen,
   urlsetOverheadBytes,
   withoutAlternates,
   xslStylesheetPi,
   type UrlFragment,
 } from '@sitemaps/sitemap-xml';
-import type { BlobStore } from '@sitemaps/storage';
+import { blobKey, type BlobStore } from '@sitemaps/storage';
 
 export type { RenderedFile } from '@sitemaps/domain';
 export type { StageTimings } from '@sitemaps/data';
@@ -32,6 +50,8 @@ interface GzippedFile {
   byteSize: number;
   urls: number;
   newest: string | null;
+  /** How it is cut into slices, when it is (all but the blob key). */
+  slices?: Omit<RenderSlices, 'sha256'>;
 }
 
 export class ShardRenderer {
@@ -46,14 +66,16 @@ export class ShardRenderer {
     if (await this.builds.hasRender(payload.buildId, shardId)) return null;
 
     const timings: StageTimings = { readMs: 0, renderMs: 0, gzipMs: 0, storeMs: 0 };
-    const snapshot = await this.readAndCompress(payload.shardId, timings);
+    const snapshot = await this.readAndCompress(payload, timings);
     if (!snapshot) return null; // the shard was removed with its site
 
     const files: RenderedFile[] = [];
+    let slices: RenderSlices | null = null;
     for (const [part, file] of snapshot.files.entries()) {
       const started = performance.now();
       const sha256 = await this.store.put(payload.siteId, file.gzip, file.byteSize);
       timings.storeMs += performance.now() - started;
+      if (file.slices) slices = { ...file.slices, sha256 };
       files.push({
         path: shardFilePath(snapshot.head.section, snapshot.head.ordinal, part + 1),
         sha256,
@@ -71,6 +93,7 @@ export class ShardRenderer {
       files,
       urlCount: snapshot.head.urls,
       timings,
+      slices,
     });
     return timings;
   }
@@ -82,10 +105,12 @@ export class ShardRenderer {
    * is read row by row and split into parts.
    */
   private readAndCompress(
-    shardId: string,
+    payload: RenderShardPayload,
     timings: StageTimings,
   ): Promise<{ head: ShardHead; files: GzippedFile[] } | null> {
-    return this.shards.snapshot(shardId, async (snapshot) => {
+    return this.shards.snapshot(payload.shardId, async (snapshot) => {
+      const sliced = await this.readSliced(payload, snapshot, timings);
+      if (sliced !== undefined) return sliced;
       let started = performance.now();
       const head = await snapshot.head();
       timings.readMs += performance.now() - started;
@@ -141,7 +166,108 @@ export class ShardRenderer {
       return { head, files };
     });
   }
+
+  /**
+   * A shard that fits one file, of a site that excludes nothing, is gzipped as slices of about
+   * SLICE_URLS URLs (gzipUrlsetSlices). When its last sliced render's file is still stored, only
+   * the slices whose URLs changed since are read and deflated, and the others' bytes are copied
+   * from that file (spliceUrlsetSlices): a one-URL change costs one slice, not the shard.
+   * Undefined when the shard is not rendered this way (the caller renders it as before).
+   */
+  private async readSliced(
+    payload: RenderShardPayload,
+    snapshot: ShardSnapshot,
+    timings: StageTimings,
+  ): Promise<{ head: ShardHead; files: GzippedFile[] } | null | undefined> {
+    let started = performance.now();
+    // Links to excluded URLs are cut out of fragments, and exclusions can change without a write
+    // to the rows they hide: such a site's shards are rendered whole.
+    const [excluded, base] = await Promise.all([
+      snapshot.excludedLinks(),
+      this.builds.lastSlices(BigInt(payload.shardId)),
+    ]);
+    if (excluded !== null) return undefined;
+    // The previous file is read while the shard's states are (on other connections).
+    const [first, stored] = await Promise.all([
+      snapshot.slicedHead(base?.bounds ?? null, sliceUrls),
+      base ? this.previousFile(payload.siteId, base) : null,
+    ]);
+    let read = first;
+    timings.readMs += performance.now() - started;
+    if (!read) return null;
+    const { head } = read;
+    if (head.urls === 0) return { head, files: [] };
+    const { maxUrls } = limitsForSection(head.section);
+    const href = head.xsl ? stylesheetHref(shardFilePath(head.section, 1)) : null;
+    const bytes = Number(head.bytes);
+    const headXml = urlsetOpen(head.mask, href);
+    if (head.urls > maxUrls || bytes + urlsetOverheadBytes(head.mask) + xslBytes(href) > MAX_BYTES_PER_FILE)
+      return undefined;
+    const meta = { urls: head.urls, bytes, mask: head.mask };
+    const opts = { maxUrls, stylesheet: href };
+
+    const changed = base ? slicesToRender(base, { head: headXml, slices: read.slices }, sliceUrls) : null;
+    const previous = changed ? stored : null;
+    let file: {
+      gzip: Buffer;
+      byteSize: number;
+      slices: { offset: number; size: number; crc: number; length: number }[];
+    };
+    let rendered: number[];
+    started = performance.now();
+    if (base && changed && previous) {
+      rendered = changed;
+      const bodies = (await snapshot.streamSlices(head, read.bounds, changed)).flat();
+      file = await spliceUrlsetSlices(
+        { gzip: previous, slices: base.slices, head: base.head },
+        new Map(changed.map((index, k) => [index, bodies[k] as AsyncGenerator<Buffer>])),
+        meta,
+        opts,
+      );
+    } else {
+      // Cut afresh when the old cut is not worth keeping (see slicesToRender).
+      if (base) read = (await snapshot.slicedHead(null, sliceUrls)) ?? read;
+      rendered = read.slices.map((_, index) => index);
+      file = await gzipUrlsetSlices(await snapshot.streamSlices(head, read.bounds, rendered), meta, opts);
+    }
+    timings.gzipMs += performance.now() - started;
+    return {
+      head,
+      files: [
+        {
+          gzip: file.gzip,
+          byteSize: file.byteSize,
+          urls: head.urls,
+          newest: head.newest,
+          slices: {
+            v: 1,
+            gzipSize: file.gzip.length,
+            head: headXml,
+            bounds: [...read.bounds],
+            rendered,
+            slices: file.slices.map((layout, index) => ({
+              ...layout,
+              ...(read.slices[index] ?? { urls: 0, stamp: '' }),
+            })),
+          },
+        },
+      ],
+    };
+  }
+
+  /** The file a sliced render made, if it is still stored and is what its record says. */
+  private async previousFile(siteId: string, base: RenderSlices): Promise<Buffer | null> {
+    const gzip = await this.store.get(siteId, base.sha256);
+    return gzip && gzip.length === base.gzipSize && blobKey(gzip) === base.sha256 ? gzip : null;
+  }
 }
+
+function xslBytes(href: string | null): number {
+  return href ? xslStylesheetPi(href).length : 0;
+}
+
+/** Slices of at most this many URLs: a change re-renders one of them, not the shard. */
+const sliceUrls = SLICE_URLS;
 
 function withoutExcludedLinks(row: FragmentRow, dropped: ReadonlySet<string>): FragmentRow {
   if (!row.alternates?.some((link) => dropped.has(link.href))) return row;

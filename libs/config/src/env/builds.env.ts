@@ -26,13 +26,14 @@ export const buildsEnv = {
     description: "the worker's HTTP listener (health probes); `0` picks a free port, which the worker logs",
   }),
   WORKER_HTTP_HOST: z.string().default('0.0.0.0').meta({ docWith: 'WORKER_HTTP_PORT' }),
-  /** Quiet period after the last change before a site rebuilds, and the most a burst can delay it. */
-  BUILD_QUIET_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(2_000)
-    .meta({ description: 'quiet period after the last change before a site rebuilds' }),
+  /**
+   * Quiet period after the last change before a site rebuilds, and the most a burst can delay it.
+   * A change is served this long plus one change build after its PUT (docs/benchmarks.md).
+   */
+  BUILD_QUIET_MS: z.coerce.number().int().min(0).default(2_000).meta({
+    description:
+      'quiet period after the last change before a site rebuilds: a PUT is served after this plus one change build (see docs/benchmarks.md, Freshness)',
+  }),
   BUILD_MAX_WAIT_MS: z.coerce
     .number()
     .int()

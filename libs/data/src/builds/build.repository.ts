@@ -1,7 +1,13 @@
 // The builds aggregate: a build and its shard renders (what the publish step merges).
 import type { ShardRenderOutput } from '@sitemaps/domain';
 import { Prisma, type Build, type PrismaClient, type Site } from '../generated/prisma/client';
-import { renderedFilesSchema, stageTimingsSchema, type StageTimings } from './build.schemas';
+import {
+  renderedFilesSchema,
+  renderSlicesSchema,
+  stageTimingsSchema,
+  type RenderSlices,
+  type StageTimings,
+} from './build.schemas';
 
 export type { Build } from '../generated/prisma/client';
 
@@ -11,6 +17,8 @@ export interface ShardRenderRecord extends ShardRenderOutput {
   buildId: string;
   urlCount: number;
   timings: StageTimings;
+  /** How its one file is cut into slices, when it is. */
+  slices?: RenderSlices | null;
 }
 
 /** A build with what its publish needs: the site, and every shard render so far. */
@@ -121,9 +129,23 @@ export class BuildRepository {
         files: renderedFilesSchema.parse(render.files),
         urlCount: render.urlCount,
         timings: stageTimingsSchema.parse(render.timings),
+        ...(render.slices ? { slices: renderSlicesSchema.parse(render.slices) } : {}),
       },
       update: {},
     });
+  }
+
+  /**
+   * The slices of the shard's latest sliced render (any build's: a splice needs the state its
+   * file was made from, published or not), or null.
+   */
+  async lastSlices(shardId: bigint): Promise<RenderSlices | null> {
+    const row = await this.prisma.shardRender.findFirst({
+      where: { shardId, slices: { not: Prisma.DbNull } },
+      orderBy: { createdAt: 'desc' },
+      select: { slices: true },
+    });
+    return row?.slices ? renderSlicesSchema.parse(row.slices) : null;
   }
 
   /** Deletes shard renders older than `before` (their builds are long published or failed). */

@@ -45,3 +45,31 @@ export type StageTimings = z.infer<typeof stageTimingsSchema>;
 /** `builds.timings`: the shard stages summed over the build, and its wall time. */
 export const buildTimingsSchema = stageTimingsSchema.extend({ wallMs: z.number().nullable() });
 export type BuildTimings = z.infer<typeof buildTimingsSchema>;
+
+/**
+ * `shard_renders.slices`: how the render's one file is cut into slices (libs/sitemap-xml's
+ * gzipUrlsetSlices): the blob, the urlset head in its first slice, the shard's id bounds, and per
+ * slice where its deflate bytes sit, their CRC-32 and uncompressed length, and the state of its URLs.
+ */
+export const renderSlicesSchema = z.object({
+  v: z.literal(1),
+  sha256: z.string().regex(BLOB_KEY),
+  gzipSize: z.number().int().positive(),
+  head: z.string(),
+  bounds: z.array(z.string().regex(/^\d+$/)),
+  /** The slices this render deflated (all of them unless it spliced the previous file). */
+  rendered: z.array(z.number().int().nonnegative()),
+  slices: z
+    .array(
+      z.object({
+        offset: z.number().int().nonnegative(),
+        size: z.number().int().nonnegative(),
+        crc: z.number().int().nonnegative(),
+        length: z.number().int().nonnegative(),
+        urls: z.number().int().nonnegative(),
+        stamp: z.string(),
+      }),
+    )
+    .min(1),
+});
+export type RenderSlices = z.infer<typeof renderSlicesSchema>;

@@ -2,7 +2,10 @@
 // URL placement in shards is part of the URL write (libs/ingest's shard placement).
 import {
   exclusionPatterns,
+  sliceBounds,
   validateExclusionRules,
+  type SliceBounds,
+  type SliceState,
   validateShardSizes,
   type ShardMerge,
   type ShardSize,
@@ -53,6 +56,20 @@ export interface ShardSnapshot {
    * deadlock waiting for a second).
    */
   streamFragmentParts(head: ShardHead, parts: number): Promise<AsyncGenerator<Buffer>[]>;
+  /**
+   * The head, and the state of each slice of the shard cut at `bounds` (or cut afresh into slices
+   * of about `sliceUrls` when null), in one pass over its rows. Null when the shard is gone.
+   */
+  slicedHead(
+    bounds: SliceBounds | null,
+    sliceUrls: number,
+  ): Promise<{ head: ShardHead; bounds: SliceBounds; slices: SliceState[] } | null>;
+  /**
+   * The fragments of the slices at `indexes` (of the shard cut at `bounds`), one stream each, in
+   * that order, grouped in lanes: up to two connections on this snapshot, each reading its lane's
+   * slices one after another (to be read concurrently lane by lane, in order within a lane).
+   */
+  streamSlices(head: ShardHead, bounds: SliceBounds, indexes: readonly number[]): Promise<AsyncGenerator<Buffer>[][]>;
   /** The same, row by row, with what splitting it into parts needs. */
   fragmentRows(): Promise<FragmentRow[]>;
   /**
@@ -164,6 +181,23 @@ export class ShardRepository {
         const within = bounds ? ` AND ${alias}.id BETWEEN ${bounds.first} AND ${bounds.last}` : ' AND false';
         return `${within}${active ? publishedCondition(db, { patterns, alias }) : ''}`;
       };
+      // `count` connections on this snapshot (this one and helpers), fewer when the pool has none to spare.
+      const connect = async (count: number): Promise<PoolClient[]> => {
+        if (count < 2 || helpers.length > 0) return [db, ...helpers].slice(0, Math.max(1, count));
+        const readers: PoolClient[] = [db];
+        const exported = (await db.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]?.id ?? '';
+        if (!/^[\w-]+$/.test(exported)) throw new Error(`unexpected snapshot id ${exported}`);
+        while (readers.length < count) {
+          const helper = this.spareConnection();
+          if (!helper) break;
+          const client = await helper;
+          helpers.push(client);
+          await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+          await client.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
+          readers.push(client);
+        }
+        return readers;
+      };
       return await read({
         head: async () => readHead(db, shardId, await published('u')),
         streamFragments: async function* () {
@@ -172,20 +206,7 @@ export class ShardRepository {
         streamFragmentParts: async (head, parts) => {
           const condition = await published();
           const ranges = splitIds(head, parts, this.splitMinUrls);
-          const readers: PoolClient[] = [db];
-          if (ranges.length > 1) {
-            const exported = (await db.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]?.id ?? '';
-            if (!/^[\w-]+$/.test(exported)) throw new Error(`unexpected snapshot id ${exported}`);
-            while (readers.length < ranges.length) {
-              const helper = this.spareConnection();
-              if (!helper) break;
-              const client = await helper;
-              helpers.push(client);
-              await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-              await client.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
-              readers.push(client);
-            }
-          }
+          const readers = await connect(ranges.length);
           if (readers.length === 1)
             return [
               (async function* () {
@@ -200,6 +221,30 @@ export class ShardRepository {
               yield* readShardFragments(readers[index] as PoolClient, shardId, `${condition}${range}`);
             })(),
           );
+        },
+        slicedHead: async (bounds, sliceUrls) => {
+          const condition = await published('u');
+          const idSpan = await (span ??= readIdSpan(db, shardId));
+          const cut = bounds ?? (idSpan ? sliceBounds(idSpan.first, idSpan.last, sliceUrls) : []);
+          const read = await readSlicedHead(db, shardId, condition, cut);
+          return read && { ...read, bounds: cut };
+        },
+        streamSlices: async (head, bounds, indexes) => {
+          const condition = await published();
+          // Contiguous runs of slices per connection: each reads its ranges one COPY after another.
+          const readers = await connect(indexes.length > 1 && head.urls >= this.splitMinUrls ? 2 : 1);
+          const perReader = Math.ceil(indexes.length / readers.length);
+          // A connection runs one query at a time: its slices form one lane, read one after another.
+          return readers
+            .map((reader, slot) =>
+              indexes.slice(slot * perReader, (slot + 1) * perReader).map((index) =>
+                // Lazy, as streamFragments is: the COPY starts only when the slice is read.
+                (async function* () {
+                  yield* readShardFragments(reader, shardId, `${condition}${sliceCondition(bounds, index)}`);
+                })(),
+              ),
+            )
+            .filter((lane) => lane.length > 0);
         },
         fragmentRows: async () => {
           const condition = await published();
@@ -335,4 +380,54 @@ async function readHead(db: PoolClient, shardId: string, published: string): Pro
     [shardId],
   );
   return rows[0] ?? null;
+}
+
+/** `AND …` keeping the rows of slice `index` of a shard cut at `bounds` (validated integers). */
+function sliceCondition(bounds: SliceBounds, index: number): string {
+  const from = index > 0 ? bounds[index - 1] : undefined;
+  const to = index < bounds.length ? bounds[index] : undefined;
+  for (const bound of [from, to])
+    if (bound !== undefined && !/^\d+$/.test(bound)) throw new Error(`invalid slice bound ${bound}`);
+  return `${from === undefined ? '' : ` AND urls.id >= ${from}`}${to === undefined ? '' : ` AND urls.id < ${to}`}`;
+}
+
+/**
+ * readHead, with each slice's state from the same pass. A slice's stamp sums its rows' `xmin` (the
+ * transaction that wrote each row version: every insert, update, soft delete or move to another
+ * shard makes a new one, with a newer xmin) twice, once weighted by id, with its count, bytes and
+ * namespaces: any write to a row of the slice moves it. A write that changes nothing a file shows
+ * (a new row version all the same) only costs that slice a re-render.
+ */
+async function readSlicedHead(
+  db: PoolClient,
+  shardId: string,
+  published: string,
+  bounds: SliceBounds,
+): Promise<{ head: ShardHead; slices: SliceState[] } | null> {
+  const { rows } = await db.query<ShardHead & { slices: { slice: number; urls: number; stamp: string }[] | null }>(
+    `WITH live AS MATERIALIZED (
+       SELECT u.id, u.fragment_size, u.ns_mask, u.lastmod, u.lastmod_at, u.xmin::text::bigint AS x,
+              width_bucket(u.id, $2::bigint[]) AS slice FROM urls u
+        WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}),
+     totals AS (
+       SELECT count(*)::int AS urls, coalesce(sum(fragment_size), 0) AS bytes, coalesce(bit_or(ns_mask), 0) AS mask,
+              min(id)::text AS first_id, max(id)::text AS last_id FROM live),
+     slices AS (
+       SELECT slice, count(*)::int AS urls,
+              concat_ws(':', sum(fragment_size), bit_or(ns_mask), sum(x), sum(x * (id % 65521))) AS stamp
+         FROM live GROUP BY slice)
+     SELECT s.section, s.ordinal, s.change_seq, t.urls, t.bytes, t.mask,
+            (SELECT lastmod FROM live ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest,
+            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl, t.first_id, t.last_id,
+            (SELECT json_agg(slices) FROM slices) AS slices
+       FROM shards s CROSS JOIN totals t
+      WHERE s.id = $1`,
+    [shardId, bounds],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { slices: found, ...head } = row;
+  const slices: SliceState[] = Array.from({ length: bounds.length + 1 }, () => ({ urls: 0, stamp: '' }));
+  for (const slice of found ?? []) slices[slice.slice] = { urls: slice.urls, stamp: slice.stamp };
+  return { head, slices };
 }
