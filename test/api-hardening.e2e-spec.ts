@@ -114,6 +114,37 @@ describe('admin API under hostile bodies', () => {
     expect(found.rowCount).toBe(0);
   });
 
+  it('refuses a body that is not JSON or names __proto__, spelled out or escaped, storing nothing', async () => {
+    const put = (body: string) =>
+      sendRaw(
+        `${api.url}/v1/sites/${siteId}/urls`,
+        'PUT',
+        { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        Buffer.from(body),
+      );
+    const entry = (path: string) => `{"loc":"https://${SITE}/${path}"}`;
+    for (const body of [
+      `[${entry('poisoned-1')},{"loc":"https://${SITE}/poisoned-2","__proto__":{"x":1}}]`,
+      `[${entry('poisoned-3')},{"loc":"https://${SITE}/poisoned-4","\\u005f_proto__":{"x":1}}]`,
+      `[${entry('poisoned-5')},{"loc":"https://${SITE}/poisoned-6","constructor":{"prototype":{"x":1}}}]`,
+      `[${entry('poisoned-7')},`,
+    ]) {
+      const res = await put(body);
+      expect(res.status, body).toBe(400);
+      expect(JSON.parse(res.text).error, body).toEqual({
+        code: 'MALFORMED_BODY',
+        message: expect.stringContaining('JSON'),
+        details: [],
+      });
+    }
+    const found = await db.query('SELECT 1 FROM urls WHERE site_id = $1 AND loc LIKE $2', [siteId, '%/poisoned-%']);
+    expect(found.rowCount).toBe(0);
+    // A loc that merely holds those words is parsed and stored as any other.
+    const res = await put(`[${entry('constructor/__proto__/caf\\u00e9')}]`);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).upserted).toBe(1);
+  });
+
   it('refuses a GraphQL document over its length limit before parsing it', async () => {
     const query = `{ ${Array.from({ length: 20_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
     const res = await fetch(`${api.url}/graphql`, {

@@ -26,28 +26,21 @@ export class ConflictsService {
    * stored all the same, but worth a look.
    */
   async onWrite(site: Site, entries: readonly unknown[], rejected: ReadonlySet<number>): Promise<EntryError[]> {
-    // One pass, each entry's site links found once: this runs for every entry of every PUT.
+    // Two passes over the entries as sent, nothing kept per entry in between (this runs for
+    // every entry of every PUT): the site links' hrefs to look up, then the checks.
     const checker = await this.checker(site, this.exclusions);
-    const sent: { entry: SentEntry; index: number; links: { href: string; index: number }[] }[] = [];
     const hrefs: string[] = [];
     for (let index = 0; index < entries.length; index++) {
-      if (rejected.has(index)) continue;
-      const entry = sentEntry(entries[index]);
-      if (!entry) continue;
-      const links = checker.siteLinks(entry);
-      for (const link of links) hrefs.push(link.href);
-      sent.push({ entry, index, links });
+      const entry = rejected.has(index) ? undefined : sentEntry(entries[index]);
+      if (entry) for (const link of checker.siteLinks(entry)) hrefs.push(link.href);
     }
     const flagged = await this.exclusions.flaggedAmong(site.id, hrefs);
     const now = new Date();
     const warnings: EntryError[] = [];
-    for (const { entry, index, links } of sent) {
-      for (const conflict of checker.check(entry, {
-        now,
-        excluded: entry.excluded === true,
-        flagged,
-        siteLinks: links,
-      }))
+    for (let index = 0; index < entries.length; index++) {
+      const entry = rejected.has(index) ? undefined : sentEntry(entries[index]);
+      if (!entry) continue;
+      for (const conflict of checker.check(entry, { now, excluded: entry.excluded === true, flagged }))
         warnings.push({ index, ...conflict });
     }
     return warnings;
@@ -95,9 +88,16 @@ function sentEntry(entry: unknown): SentEntry | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { loc, lastmod, alternates, excluded } = entry as Record<string, unknown>;
   if (typeof loc !== 'string') return undefined;
+  // Most entries have the fields' types already (the write stored them): read as they are.
+  if (
+    (lastmod === undefined || typeof lastmod === 'string') &&
+    (alternates === undefined || (Array.isArray(alternates) && alternates.every(isLink))) &&
+    (excluded === undefined || typeof excluded === 'boolean')
+  )
+    return entry as SentEntry;
   const sent: SentEntry = { loc };
   if (typeof lastmod === 'string') sent.lastmod = lastmod;
-  if (Array.isArray(alternates)) sent.alternates = alternates.every(isLink) ? alternates : alternates.filter(isLink);
+  if (Array.isArray(alternates)) sent.alternates = alternates.filter(isLink);
   if (typeof excluded === 'boolean') sent.excluded = excluded;
   return sent;
 }

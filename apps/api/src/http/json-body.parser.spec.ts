@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonBody, countJsonValues } from './json-body.parser';
+import { checkJsonBody, countJsonValues, countSeparatorBytes, mayPoisonPrototypes } from './json-body.parser';
 
 const bytes = (text: string) => Buffer.from(text);
 
@@ -28,5 +28,25 @@ describe('checkJsonBody', () => {
     expect(() => checkJsonBody(bytes('[{},{},{}]'), 5)).toThrow(
       expect.objectContaining({ statusCode: 413, message: expect.stringContaining('API_JSON_MAX_VALUES') }),
     );
+  });
+
+  it('bounds the count by every separator byte first, then counts exactly outside strings', () => {
+    // Separators inside strings pass the bound's over-count only through the exact count.
+    const inStrings = bytes(`["${',{['.repeat(100)}"]`);
+    expect(countSeparatorBytes(inStrings)).toBe(301);
+    expect(() => checkJsonBody(inStrings, 10)).not.toThrow();
+    expect(() => checkJsonBody(bytes(`["${',{['.repeat(100)}", ${'{},'.repeat(10)}{}]`), 10)).toThrow(
+      expect.objectContaining({ statusCode: 413 }),
+    );
+  });
+});
+
+describe('mayPoisonPrototypes', () => {
+  it('sends to the checked parser every body that can spell __proto__ or constructor as a key', () => {
+    expect(mayPoisonPrototypes(bytes('[{"__proto__":{}}]'))).toBe(true);
+    expect(mayPoisonPrototypes(bytes('[{"constructor":{"prototype":{}}}]'))).toBe(true);
+    expect(mayPoisonPrototypes(bytes('[{"\\u005f_proto__":{}}]'))).toBe(true);
+    expect(mayPoisonPrototypes(bytes('[{"loc":"https://a.example/caf\\u00e9"}]'))).toBe(true);
+    expect(mayPoisonPrototypes(bytes('[{"loc":"https://a.example/proto/construct"}]'))).toBe(false);
   });
 });

@@ -38,14 +38,49 @@ export function countJsonValues(bytes: Uint8Array, max: number): number {
   return count;
 }
 
+/** 1 for the bytes countJsonValues counts outside strings: `,`, `{` and `[`. */
+const SEPARATOR = new Uint8Array(256);
+SEPARATOR[0x2c] = SEPARATOR[0x7b] = SEPARATOR[0x5b] = 1;
+
+/**
+ * Those bytes counted inside strings too: an upper bound of countJsonValues without its string
+ * state, a third of its cost (a table lookup per byte, no branch). Every PUT of 10,000 URLs
+ * passes on this alone; only a body near the limit takes the exact count.
+ */
+export function countSeparatorBytes(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) count += SEPARATOR[bytes[i] as number] as number;
+  return count;
+}
+
 /** Checks a JSON body's bytes; throws the 400 or 413 to answer with. */
 export function checkJsonBody(body: Buffer, maxValues: number): void {
   if (!isUtf8(body)) throw httpError(400, 'the body is not valid UTF-8');
-  if (countJsonValues(body, maxValues) > maxValues) {
+  if (countSeparatorBytes(body) > maxValues && countJsonValues(body, maxValues) > maxValues) {
     throw httpError(
       413,
       `the body holds more than ${maxValues.toLocaleString('en-US')} JSON values (API_JSON_MAX_VALUES)`,
     );
+  }
+}
+
+/**
+ * Whether a body may name `__proto__` or `constructor` as a key, which fastify's parser
+ * (secure-json-parse) then checks with two regular expressions over the whole text. Without a
+ * `\u` escape a key can only spell them literally, and a byte search finds that several times
+ * faster than those expressions: the bodies that pass go to JSON.parse alone.
+ */
+export function mayPoisonPrototypes(body: Buffer): boolean {
+  return body.includes('\\u') || body.includes('__proto__') || body.includes('constructor');
+}
+
+const MISS = Symbol('not JSON');
+
+function parseOrMiss(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return MISS;
   }
 }
 
@@ -60,8 +95,14 @@ export function registerJsonBodyParser(fastify: FastifyInstance, maxValues: numb
       done(error as Error, undefined);
       return;
     }
+    const text = (body as Buffer).toString('utf8');
+    if (!mayPoisonPrototypes(body as Buffer)) {
+      const parsed = parseOrMiss(text);
+      // Not JSON (or a BOM): fastify's parser below gives the error it always gave.
+      if (parsed !== MISS) return done(null, parsed);
+    }
     // fastify's default JSON parser answers through `done`; its type also allows a promise, which
     // this one never returns (it is synchronous), so there is nothing to await.
-    void parse(request, (body as Buffer).toString('utf8'), done);
+    void parse(request, text, done);
   });
 }

@@ -19,6 +19,8 @@ export interface Claim {
   hex: string;
   href: string;
   links: Links | null;
+  /** The hex of each own member of the declared cluster `links` (shared by its claims). */
+  own?: readonly string[];
 }
 
 /** A page outside the batch whose cluster lost members: `from` is that cluster, `links` what is left. */
@@ -33,8 +35,6 @@ export interface Remainder {
 export class ClusterChanges {
   /** Touched pages, by loc hash (hex); the batch's last word on each. */
   readonly claims = new Map<string, Claim>();
-  /** The hex of each own member of a declared cluster, by the cluster's array. */
-  private readonly ownMembers = new Map<Links, string[]>();
   /** Links before the batch: a live URL's, or a pending claim's; null for none. */
   private readonly stored = new Map<string, Links | null>();
   private readonly reduced = new Map<Links, Links | null>();
@@ -45,6 +45,8 @@ export class ClusterChanges {
 
   /** A declared cluster, `members` in canonical order; `self` is the declaring URL. */
   join(members: Links, self: { hash: Buffer; hex: string; url: { loc: string } }): void {
+    // Filled as the claims are made; they all hold it (no map keyed by the cluster: this runs
+    // for every entry of a batch).
     const own: string[] = [];
     for (const member of members) {
       // Hrefs on other hosts are not pages of the site: no hash, no claim.
@@ -52,9 +54,8 @@ export class ClusterChanges {
       const hash = member.href === self.url.loc ? self.hash : locHash(member.href);
       const hex = hash === self.hash ? self.hex : hash.toString('hex');
       own.push(hex);
-      this.claims.set(hex, { hash, hex, href: member.href, links: members });
+      this.claims.set(hex, { hash, hex, href: member.href, links: members, own });
     }
-    this.ownMembers.set(members, own);
   }
 
   /** The URL leaves its cluster (`alternates: []`). */
@@ -112,19 +113,24 @@ export class ClusterChanges {
    */
   linksOf(hex: string): Links | undefined {
     const claim = this.claims.get(hex);
-    if (claim) return claim.links ? (this.reduce(claim.links) ?? undefined) : undefined;
+    if (claim) return claim.links ? (this.reduce(claim.links, claim.own ?? []) ?? undefined) : undefined;
     const remainder = this.remaining?.get(hex);
     const stored = this.stored.get(hex) ?? null;
     if (remainder && stored && sameLinks(stored, remainder.from)) return remainder.links ?? undefined;
     return stored ?? undefined;
   }
 
-  /** A declared cluster without the members a later declaration of the batch took away. */
-  private reduce(links: Links): Links | null {
+  /**
+   * A declared cluster without the members a later declaration of the batch took away. `own`:
+   * its own members' hex; a cluster with one (the usual batch: the others are on other hosts)
+   * is the asking page's, which holds it, so nothing was taken away.
+   */
+  private reduce(links: Links, own: readonly string[]): Links | null {
+    if (own.length <= 1) return links.length > 1 ? links : null;
     const cached = this.reduced.get(links);
     if (cached !== undefined) return cached;
     let gone: Set<string> | undefined;
-    for (const hex of this.ownMembers.get(links) ?? []) {
+    for (const hex of own) {
       const claim = this.claims.get(hex) as Claim;
       if (claim.links !== links) (gone ??= new Set()).add(claim.href);
     }

@@ -49,6 +49,16 @@ describe('URL conflicts', () => {
     expect(isFuture('2026-06-17', now)).toBe(true);
   });
 
+  it('judges lastmods of the years just past by their instant, and older ones without parsing', () => {
+    const newYear = new Date('2027-01-01T00:30:00Z');
+    // 2026-12-31 at UTC-14 is 2027-01-01T14:00Z: still ahead of that new year's night.
+    expect(isFuture('2026-12-31T23:59:00-14:00', newYear)).toBe(true);
+    expect(isFuture('2026', newYear)).toBe(false);
+    expect(isFuture('2025-12-31T23:59:00-14:00', newYear)).toBe(false);
+    expect(isFuture('2030-01-01', newYear)).toBe(true);
+    expect(isFuture('not a date', newYear)).toBe(false);
+  });
+
   it('hreflang links to pages of the site that are excluded or disallowed; other hosts are not judged', () => {
     const checker = new UrlConflictChecker({
       origin,

@@ -53,6 +53,8 @@ export interface SiteConflictRules {
   exclusionRules: readonly ExclusionRule[];
 }
 
+const NO_LINKS: readonly { href: string; index: number }[] = Object.freeze([]);
+
 export class UrlConflictChecker {
   private readonly robots: ReturnType<typeof robotsParser> | undefined;
   private readonly exclusions: RegExp[];
@@ -76,16 +78,17 @@ export class UrlConflictChecker {
   }
 
   /** The hrefs of the URL's cluster that are the site's own pages, other than itself. */
-  siteLinks(url: CheckedUrl): { href: string; index: number }[] {
-    // A loop, not flatMap: PUT runs this for every entry of every batch, mostly for none.
-    const links: { href: string; index: number }[] = [];
+  siteLinks(url: CheckedUrl): readonly { href: string; index: number }[] {
+    // A loop, not flatMap, and a list only when there is a link: PUT runs this for every entry
+    // of every batch, mostly for none.
+    let links: { href: string; index: number }[] | undefined;
     const alternates = url.alternates;
-    if (!alternates) return links;
+    if (!alternates) return NO_LINKS;
     for (let index = 0; index < alternates.length; index++) {
       const href = (alternates[index] as { href: string }).href;
-      if (href !== url.loc && href.startsWith(this.prefix)) links.push({ href, index });
+      if (href !== url.loc && href.startsWith(this.prefix)) (links ??= []).push({ href, index });
     }
-    return links;
+    return links ?? NO_LINKS;
   }
 
   /**
@@ -104,7 +107,7 @@ export class UrlConflictChecker {
     },
   ): UrlConflict[] {
     const conflicts: UrlConflict[] = [];
-    const excluded = opts.excluded || this.excludedByRule(url.loc);
+    const excluded = opts.excluded || (this.exclusions.length > 0 && this.excludedByRule(url.loc));
     if (!excluded && this.disallowed(url.loc)) {
       conflicts.push({
         loc: url.loc,
@@ -143,8 +146,23 @@ export class UrlConflictChecker {
   }
 }
 
+/** A W3C datetime's year (`YYYY`, `YYYY-…`); NaN for any other text. */
+function yearOf(lastmod: string): number {
+  if (lastmod.length < 4 || (lastmod.length > 4 && lastmod.charCodeAt(4) !== 0x2d)) return Number.NaN;
+  let year = 0;
+  for (let i = 0; i < 4; i++) {
+    const digit = lastmod.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    year = year * 10 + digit;
+  }
+  return year;
+}
+
 /** Past now plus the skew its precision allows. */
 export function isFuture(lastmod: string, now: Date): boolean {
+  // A lastmod of year Y is over by (Y+1)-01-01T14:00Z whatever its zone: one two years back needs
+  // no date parsed (PUT checks every entry, and most lastmods are in the past).
+  if (yearOf(lastmod) <= now.getUTCFullYear() - 2) return false;
   const instant = lastmodInstant(lastmod);
   if (Number.isNaN(instant.getTime())) return false;
   const skew = lastmod.length <= 10 ? DATE_ONLY_SKEW_MS : LASTMOD_SKEW_MS;

@@ -79,16 +79,27 @@ export function canonicalContent(content: UrlContent): string {
   return present === Object.keys(content).length ? `${out}}` : canonicalJson(content);
 }
 
+/**
+ * Joined, not built with `+=`: a string built piece by piece is a tree of its pieces (V8's cons
+ * strings), and the links' JSON is kept from preparing a batch to writing it: 1 KB per URL with
+ * three links, against 0.3 KB flat, which a PUT of 10,000 URLs holds through its transaction.
+ */
 function canonicalLinks(links: readonly { hreflang: string; href: string }[] | null): string {
   if (links === null) return 'null';
-  let out = '[';
+  if (links.length === 0) return '[]';
+  const parts = new Array<string>(links.length);
   for (let i = 0; i < links.length; i++) {
     const link = links[i] as { hreflang: string; href: string };
     const plain = typeof link.href === 'string' && typeof link.hreflang === 'string' && ownKeyCount(link) === 2;
-    if (i > 0) out += ',';
-    out += plain ? `{"href":${jsonString(link.href)},"hreflang":${jsonString(link.hreflang)}}` : canonicalJson(link);
+    parts[i] = plain
+      ? `{"href":${jsonString(link.href)},"hreflang":${jsonString(link.hreflang)}}`
+      : canonicalJson(link);
   }
-  return `${out}]`;
+  // The brackets inside the first and last parts: around the joined text they would make a
+  // tree again.
+  parts[0] = `[${parts[0] as string}`;
+  parts[links.length - 1] = `${parts[links.length - 1] as string}]`;
+  return parts.join(',');
 }
 
 /** Object.keys(value).length without the array: this runs for every link of every URL. */
