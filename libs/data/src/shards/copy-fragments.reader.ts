@@ -29,16 +29,22 @@ export function readShardFragments(db: PoolClient, shardId: string, published = 
 
 /**
  * Runs `copy`, a COPY (SELECT of one non-null column) TO STDOUT (FORMAT binary), and streams the
- * column's values joined, in blocks of about 1 MiB (each a buffer of its own).
+ * column's values joined, in blocks of about 1 MiB. A block is valid until the consumer asks for
+ * the next one (gzipUrlsetStream consumes a block fully before that): it is then reused, so a
+ * read holds a few blocks, not one per MiB of the shard for the garbage collector to find.
  */
-export function copyJoinedColumn(db: PoolClient, copy: string): AsyncIterable<Buffer> {
-  return db.query(new FragmentCopyStream(copy));
+export async function* copyJoinedColumn(db: PoolClient, copy: string): AsyncGenerator<Buffer> {
+  const spare: Buffer[] = [];
+  for await (const block of db.query(new FragmentCopyStream(copy, spare)) as AsyncIterable<Buffer>) {
+    yield block;
+    if (block.length === BLOCK) spare.push(block);
+  }
 }
 
 /**
  * PostgreSQL's binary COPY format for a single non-null column, fed in pieces cut anywhere:
- * the values are joined into blocks of BLOCK bytes, handed to `emit` as they fill (each a new
- * buffer the receiver may keep).
+ * the values are joined into blocks of BLOCK bytes, handed to `emit` as they fill (a new
+ * buffer each unless the receiver hands blocks back in `spare`).
  */
 export class BinaryColumnJoiner {
   private state: 'signature' | 'extension' | 'fields' | 'length' | 'value' | 'done' = 'signature';
@@ -46,10 +52,16 @@ export class BinaryColumnJoiner {
   private readonly scratch = Buffer.alloc(19);
   private scratchUsed = 0;
   private left = 0;
-  private block = Buffer.allocUnsafe(BLOCK);
+  private block: Buffer;
   private used = 0;
 
-  constructor(private readonly emit: (block: Buffer) => void) {}
+  /** `spare`: blocks handed back by the consumer, used before new ones are allocated. */
+  constructor(
+    private readonly emit: (block: Buffer) => void,
+    private readonly spare: Buffer[] = [],
+  ) {
+    this.block = this.nextBlock();
+  }
 
   /** Takes `piece[start, end)`. */
   feed(piece: Buffer, start: number, end: number): void {
@@ -64,7 +76,7 @@ export class BinaryColumnJoiner {
           this.left -= n;
           if (this.used === BLOCK) {
             this.emit(this.block);
-            this.block = Buffer.allocUnsafe(BLOCK);
+            this.block = this.nextBlock();
             this.used = 0;
           }
           if (this.left === 0) this.state = 'fields';
@@ -108,6 +120,10 @@ export class BinaryColumnJoiner {
   end(): Buffer | null {
     if (this.state !== 'done') throw new Error('binary COPY stream ended early');
     return this.used > 0 ? this.block.subarray(0, this.used) : null;
+  }
+
+  private nextBlock(): Buffer {
+    return this.spare.pop() ?? Buffer.allocUnsafe(BLOCK);
   }
 
   private item(item: Buffer, at: number): void {
@@ -170,8 +186,13 @@ class FragmentCopyStream extends CopyToQuery {
   private lengthBytes = 0;
   private remaining = 0;
   private readonly blocks: Buffer[] = [];
-  private readonly joiner = new BinaryColumnJoiner((block) => this.blocks.push(block));
+  private readonly joiner: BinaryColumnJoiner;
   private failure: Error | null = null;
+
+  constructor(text: string, spare: Buffer[]) {
+    super(text);
+    this.joiner = new BinaryColumnJoiner((block) => this.blocks.push(block), spare);
+  }
 
   // Called by pg-copy-streams with each chunk read from the socket; returns whether to read on.
   _parse(chunk: Buffer): boolean | undefined {
