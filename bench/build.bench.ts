@@ -1,5 +1,5 @@
-// npm run bench:build [-- --urls 1000000]
-// Seeds N URLs with three hreflang alternates each, then measures through the real apps (api,
+// npm run bench:build [-- --urls 1000000] [--alternates 0]
+// Seeds N URLs with three hreflang alternates each (none with --alternates 0), then measures through the real apps (api,
 // worker, public as separate processes): a full build's wall time and URLs/s with the per-stage
 // split, the worker's peak RSS, and after changing one URL, how many shards were re-rendered and
 // the time from the API's 200 to the public server serving the change (quiet period 0), polled
@@ -29,6 +29,8 @@ import { printResult } from './support/bench-result';
 const URLS = arg('urls', 1_000_000);
 const PEER_URLS = Math.min(URLS, arg('peer-urls', 200_000));
 const ANALYZE = arg('analyze', 1) !== 0;
+/** Each URL lists its three-language cluster (as the serving bench's URLs do); 0: plain URLs. */
+const ALTERNATES = arg('alternates', 1) !== 0;
 const HOST = 'bench.example.com';
 const ADMIN = 'bench-admin-key-0123456789';
 const LANGS = ['en', 'de', 'fr'] as const;
@@ -42,7 +44,7 @@ function entry(i: number) {
     loc: href(lang),
     changefreq: 'weekly',
     priority: 0.5,
-    alternates: LANGS.map((l) => ({ hreflang: l, href: href(l) })),
+    ...(ALTERNATES ? { alternates: LANGS.map((l) => ({ hreflang: l, href: href(l) })) } : {}),
   };
 }
 
@@ -58,7 +60,7 @@ async function sitemapPackageRate(count: number): Promise<number> {
         url: e.loc,
         changefreq: e.changefreq,
         priority: e.priority,
-        links: e.alternates.map((a) => ({ lang: a.hreflang, url: a.href })),
+        links: e.alternates?.map((a) => ({ lang: a.hreflang, url: a.href })),
       };
     });
     Readable.from(items).pipe(stream);
@@ -158,7 +160,7 @@ async function changePhases({
 
 async function main(): Promise<void> {
   console.log(
-    `bench:build, ${URLS} URLs, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
+    `bench:build, ${URLS} URLs ${ALTERNATES ? 'with 3 hreflang alternates each' : 'without alternates'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
   );
   const env = await createBenchEnv('build');
   const [apiPort, publicPort] = [await freePort(), await freePort()];

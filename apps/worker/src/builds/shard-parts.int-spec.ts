@@ -66,6 +66,34 @@ describe('ShardRepository.snapshot, a shard read in parts (real Postgres)', () =
     expect(file.split.byteSize).toBe(file.single.byteSize);
   });
 
+  it("heads a shard with its live URLs' totals and the newest one's lastmod as sent", async () => {
+    const site = await insertSite(pool);
+    const ingest = new UrlIngestService(pool, async () => undefined);
+    const loc = (i: number) => `https://${site.hostname}/n/${i}`;
+    await ingest.upsert(site, [
+      { loc: loc(1), lastmod: '2024-03-01' },
+      { loc: loc(2) },
+      { loc: loc(3), lastmod: '2025-01-02T10:00:00+02:00' },
+      { loc: loc(4), lastmod: '2026-01-01' },
+      { loc: loc(5), lastmod: '2024-12-31' },
+    ]);
+    await ingest.delete(site, [loc(4)]); // the newest, gone: the next one (as stored, in UTC) heads the shard
+    const shardId = (await pool.query<{ id: string }>('SELECT id::text FROM shards WHERE site_id = $1', [site.id]))
+      .rows[0]!.id;
+    const head = (await new ShardRepository(prisma, pool, 10).snapshot(shardId, (snapshot) => snapshot.head()))!;
+    const live = await pool.query<{ bytes: string; first: string; last: string }>(
+      `SELECT sum(fragment_size)::text AS bytes, min(id)::text AS first, max(id)::text AS last
+         FROM urls WHERE shard_id = $1 AND deleted_at IS NULL`,
+      [shardId],
+    );
+    expect(head).toMatchObject({ urls: 4, newest: '2025-01-02T08:00:00Z', mask: 0, xsl: false });
+    expect([String(head.bytes), head.first_id, head.last_id]).toEqual([
+      live.rows[0]!.bytes,
+      live.rows[0]!.first,
+      live.rows[0]!.last,
+    ]);
+  });
+
   it('reads a shard below the threshold on one connection', async () => {
     const site = await insertSite(pool);
     const ingest = new UrlIngestService(pool, async () => undefined);
