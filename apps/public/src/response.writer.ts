@@ -26,6 +26,9 @@ interface Lines {
   text: string;
   /** Whether node:http may answer without looking at the body: a length is stated, or none is sent. */
   plain: boolean;
+  /** The whole kept-alive head of the current second, made by its first request. */
+  dated: string;
+  second: number;
 }
 
 export class ResponseWriter {
@@ -64,7 +67,15 @@ export class ResponseWriter {
       return;
     }
     const close = !response.shouldKeepAlive;
-    head._header = `${lines.text}Date: ${this.now()}\r\n${close ? 'Connection: close\r\n' : this.keepAlive}\r\n`;
+    const date = this.now();
+    if (close) head._header = `${lines.text}Date: ${date}\r\nConnection: close\r\n\r\n`;
+    else {
+      if (lines.second !== this.second) {
+        lines.dated = `${lines.text}Date: ${date}\r\n${this.keepAlive}\r\n`;
+        lines.second = this.second;
+      }
+      head._header = lines.dated;
+    }
     head._headerSent = false;
     if (close) head._last = true;
     response.statusCode = answer.status;
@@ -88,7 +99,7 @@ export class ResponseWriter {
       if (lower === 'content-length') plain = true;
       text += `${name}: ${value}\r\n`;
     }
-    const lines = { status: answer.status, text, plain };
+    const lines = { status: answer.status, text, plain, dated: '', second: -1 };
     this.lines.set(answer.headers, lines);
     return lines;
   }
