@@ -133,10 +133,19 @@ type Handle = (request: IncomingMessage, response: ServerResponse, fallback: () 
 const handle = (server as unknown as { handle: Handle }).handle.bind(server);
 const socket = { remoteAddress: '66.249.66.1' };
 let written = 0;
-const response = {
-  writeHead: (status: number) => (written += status),
-  end: () => undefined,
-} as unknown as ServerResponse;
+/** What the lane touches of node:http's response: writeHead, or the head it leaves (ResponseWriter). */
+const head = { shouldKeepAlive: true, statusCode: 200, _header: null as string | null };
+const response = Object.assign(head, {
+  writeHead(status: number) {
+    head.statusCode = status;
+    head._header = 'head';
+    return head;
+  },
+  end() {
+    written += head.statusCode;
+    head._header = null;
+  },
+}) as unknown as ServerResponse;
 const fallback = () => {
   throw new Error('the lane passed the request to Fastify');
 };
@@ -159,6 +168,8 @@ function laneRequest(request: PublicRequest): () => IncomingMessage {
     }
     return {
       method: request.method,
+      httpVersionMajor: 1,
+      httpVersionMinor: 1,
       url: url.toString('latin1'),
       headers,
       rawHeaders,

@@ -7,8 +7,9 @@
 // command to run) on a spare loopback port with a temporary config and as many worker processes,
 // serving the same files from disk. wrk (Debian package, installed likewise; autocannon, with a
 // note, when it cannot be had) measures requests/s and p99 for the shard (200), the shard with
-// If-None-Match (304), robots.txt and robots.txt with If-None-Match. Load stays on 127.0.0.1,
-// each case runs a bounded time, and everything started here is stopped at the end or on Ctrl-C.
+// If-None-Match (304), the index (gzip), robots.txt and robots.txt with If-None-Match. Load stays
+// on 127.0.0.1, each case runs a bounded time, and everything started here is stopped at the end
+// or on Ctrl-C.
 //   --pipeline N adds a row for the 304 with N requests pipelined per connection: not how crawlers
 //     talk, so it meets no target; it shows what the server answers once the client's per-request
 //     cost shrinks.
@@ -91,6 +92,8 @@ const CASES: Case[] = [
     status: 304,
     headers: (server) => ({ ...gzipped, 'if-none-match': server.etags.shard }),
   },
+  // The index from memory, gzip-encoded as crawlers ask for it (nginx sends its file as is).
+  { name: 'index 200', path: '/sitemap.xml', status: 200, headers: () => gzipped },
   { name: 'robots.txt 200', path: '/robots.txt', status: 200, headers: () => ({}) },
   {
     name: 'robots.txt 304',
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
   await mkdir(path.join(www, 'sitemaps'), { recursive: true });
   await writeFile(path.join(www, SHARD_PATH), seeded.shard);
   await writeFile(path.join(www, 'robots.txt'), seeded.robots);
+  await writeFile(path.join(www, 'sitemap.xml'), seeded.index);
   // nginx workers drop root for `nobody`: the tree must be readable by anyone.
   for (const dir of [work, www, path.join(www, 'sitemaps')]) await chmod(dir, 0o755);
   console.log(
@@ -243,11 +247,8 @@ async function seed(databaseUrl: string) {
       return { file, gzip };
     };
     const shard = await stored(xml, 'shard', URLS);
-    const index = await stored(
-      Buffer.from(renderSitemapIndex([{ loc: `${origin}/${SHARD_PATH}`, lastmod: '2026-09-19' }])),
-      'index',
-      0,
-    );
+    const indexXml = Buffer.from(renderSitemapIndex([{ loc: `${origin}/${SHARD_PATH}`, lastmod: '2026-09-19' }]));
+    const index = await stored(indexXml, 'index', 0);
     const files = { 'sitemap.xml': index.file, [SHARD_PATH]: shard.file };
     await prisma.manifest.create({
       // A Json column takes no interface without an index signature: tsc needs `as object`.
@@ -257,6 +258,7 @@ async function seed(databaseUrl: string) {
     return {
       shard: shard.gzip,
       xmlBytes: xml.length,
+      index: indexXml,
       robots: `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`,
     };
   } finally {

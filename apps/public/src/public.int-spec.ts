@@ -256,6 +256,74 @@ describe('public server', () => {
       }
     });
 
+    /** Writes `requests` at once on one connection; everything the server sends until it closes. */
+    function converse(requests: string): Promise<string> {
+      return new Promise((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(requests));
+        let received = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (chunk: string) => (received += chunk));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+      });
+    }
+    const request = (method: string, target: string, headers = '') =>
+      `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\nAccept-Encoding: gzip\r\n${headers}\r\n`;
+    /** Each answer to GETs: its status line, head and body (a 304 has none). */
+    function answers(text: string): { status: string; head: string; body: string }[] {
+      const parts: { status: string; head: string; body: string }[] = [];
+      for (let rest = text; rest.length > 0;) {
+        const end = rest.indexOf('\r\n\r\n');
+        const head = rest.slice(0, end);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        const status = head.split('\r\n')[0] ?? '';
+        const body = status.includes(' 304 ') ? '' : rest.slice(end + 4, end + 4 + length);
+        parts.push({ status, head, body });
+        rest = rest.slice(end + 4 + body.length);
+      }
+      return parts;
+    }
+
+    it('answers pipelined and keep-alive requests on one connection in order, until Connection: close', async () => {
+      await send('/sitemap.xml', { headers: { 'accept-encoding': 'gzip' } }); // in memory from here on
+      const etag = `"${site.shard.file.sha256}"`;
+      const text = await converse(
+        request('GET', '/sitemap-1.xml.gz', `If-None-Match: ${etag}\r\n`) +
+          request('GET', '/robots.txt') +
+          request('GET', '/sitemap.xml') +
+          request('GET', '/sitemap-1.xml.gz', `If-None-Match: ${etag}\r\nConnection: close\r\n`),
+      );
+      const parts = answers(text);
+      expect(parts.map((part) => part.status)).toEqual([
+        'HTTP/1.1 304 Not Modified',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 200 OK',
+        'HTTP/1.1 304 Not Modified',
+      ]);
+      expect(parts.map((part) => /\r\nConnection: (\S+)/.exec(part.head)?.[1])).toEqual([
+        'keep-alive',
+        'keep-alive',
+        'keep-alive',
+        'close',
+      ]);
+      expect(parts[1]?.body).toBe((await send('/robots.txt')).body.toString('latin1'));
+      expect(gunzipSync(Buffer.from(parts[2]?.body ?? '', 'latin1')).toString()).toContain('<sitemapindex');
+      for (const part of parts) expect(part.head).toMatch(/\r\nDate: \w{3}, \d\d \w{3} \d{4} [\d:]{8} GMT(\r\n|$)/);
+    });
+
+    it('answers HEAD on a kept connection with the length and no body', async () => {
+      await send('/robots.txt');
+      const text = await converse(
+        request('HEAD', '/robots.txt') +
+          request('HEAD', '/sitemap.xml') +
+          request('GET', '/robots.txt', 'Connection: close\r\n'),
+      );
+      const [robots, index, last] = text.split(/(?=HTTP\/1\.1 )/);
+      expect(robots).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-length: \d+\r\n[^]*\r\n\r\n$/);
+      expect(index).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-encoding: gzip\r\n[^]*\r\n\r\n$/);
+      expect(last).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*Connection: close\r\n\r\nUser-agent: /);
+    });
+
     it('gives robots.txt a strong ETag and answers If-None-Match with 304', async () => {
       const first = await send('/robots.txt');
       expect(first.headers.etag).toMatch(/^"[\w-]{27}"$/);

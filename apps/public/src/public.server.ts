@@ -9,6 +9,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { hasDuplicateHost } from '@sitemaps/config';
 import { answerHealth, healthProbeOf, type HealthProbe, type Readiness } from '@sitemaps/health';
 import type { AccessLog } from './public.logger';
+import { ResponseWriter } from './response.writer';
 import type { PublicResponse, PublicService } from './public.service';
 import type { ResponseTally } from '@sitemaps/observability';
 import type { CrawlTally } from '@sitemaps/domain';
@@ -40,6 +41,7 @@ export class PublicServer {
   private readiness: Readiness | undefined;
   /** The client's address, as Fastify's `request.ip` has it with the same trustProxy. */
   private readonly clientAddress: (request: IncomingMessage) => string | undefined;
+  private readonly writer: ResponseWriter;
 
   constructor(
     private readonly accessLog: AccessLog,
@@ -49,13 +51,18 @@ export class PublicServer {
   ) {
     const trust = options.trustedProxies.length > 0 ? proxyAddr.compile(options.trustedProxies) : undefined;
     this.clientAddress = trust ? (request) => proxyAddr(request, trust) : (request) => request.socket.remoteAddress;
+    this.writer = new ResponseWriter({ keepAliveTimeoutMs: options.keepAliveTimeoutMs });
   }
 
   /** Fastify's `serverFactory`: Fastify passes its own handler, the fallback. */
   readonly factory = (fastify: Handler): http.Server => {
-    const server = http.createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (request, response) =>
-      this.handle(request, response, fastify),
-    );
+    const options: http.ServerOptions & { optimizeEmptyRequests?: boolean } = {
+      maxHeaderSize: this.options.maxHeaderBytes,
+      // Node 24: a request without Content-Length or Transfer-Encoding (every GET and HEAD here)
+      // is not run through the readable stream's end/close events; its nothing is dumped at once.
+      optimizeEmptyRequests: true,
+    };
+    const server = http.createServer(options, (request, response) => this.handle(request, response, fastify));
     server.requestTimeout = this.options.requestTimeoutMs;
     server.keepAliveTimeout = this.options.keepAliveTimeoutMs;
     return server;
@@ -107,8 +114,7 @@ export class PublicServer {
     answer: PublicResponse,
     { started, error }: { started: number; error?: Error },
   ): void {
-    response.writeHead(answer.status, answer.headers);
-    response.end(answer.body);
+    this.writer.write(request, response, answer);
     this.tally.count(answer.status, true);
     // Every answer with a body states its length; a 304 has none.
     const length = answer.headers['content-length'];
