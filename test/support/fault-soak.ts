@@ -69,6 +69,13 @@ export interface SoakReport {
   requests: Record<string, number>;
   /** Errors the load's clients saw, by request kind and status (or network error). */
   clientErrors: Record<string, number>;
+  /**
+   * Per kind of client error (the keys of `clientErrors`): the fault in progress when each was seen
+   * (or the last one and how long after its recovery), by count; and, for a 5xx other than 503, the
+   * API's lines logged while the request ran (the first few).
+   */
+  clientErrorFaults: Record<string, Record<string, number>>;
+  serverErrors: { atS: number; error: string; fault: string; log: string }[];
   faults: FaultRecord[];
   /** Recovery per kind of fault: how many, the median and the longest (ms). */
   recoveryByKind: { kind: FaultKind; count: number; medianMs: number; maxMs: number }[];
@@ -132,7 +139,9 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     WORKER_STALL_MS: '30000',
     PUBLIC_WORKERS: '1',
   };
-  const slow = { startTimeoutMs: 180_000 };
+  // Starting a process (SWC compiling at start) on a machine loaded 30 deep took over 180 s: a soak
+  // that gives up then measures the machine, not the platform. Ten minutes, as a patient orchestrator.
+  const slow = { startTimeoutMs: 600_000 };
   // Started side by side: on a loaded machine each start is mostly waiting for SWC and Nest.
   const [firstApi, firstPublic, workers] = await Promise.all([
     spawnApi(env, slow),
@@ -155,11 +164,33 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   let injecting = false;
   const crawler = { rounds: 0, completeSets: 0, unavailable: 0, partialSets: [] as string[] };
   let stop = false;
+  /** The fault being injected (and its phase), or the last one and when it recovered. */
+  let faultNow: string | undefined;
+  let lastFault: { kind: string; recoveredAt: number } | undefined;
+  const faultContext = () =>
+    faultNow ??
+    (lastFault
+      ? `${Math.round((Date.now() - lastFault.recoveredAt) / 1000)} s after ${lastFault.kind}`
+      : 'no fault yet');
+  const clientErrorFaults: SoakReport['clientErrorFaults'] = {};
+  const serverErrors: SoakReport['serverErrors'] = [];
 
   const admin = () => apiClient(api.url, ADMIN_KEY);
   const tenantKey = (await admin().post('/v1/tenants', { name: 'Soak' })).body.apiKey as string;
   const client = () => apiClient(api.url, tenantKey);
   const siteId = (await client().post('/v1/sites', { hostname: HOST })).body.id as string;
+
+  /** Counts a client error under its key, with the fault in progress when it was seen. */
+  const clientError = (key: string, faultAtStart: string) => {
+    count(clientErrors, key);
+    // A fault that began or ended while the request ran: both.
+    const faultAtEnd = faultContext();
+    const seen = faultAtStart === faultAtEnd ? faultAtStart : `${faultAtStart} → ${faultAtEnd}`;
+    count(
+      (clientErrorFaults[key] ??= {}),
+      seen.replace(/\d+ s after/g, (m) => bucketSeconds(m)),
+    );
+  };
 
   /** Runs a request of the load; a refusal or network error is counted, never thrown. */
   async function attempt<T>(
@@ -168,17 +199,34 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     ok: number[],
   ) {
     count(requests, kind);
+    const faultAtStart = faultContext();
+    const server = api;
+    const logFrom = server.output().length;
     try {
       const response = await run();
       if (ok.includes(response.status)) return response;
-      count(clientErrors, `${kind} ${response.status}${refusal(response)}`);
+      const key = `${kind} ${response.status}${refusal(response)}`;
+      clientError(key, faultAtStart);
+      // A 503 says what was unavailable; anything else 5xx is a fault of ours: keep what the API logged.
+      if (response.status >= 500 && response.status !== 503 && serverErrors.length < 20) {
+        // What the API logged while this request ran (its access-log lines aside): the error behind the answer.
+        const logged = server
+          .output()
+          .slice(logFrom)
+          .split('\n')
+          .filter((line) => line.trim() !== '' && !line.includes('"msg":"request"'))
+          .slice(0, 12)
+          .join('\n');
+        serverErrors.push({ atS: seconds(), error: key, fault: faultContext(), log: logged });
+        log(`soak: ${seconds()} s: ${key} during ${faultContext()}:\n${logged}`);
+      }
     } catch (error) {
-      count(
-        clientErrors,
+      clientError(
         `${kind} ${(error as Error).cause ? String((error as { cause: Error }).cause.message) : (error as Error).message}`.slice(
           0,
           80,
         ),
+        faultAtStart,
       );
     }
     return undefined;
@@ -316,7 +364,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
           .catch(() => undefined);
         return put?.status === 200;
       },
-      { timeoutMs: 180_000, intervalMs: 200 },
+      { timeoutMs: 600_000, intervalMs: 200 },
     );
   /** Waits until the process answers ready; a timeout names it and says what its probe last answered. */
   const ready = (name: string, url: () => string) =>
@@ -327,7 +375,7 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         if (response instanceof Error) return seen(response.message) && false;
         return seen(`${response.status} ${await response.text()}`).startsWith('200');
       },
-      { timeoutMs: 180_000, intervalMs: 200 },
+      { timeoutMs: 600_000, intervalMs: 200 },
     );
   const everyoneReady = async () => {
     await reviveDead();
@@ -388,9 +436,12 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
   async function injectNow(kind: FaultKind): Promise<void> {
     const at = Date.now();
     log(`soak: ${seconds()} s: fault ${kind}`);
+    faultNow = kind;
     const recovered = () => {
       faults.push({ kind, atS: Math.round((at - started) / 1000), recoveryMs: Date.now() - at });
       log(`soak: ${seconds()} s: recovered from ${kind} in ${Date.now() - at} ms`);
+      faultNow = undefined;
+      lastFault = { kind, recoveredAt: Date.now() };
     };
     switch (kind) {
       case 'worker': {
@@ -427,7 +478,10 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         await apiTakesWrites();
         recovered();
         // Back as a replica of the new master, so that the next kill has a replica to fail over to.
+        faultNow = `${kind} (the old master rejoining)`;
         await cluster!.restart(master);
+        faultNow = undefined;
+        lastFault = { kind: `${kind} (rejoined)`, recoveredAt: Date.now() };
         return;
       }
       case 'postgres-restart':
@@ -517,6 +571,8 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
         durationS: seconds(),
         requests,
         clientErrors,
+        clientErrorFaults,
+        serverErrors,
         faults,
         recoveryByKind: recoveryByKind(faults),
         crawler,
@@ -564,6 +620,12 @@ async function stopWithin(name: string, child: ChildProcess, hangs: string[]): P
 }
 
 const promotions: FaultKind[] = ['postgres-promote', 'postgres-crash'];
+
+/** "12 s after" → "0–5 s after", "5–30 s after" or "30+ s after": a handful of buckets, not one per second. */
+function bucketSeconds(phrase: string): string {
+  const s = Number(/\d+/.exec(phrase)?.[0] ?? 0);
+  return s < 5 ? '0–5 s after' : s < 30 ? '5–30 s after' : '30+ s after';
+}
 
 /** What a client was told with a refusal: the error code, and Retry-After on a 503 or 429. */
 function refusal(response: { status: number; body: unknown; headers: Headers }): string {
@@ -662,6 +724,10 @@ export function formatSoakReport(report: SoakReport): string {
     `fault soak: ${report.durationS} s`,
     `requests: ${JSON.stringify(report.requests)}`,
     `errors seen by clients: ${JSON.stringify(report.clientErrors)}`,
+    `  the fault in progress for each: ${JSON.stringify(report.clientErrorFaults)}`,
+    `  5xx answers and what the API logged: ${report.serverErrors.length === 0 ? 'none' : ''}${report.serverErrors
+      .map((e) => `\n  at ${e.atS} s, ${e.error}, during ${e.fault}:\n${e.log.replace(/^/gm, '    ')}`)
+      .join('')}`,
     `faults (${report.faults.length}), recovery: ${recoveries.join('; ')}`,
     `recovery by kind (count, median, max): ${report.recoveryByKind
       .map((r) => `${r.kind} ${r.count}× ${(r.medianMs / 1000).toFixed(1)} s, ${(r.maxMs / 1000).toFixed(1)} s`)

@@ -1,5 +1,6 @@
 export * from './queues';
 export * from './connection';
+export * from './redis-unavailable';
 export * from './job-defaults';
 export * from './build.producer';
 export * from './webhook.producer';

@@ -1,11 +1,13 @@
 // The one place where errors become HTTP: DomainError kinds map to statuses, framework errors
 // (malformed JSON, body too large, unknown route) to the same `{error: {code, message, details}}`
-// shape. Clients never see a stack trace. A request that met the database unreachable (restarting,
-// failing over) was not done: 503 with Retry-After, so clients and balancers retry it.
+// shape. Clients never see a stack trace. A request that met the database or Redis unreachable
+// (restarting, failing over) was not done, or not all of it: 503 with Retry-After, so clients and
+// balancers retry it.
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '@sitemaps/data';
 import { DomainError, type ErrorDetail, type ErrorKind } from '@sitemaps/domain';
+import { isRedisUnavailable, REDIS_RETRY_AFTER_S } from '@sitemaps/jobs';
 import { lingerOnClose } from '../http/lingering-close';
 
 const STATUS: Record<ErrorKind, number> = {
@@ -51,10 +53,13 @@ export class HttpErrorFilter implements ExceptionFilter {
  */
 export function replyWithError(reply: FastifyReply, exception: unknown): void {
   const [status, body] = errorResponse(exception);
-  if (body.error.code === 'DATABASE_UNAVAILABLE') {
+  const unavailable = UNAVAILABLE[body.error.code];
+  if (unavailable) {
     // One line, not a stack per request: during an outage every request lands here.
-    logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
-    void reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    logger.warn(
+      `${unavailable.what} unavailable: ${exception instanceof Error ? exception.message : String(exception)}`,
+    );
+    void reply.header('retry-after', String(unavailable.retryAfterS));
   } else if (status >= 500)
     logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   // The rest of a refused body is not read (too large, or refused before it was wanted): the
@@ -65,6 +70,12 @@ export function replyWithError(reply: FastifyReply, exception: unknown): void {
   }
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
 }
+
+/** The codes of a dependency unreachable for now: what it is, and when to retry. */
+const UNAVAILABLE: Record<string, { what: string; retryAfterS: number } | undefined> = {
+  DATABASE_UNAVAILABLE: { what: 'database', retryAfterS: DATABASE_RETRY_AFTER_S },
+  REDIS_UNAVAILABLE: { what: 'Redis', retryAfterS: REDIS_RETRY_AFTER_S },
+};
 
 function errorResponse(exception: unknown): [number, ErrorBody] {
   if (exception instanceof DomainError) {
@@ -91,6 +102,12 @@ function errorResponse(exception: unknown): [number, ErrorBody] {
       {
         error: { code: 'DATABASE_UNAVAILABLE', message: 'the database is unavailable; retry later', details: [] },
       },
+    ];
+  // Redis (queues, limits) restarting or failing over: what Postgres took before is kept.
+  if (isRedisUnavailable(exception))
+    return [
+      503,
+      { error: { code: 'REDIS_UNAVAILABLE', message: 'the job queue is unavailable; retry later', details: [] } },
     ];
   return [500, { error: { code: 'INTERNAL', message: 'internal error', details: [] } }];
 }

@@ -73,6 +73,15 @@ describe('formatGraphqlErrors', () => {
     ]);
   });
 
+  it('answers Redis unreachable (a cluster failing over) 503 REDIS_UNAVAILABLE, not INTERNAL', () => {
+    const { statusCode, response } = formatGraphqlErrors({
+      data: { site: null },
+      errors: [located(new Error('CLUSTERDOWN The cluster is down'))],
+    });
+    expect(statusCode).toBe(503);
+    expect(response.errors?.[0]?.extensions?.code).toBe('REDIS_UNAVAILABLE');
+  });
+
   it("maps fastify's refusal of the body (too large) to its status", () => {
     const tooLarge = Object.assign(new Error('Request body is too large'), {
       statusCode: 413,

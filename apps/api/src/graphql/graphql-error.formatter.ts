@@ -5,6 +5,7 @@ import { Logger } from '@nestjs/common';
 import type { ExecutionResult, FormattedExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
 import { isDatabaseUnavailable } from '@sitemaps/data';
 import { DomainError, type ErrorKind } from '@sitemaps/domain';
+import { isRedisUnavailable } from '@sitemaps/jobs';
 import { QUERY_TOO_COMPLEX, QUERY_TOO_DEEP } from './query-limits.rules';
 
 /** Refusals of the whole request keep their HTTP status; field errors travel in a 200, as GraphQL over HTTP has it. */
@@ -76,16 +77,17 @@ function formatError(error: GraphQLError): Formatted[] {
       },
     ];
   }
-  // The database unreachable (restarting, failing over): not done, retry; as REST's 503.
-  if (isDatabaseUnavailable(original)) {
-    logger.warn(`${error.path?.join('.') ?? 'request'}: database unavailable: ${original.message}`);
+  // The database or Redis unreachable (restarting, failing over): not done, retry; as REST's 503.
+  const unavailable = isDatabaseUnavailable(original)
+    ? { what: 'database', code: 'DATABASE_UNAVAILABLE', message: 'the database is unavailable; retry later' }
+    : isRedisUnavailable(original)
+      ? { what: 'Redis', code: 'REDIS_UNAVAILABLE', message: 'the job queue is unavailable; retry later' }
+      : undefined;
+  if (unavailable) {
+    logger.warn(`${error.path?.join('.') ?? 'request'}: ${unavailable.what} unavailable: ${original?.message}`);
     return [
       {
-        error: {
-          message: 'the database is unavailable; retry later',
-          ...located,
-          extensions: { code: 'DATABASE_UNAVAILABLE', details: [] },
-        },
+        error: { message: unavailable.message, ...located, extensions: { code: unavailable.code, details: [] } },
         status: 503,
       },
     ];

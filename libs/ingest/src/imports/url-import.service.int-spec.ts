@@ -1,6 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import type { Pool } from 'pg';
-import { insertSite, insertTenant, type SiteRow, useTestPool } from '@sitemaps/testing';
+import { createPgPool } from '@sitemaps/data';
+import { insertSite, insertTenant, startTcpProxy, type SiteRow, useTestPool } from '@sitemaps/testing';
 import { UrlIngestService } from '../url-ingest.service';
 import type { ImportItem } from './import.types';
 import { drainInto } from './upload.importer';
@@ -208,4 +210,47 @@ describe('UrlImportService (real Postgres)', () => {
       { line: 5, code: 'QUOTA_URLS' },
     ]);
   });
+
+  // Postgres unreachable mid-import (stopped, failing over): the session's connection is cut and
+  // the pool cannot reach the server to mark the import failed either. The session still gives its
+  // connection back; before, it kept it for good, and `pool.end()` (the API's shutdown) never returned.
+  it('gives its connection back when it fails with Postgres unreachable', async () => {
+    const serverPort = Number(new URL(fixture.db.url).port || 5432);
+    const proxy = await startTcpProxy(serverPort);
+    const viaProxy = new URL(fixture.db.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const cut = createPgPool(viaProxy.toString(), { max: 2 });
+    try {
+      const cutImports = new UrlImportService(cut, ingest.writer, async () => undefined, {
+        batchSize: 3,
+        flushEveryMs: 60_000,
+        maxStoredRejections: 4,
+      });
+      const session = await cutImports.start(site, { source: 'upload', format: 'ndjson', mode: 'upsert' });
+      async function* thenUnreachable() {
+        yield* ['/a', '/b', '/c'].map((p, i) => line(i + 1, { loc: loc(p) }));
+        // Open connections cut, new ones refused: as while the server is down.
+        proxy.retarget(await closedPort());
+        yield* ['/d', '/e', '/f'].map((p, i) => line(i + 4, { loc: loc(p) }));
+      }
+      await expect(drainInto(session, thenUnreachable())).rejects.toThrow();
+      expect(cut.totalCount - cut.idleCount).toBe(0);
+    } finally {
+      // `end()` waits for every connection to come back: not for one that never will (the failure above).
+      if (cut.totalCount === cut.idleCount) await cut.end();
+      await proxy.stop();
+    }
+    // Its import was left running without its lock (the server ended the cut session): the sweep fails it.
+    await expect.poll(() => imports.sweep(site.id), { timeout: 10_000 }).toBe(1);
+  });
 });
+
+/** A port nothing listens on: one the system gave, closed again. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

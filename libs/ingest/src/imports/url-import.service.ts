@@ -297,8 +297,15 @@ export class ImportSession {
       await this.flush().catch(() => undefined);
     await this.inflight;
     // The counters stay those of the last committed batch: what is stored, not what was read.
-    const broken = await this.run.markFailed(message);
-    await this.close(broken);
+    // The connection is let go whatever the mark does: with Postgres unreachable it fails too, and a
+    // connection never released held a slot of the pool for good (and `pool.end()` at shutdown
+    // waited for it: the API hung on SIGTERM). The import left running is swept as interrupted.
+    let broken = true;
+    try {
+      broken = await this.run.markFailed(message);
+    } finally {
+      await this.close(broken);
+    }
     if (this.counters.changed > 0) await this.onChange(this.site.id);
     return {
       id: this.id,
