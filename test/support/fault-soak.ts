@@ -527,18 +527,40 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
     await everyoneReady();
     const reader = new Client({ connectionString: `postgres://postgres@127.0.0.1:${pg.primaryPort()}/sitemaps` });
     await reader.connect();
+    const queues: QueueRedis = cluster
+      ? { cluster: cluster.nodes, prefix: `{${queuePrefix}}` }
+      : { url: redis!.url, prefix: queuePrefix };
+    // A settle that times out says what was left, before the teardown removes the evidence.
+    const diagnose = async (error: unknown): Promise<never> => {
+      const builds = await reader
+        .query(
+          `SELECT id, status, created_at, started_at FROM builds WHERE site_id = $1 AND status IN ('queued', 'running')`,
+          [siteId],
+        )
+        .then((result) => result.rows)
+        .catch((failure: unknown) => String(failure));
+      const jobs = await leftoverJobs(queues).catch((failure: unknown) => String(failure));
+      log(`soak: settling failed; builds left ${JSON.stringify(builds)}; jobs left ${JSON.stringify(jobs)}`);
+      throw error;
+    };
     try {
       const final = await client().post(`/v1/sites/${siteId}/builds`, { full: true });
-      await client().waitForBuild(siteId, final.body.buildId as string, 300_000);
+      await client()
+        .waitForBuild(siteId, final.body.buildId as string, 300_000)
+        .catch(diagnose);
       await waitUntil(
         'no build left to run',
         async () =>
           (await reader.query(`SELECT 1 FROM builds WHERE site_id = $1 AND status IN ('queued', 'running')`, [siteId]))
             .rowCount === 0,
         { timeoutMs: 300_000 },
-      );
+      ).catch(diagnose);
       const last = await client().post(`/v1/sites/${siteId}/builds`, { full: true });
-      expectPublished(await client().waitForBuild(siteId, last.body.buildId as string, 300_000));
+      expectPublished(
+        await client()
+          .waitForBuild(siteId, last.body.buildId as string, 300_000)
+          .catch(diagnose),
+      );
 
       const stored = (
         await reader.query<{ loc: string }>('SELECT loc FROM urls WHERE site_id = $1 AND deleted_at IS NULL', [siteId])
@@ -554,9 +576,6 @@ export async function runFaultSoak(options: SoakOptions): Promise<SoakReport> {
       ).catch(() => publishedLocs(publicServer.url));
       const publishedSet = new Set(published);
       // Jobs still running when the load stopped get a minute to finish.
-      const queues: QueueRedis = cluster
-        ? { cluster: cluster.nodes, prefix: `{${queuePrefix}}` }
-        : { url: redis!.url, prefix: queuePrefix };
       const stuckJobs = await waitUntil(
         'no job left',
         async () => {
