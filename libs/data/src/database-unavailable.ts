@@ -5,6 +5,8 @@
 // adapter (a DriverAdapterError whose cause has a kind) or from Prisma (P1xxx codes), wrapped in
 // any number of `cause`s.
 
+import { someCause } from '@sitemaps/domain';
+
 /** Node's socket errors: nothing listens, the connection was cut, or the name does not resolve. */
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
@@ -38,21 +40,12 @@ const MESSAGES =
 export const DATABASE_RETRY_AFTER_S = 5;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
-    seen.add(current);
-    const { code, kind, message, cause } = current as {
-      code?: unknown;
-      kind?: unknown;
-      message?: unknown;
-      cause?: unknown;
-    };
-    if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.test(code) || PRISMA_CODES.has(code)))
-      return true;
-    if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
-    // The adapter's `postgres` kind keeps the server's SQLSTATE in `code` (checked above).
-    if (typeof message === 'string' && MESSAGES.test(message)) return true;
-    current = cause;
-  }
-  return false;
+  return someCause(
+    error,
+    ({ code, kind, message }) =>
+      (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.test(code) || PRISMA_CODES.has(code))) ||
+      // The adapter's `postgres` kind keeps the server's SQLSTATE in `code` (checked above).
+      (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) ||
+      (typeof message === 'string' && MESSAGES.test(message)),
+  );
 }

@@ -45,3 +45,25 @@ export const notFound = (what: 'tenant' | 'site' | 'build' | 'api key' | 'url' |
 
 export const invalid = (code: string, message: string, details: ErrorDetail[] = []) =>
   new DomainError('invalid', code, message, details);
+
+/** The fields an error or any of its `cause`s may carry, as the libraries in use set them. */
+export interface ErrorFields {
+  name?: unknown;
+  code?: unknown;
+  kind?: unknown;
+  message?: unknown;
+}
+
+/**
+ * Whether the error, or any error in its chain of `cause`s, passes `test`: drivers and queue
+ * libraries wrap what they met in any number of causes. A cycle of causes ends the walk.
+ */
+export function someCause(error: unknown, test: (fields: ErrorFields) => boolean): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
+    seen.add(current);
+    if (test(current)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -4,6 +4,8 @@
 // comes from ioredis (its own messages, a node's reply, a socket error) or from BullMQ, wrapped in
 // any number of `cause`s.
 
+import { someCause } from '@sitemaps/domain';
+
 /** Node's socket errors on a Redis connection. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
 
@@ -22,19 +24,11 @@ const MESSAGES =
 export const REDIS_RETRY_AFTER_S = 5;
 
 export function isRedisUnavailable(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === 'object' && !seen.has(current);) {
-    seen.add(current);
-    const { name, code, message, cause } = current as {
-      name?: unknown;
-      code?: unknown;
-      message?: unknown;
-      cause?: unknown;
-    };
-    if (typeof name === 'string' && NAMES.has(name)) return true;
-    if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
-    if (typeof message === 'string' && MESSAGES.test(message)) return true;
-    current = cause;
-  }
-  return false;
+  return someCause(
+    error,
+    ({ name, code, message }) =>
+      (typeof name === 'string' && NAMES.has(name)) ||
+      (typeof code === 'string' && SOCKET_CODES.has(code)) ||
+      (typeof message === 'string' && MESSAGES.test(message)),
+  );
 }
