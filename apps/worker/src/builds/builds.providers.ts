@@ -17,9 +17,7 @@ import {
 } from '@sitemaps/core';
 import {
   BuildRepository,
-  ManifestRepository,
   ShardRepository,
-  TenantRepository,
   type PrismaClient,
   type Repositories,
 } from '@sitemaps/data';
@@ -71,15 +69,9 @@ export const BUILD_PROVIDERS: Provider[] = [
   },
   {
     provide: BuildPlanner,
-    inject: [BuildRepository, ManifestRepository, ShardRepository, TenantRepository, FLOW_PRODUCER, BUILD_PRODUCER],
-    useFactory: (
-      builds: BuildRepository,
-      manifests: ManifestRepository,
-      shards: ShardRepository,
-      tenants: TenantRepository,
-      flows: FlowProducer,
-      producer: BuildProducer,
-    ) => new BuildPlanner({ builds, manifests, shards }, flows, producer, (siteId) => tenants.siteSuspended(siteId)),
+    inject: [BuildRepository, FLOW_PRODUCER, BUILD_PRODUCER],
+    useFactory: (builds: BuildRepository, flows: FlowProducer, producer: BuildProducer) =>
+      new BuildPlanner({ builds }, flows, producer),
   },
   {
     provide: ShardRenderer,

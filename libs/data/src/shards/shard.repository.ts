@@ -100,16 +100,6 @@ export class ShardRepository {
     return this.prisma.shard.count({ where: { siteId } });
   }
 
-  /** Ids of the site's shards in id order, or only of the dirty ones. */
-  async ids(siteId: string, opts: { dirtyOnly: boolean }): Promise<bigint[]> {
-    const rows = await this.prisma.shard.findMany({
-      where: { siteId, ...(opts.dirtyOnly ? { dirty: true } : {}) },
-      select: { id: true },
-      orderBy: { id: 'asc' },
-    });
-    return rows.map((row) => row.id);
-  }
-
   /** The site's shards in id order (the order they were created), after `afterId`, at most `limit`. */
   listForSite(siteId: string, page: { afterId: string | undefined; limit: number }): Promise<Shard[]> {
     return this.prisma.shard.findMany({
