@@ -392,23 +392,28 @@ async function readSlicedHead(
   published: string,
   bounds: SliceBounds,
 ): Promise<{ head: ShardHead; slices: SliceState[] } | null> {
+  // One grouped pass, no materialised rows (they spilled to disk, and were read thrice): the
+  // totals come from the slices' rows, the newest lastmod from the one slice that holds it.
   const { rows } = await db.query<ShardHead & { slices: { slice: number; urls: number; stamp: string }[] | null }>(
-    `WITH live AS MATERIALIZED (
-       SELECT u.id, u.fragment_size, u.ns_mask, u.lastmod, u.lastmod_at, u.xmin::text::bigint AS x,
-              width_bucket(u.id, $2::bigint[]) AS slice FROM urls u
-        WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}),
-     totals AS (
-       SELECT count(*)::int AS urls, coalesce(sum(fragment_size), 0) AS bytes, coalesce(bit_or(ns_mask), 0) AS mask,
-              min(id)::text AS first_id, max(id)::text AS last_id FROM live),
-     slices AS (
-       SELECT slice, count(*)::int AS urls,
-              concat_ws(':', sum(fragment_size), bit_or(ns_mask), sum(x), sum(x * (id % 65521))) AS stamp
-         FROM live GROUP BY slice)
-     SELECT s.section, s.ordinal, s.change_seq, t.urls, t.bytes, t.mask,
-            (SELECT lastmod FROM live ORDER BY lastmod_at DESC NULLS LAST LIMIT 1) AS newest,
-            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl, t.first_id, t.last_id,
-            (SELECT json_agg(slices) FROM slices) AS slices
-       FROM shards s CROSS JOIN totals t
+    `WITH slices AS (
+       SELECT width_bucket(u.id, $2::bigint[]) AS slice, count(*)::int AS urls, sum(u.fragment_size) AS bytes,
+              bit_or(u.ns_mask) AS mask, min(u.id) AS first_id, max(u.id) AS last_id, max(u.lastmod_at) AS newest_at,
+              concat_ws(':', sum(u.fragment_size), bit_or(u.ns_mask), sum(u.xmin::text::bigint),
+                        sum(u.xmin::text::bigint * (u.id % 65521))) AS stamp
+         FROM urls u WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}
+        GROUP BY 1),
+     newest AS (SELECT first_id, last_id, newest_at FROM slices WHERE newest_at IS NOT NULL ORDER BY newest_at DESC LIMIT 1)
+     SELECT s.section, s.ordinal, s.change_seq,
+            coalesce((SELECT sum(urls) FROM slices), 0)::int AS urls,
+            coalesce((SELECT sum(bytes) FROM slices), 0) AS bytes,
+            coalesce((SELECT bit_or(mask) FROM slices), 0) AS mask,
+            (SELECT u.lastmod FROM urls u CROSS JOIN newest n
+              WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}
+                AND u.id BETWEEN n.first_id AND n.last_id AND u.lastmod_at = n.newest_at LIMIT 1) AS newest,
+            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl,
+            (SELECT min(first_id) FROM slices)::text AS first_id, (SELECT max(last_id) FROM slices)::text AS last_id,
+            (SELECT json_agg(json_build_object('slice', slice, 'urls', urls, 'stamp', stamp)) FROM slices) AS slices
+       FROM shards s
       WHERE s.id = $1`,
     [shardId, bounds],
   );
