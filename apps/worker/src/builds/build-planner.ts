@@ -36,7 +36,12 @@ export class BuildPlanner {
     }
     const build = payload.buildId
       ? existing
-      : await builds.create({ siteId: payload.siteId, full: payload.full, trigger: payload.trigger, startedAt: new Date() });
+      : await builds.create({
+          siteId: payload.siteId,
+          full: payload.full,
+          trigger: payload.trigger,
+          startedAt: new Date(),
+        });
     // Deleted with its site, or already through: nothing to do (a retried job lands here).
     if (!build || build.status === 'published' || build.status === 'failed')
       return { buildId: build?.id ?? '', shards: 0 };

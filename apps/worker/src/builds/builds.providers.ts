@@ -15,12 +15,7 @@ import {
   WEBHOOK_PRODUCER,
   type AnnounceSiteChange,
 } from '@sitemaps/core';
-import {
-  BuildRepository,
-  ShardRepository,
-  type PrismaClient,
-  type Repositories,
-} from '@sitemaps/data';
+import { BuildRepository, ShardRepository, type PrismaClient, type Repositories } from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
 import { createQueue, QUEUE, type BuildProducer, type RedisConnection, type WebhookProducer } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics } from '@sitemaps/observability';

@@ -165,22 +165,19 @@ export class BuildRepository {
     );
   }
 
-  /** Records a shard's render once (a retried render job leaves the first). */
+  /**
+   * Records a shard's render once (a retried render job leaves the first): one INSERT … ON
+   * CONFLICT DO NOTHING, one round trip on the path of every change.
+   */
   async saveRender(render: ShardRenderRecord): Promise<void> {
-    const { buildId, shardId } = render;
-    await this.prisma.shardRender.upsert({
-      where: { buildId_shardId: { buildId, shardId } },
-      create: {
-        buildId,
-        shardId,
-        changeSeq: render.changeSeq,
-        files: renderedFilesSchema.parse(render.files),
-        urlCount: render.urlCount,
-        timings: stageTimingsSchema.parse(render.timings),
-        ...(render.slices ? { slices: renderSlicesSchema.parse(render.slices) } : {}),
-      },
-      update: {},
-    });
+    const files = JSON.stringify(renderedFilesSchema.parse(render.files));
+    const timings = JSON.stringify(stageTimingsSchema.parse(render.timings));
+    const slices = render.slices ? JSON.stringify(renderSlicesSchema.parse(render.slices)) : null;
+    await this.prisma.$executeRaw`
+      INSERT INTO shard_renders (build_id, shard_id, change_seq, files, url_count, timings, slices)
+      VALUES (${render.buildId}::uuid, ${render.shardId}, ${render.changeSeq}, ${files}::jsonb, ${render.urlCount},
+              ${timings}::jsonb, ${slices}::jsonb)
+      ON CONFLICT (build_id, shard_id) DO NOTHING`;
   }
 
   /**
