@@ -273,11 +273,11 @@ async function seed(databaseUrl: string) {
  * inspector and writes the profile when the process is told to stop (before its own SIGTERM
  * handler). NODE_OPTIONS reaches the cluster's workers too: one profile per process, by pid.
  */
-async function profilerPreload(work: string): Promise<string> {
+async function profilerPreload(work: string, name: 'public' | 'node' = 'public'): Promise<string> {
   const dir = path.join(ROOT, '.data', 'bench-profile');
   const stamp = Date.now();
   await mkdir(dir, { recursive: true });
-  const preload = path.join(work, 'cpu-profile.js');
+  const preload = path.join(work, `cpu-profile-${name}.js`);
   await writeFile(
     preload,
     `const { Session } = require('node:inspector');
@@ -286,11 +286,11 @@ const session = new Session();
 session.connect();
 session.post('Profiler.enable', () => session.post('Profiler.start'));
 process.prependOnceListener('SIGTERM', () => session.post('Profiler.stop', (error, result) => {
-  if (!error) writeFileSync(${JSON.stringify(dir)} + '/public-${stamp}-' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
+  if (!error) writeFileSync(${JSON.stringify(dir)} + '/${name}-${stamp}-' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
 }));
 `,
   );
-  console.log(`CPU profiles of the public server: ${dir}/public-${stamp}-<pid>.cpuprofile (open in Chrome DevTools)`);
+  console.log(`CPU profiles of the ${name} server: ${dir}/${name}-${stamp}-<pid>.cpuprofile (open in Chrome DevTools)`);
   return preload;
 }
 
@@ -429,7 +429,11 @@ if (cluster.isPrimary && ${WORKERS} > 1) {
 }
 `,
   );
-  const preload = flag('loop-delay') ? ['--require', await loopDelayPreload(work)] : [];
+  // --profile profiles the control too: what node:http itself spends, beside the public server's profile.
+  const preload = [
+    ...(flag('profile') ? ['--require', await profilerPreload(work, 'node')] : []),
+    ...(flag('loop-delay') ? ['--require', await loopDelayPreload(work)] : []),
+  ];
   const child = spawn(process.execPath, [...preload, script], { stdio: ['ignore', 'ignore', 'inherit'] });
   cleanups.push(() => stopChild(child));
   const baseUrl = `http://127.0.0.1:${port}`;
