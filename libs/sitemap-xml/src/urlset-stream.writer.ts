@@ -1,9 +1,8 @@
 import { constants, crc32, createDeflateRaw, createGzip, type DeflateRaw } from 'node:zlib';
 import { DEFAULT_GZIP_LEVEL } from './gzip';
-import { MAX_BYTES_PER_FILE, MAX_URLS_PER_FILE } from './limits';
 import { URLSET_CLOSE, urlsetOpen } from './namespaces';
 import { SitemapXmlError } from './sitemap-xml.errors';
-import type { FileLimits } from './urlset.writer';
+import { fileLimitError, type FileLimits } from './urlset.writer';
 
 export interface UrlsetStreamMeta {
   /** How many `<url>` elements the body holds. */
@@ -29,23 +28,7 @@ export async function gzipUrlsetStream(
   meta: UrlsetStreamMeta,
   opts: FileLimits & { level?: number; stylesheet?: string | null } = {},
 ): Promise<{ gzip: Buffer; byteSize: number }> {
-  const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
-  const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
-  if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
-  if (meta.urls > maxUrls)
-    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
-      urls: meta.urls,
-      maxUrls,
-    });
-  // The stylesheet costs one header, not a byte per URL.
-  const head = urlsetOpen(meta.mask, opts.stylesheet);
-  const byteSize = head.length + meta.bytes + URLSET_CLOSE.length;
-  if (byteSize > maxBytes)
-    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
-      bytes: byteSize,
-      maxBytes,
-    });
-
+  const { head, close, byteSize } = urlsetFrame(meta, opts);
   const gzip = createGzip({ level: opts.level ?? DEFAULT_GZIP_LEVEL, chunkSize: OUT_CHUNK });
   const out: Buffer[] = [];
   gzip.on('data', (chunk: Buffer) => out.push(chunk));
@@ -54,7 +37,7 @@ export async function gzipUrlsetStream(
     gzip.once('error', reject);
   });
   // Resolves once zlib has consumed the chunk, so the producer may reuse its buffer.
-  const write = (chunk: Buffer | string) =>
+  const write = (chunk: Buffer) =>
     new Promise<void>((resolve, reject) => gzip.write(chunk, (error) => (error ? reject(error) : resolve())));
   let received = 0;
   try {
@@ -63,7 +46,7 @@ export async function gzipUrlsetStream(
       received += block.length;
       await write(block);
     }
-    await write(URLSET_CLOSE);
+    await write(close);
   } catch (error) {
     gzip.destroy();
     throw error;
@@ -136,23 +119,20 @@ export function urlsetFrame(
   meta: UrlsetStreamMeta,
   opts: FileLimits & { stylesheet?: string | null },
 ): { head: Buffer; close: Buffer; byteSize: number } {
-  const maxUrls = opts.maxUrls ?? MAX_URLS_PER_FILE;
-  const maxBytes = opts.maxBytes ?? MAX_BYTES_PER_FILE;
   if (meta.urls === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
-  if (meta.urls > maxUrls)
-    throw new SitemapXmlError('FILE_URL_LIMIT', `${meta.urls} URLs exceed the limit of ${maxUrls} per file`, {
-      urls: meta.urls,
-      maxUrls,
-    });
+  // The stylesheet costs one header, not a byte per URL. Heads are ASCII: length is bytes.
   const head = Buffer.from(urlsetOpen(meta.mask, opts.stylesheet));
   const close = Buffer.from(URLSET_CLOSE);
   const byteSize = head.length + meta.bytes + close.length;
-  if (byteSize > maxBytes)
-    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
-      bytes: byteSize,
-      maxBytes,
-    });
+  const broken = fileLimitError(meta.urls, byteSize, opts);
+  if (broken) throw broken;
   return { head, close, byteSize };
+}
+
+/** Whether `urlsetFrame` takes a urlset of `meta`: for a caller choosing how to render a shard. */
+export function urlsetFits(meta: UrlsetStreamMeta, opts: FileLimits & { stylesheet?: string | null }): boolean {
+  const byteSize = urlsetOpen(meta.mask, opts.stylesheet).length + meta.bytes + URLSET_CLOSE.length;
+  return meta.urls > 0 && fileLimitError(meta.urls, byteSize, opts) === null;
 }
 
 /** What zlib writes for a gzip member without name or time (OS: Unix). */
