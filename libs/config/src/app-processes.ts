@@ -10,15 +10,10 @@ export type AppName = 'api' | 'worker' | 'public';
  * 400 MB once, but with the API's grown code its peak went to 354–391 MB (16 MB: 323–326 MB),
  * and after the cuts to what a PUT entry allocates the API CPU per URL was the same within the
  * noise (57.9–67.4 against 63.2–64.0 µs, interleaved runs of bench:ingest --only put).
- * The worker counts memory outside V8's heap towards the heap's own limit: a build reads
- * hundreds of MB from Postgres's socket in 64 KiB buffers that die young, and by default V8
- * answers each few MB of them with a full collection of the heap (30-odd per million URLs, more
- * CPU than the deflate); counted in the global limit they wait for the collections the heap
- * needs anyway. Measured at 1,000,000 URLs: V8's helper threads 1.66 → 1.37 CPU-s, peak RSS 264 MB.
  */
 export const APP_NODE_FLAGS: Readonly<Record<AppName, readonly string[]>> = {
   api: ['--max-old-space-size=256', '--max-semi-space-size=16'],
-  worker: ['--external-memory-accounted-in-global-limit'],
+  worker: [],
   public: [],
 };
 
