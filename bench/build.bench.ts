@@ -254,7 +254,7 @@ function sourceHash(paths: string[]): string {
   const hash = createHash('sha256');
   const walk = (file: string) => {
     if (statSync(file).isDirectory()) for (const name of readdirSync(file).sort()) walk(path.join(file, name));
-    else if (!/\.(int-)?spec\.ts$/.test(file)) hash.update(file).update(readFileSync(file));
+    else if (!/\.(int-)?spec\.ts$/.test(file)) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
   };
   for (const p of paths) walk(path.join(ROOT, p));
   return hash.digest('hex').slice(0, 10);
