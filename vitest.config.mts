@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
@@ -19,6 +20,12 @@ const LOAD = [
   'apps/public/src/public.replica.int-spec.ts',
 ];
 
+// Most files wait on servers, builds and sockets rather than compute, so more files run at once than
+// there are cores (Vitest's default is cores - 1: one at a time on a 2-core CI machine). Each file has
+// its own database and queue prefix. The load files run after the rest, one at a time: they start
+// clusters, replicas and soaks that each want the machine.
+const WORKERS = Math.max(3, availableParallelism());
+
 // SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata.
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
@@ -29,10 +36,16 @@ export default defineConfig({
     pool: 'forks',
     // Tiers a person can pick (`vitest run --project unit --project int`); `vitest run` runs all.
     projects: [
-      { extends: true, test: { name: 'unit', include: ['{apps,libs,test}/**/*.spec.ts'] } },
-      { extends: true, test: { name: 'int', include: ['{apps,libs,test}/**/*.int-spec.ts'], exclude: LOAD } },
-      { extends: true, test: { name: 'e2e', include: ['{apps,libs,test}/**/*.e2e-spec.ts'], exclude: LOAD } },
-      { extends: true, test: { name: 'load', include: LOAD } },
+      { extends: true, test: { name: 'unit', include: ['{apps,libs,test}/**/*.spec.ts'], maxWorkers: WORKERS } },
+      {
+        extends: true,
+        test: { name: 'int', include: ['{apps,libs,test}/**/*.int-spec.ts'], exclude: LOAD, maxWorkers: WORKERS },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['{apps,libs,test}/**/*.e2e-spec.ts'], exclude: LOAD, maxWorkers: WORKERS },
+      },
+      { extends: true, test: { name: 'load', include: LOAD, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -1,4 +1,5 @@
-// npm run bench:build [-- --urls 1000000] [--alternates 0] [--changes 5]
+// npm run bench:build [-- --urls 1000000] [--alternates 0] [--changes 5] [--seed-template 1]
+//                     [--worker-cpu-prof <dir>]
 // Seeds N URLs with three hreflang alternates each (none with --alternates 0), then measures through the real apps (api,
 // worker, public as separate processes): a full build's wall time and URLs/s with the per-stage
 // split, the worker's peak RSS, and after changing one URL, how many shards were re-rendered and
@@ -11,8 +12,13 @@
 // (what autovacuum does after a large ingest; --analyze 0 skips it), and for the full build the
 // CPU time of the worker and of the bench database's Postgres backends (from /proc) and the
 // `urls` rows Postgres read (pg_stat_user_tables), which a plan walking the site multiplies.
+// --seed-template 1: the seeded database (after its VACUUM ANALYZE) is kept as a template named by
+// N, the alternates and a hash of what wrote it (migrations, ingest, fragment writer), and later
+// runs start from a file copy of it: seconds instead of minutes of ingest per run at 1,000,000,
+// which is what lets bench:compare run rounds at that size. Drop `bench_seed_*` databases by hand.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import os from 'node:os';
 import { Readable } from 'node:stream';
@@ -20,11 +26,12 @@ import { createGzip, gunzipSync } from 'node:zlib';
 import { SitemapStream, streamToPromise } from 'sitemap';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { Pool } from 'pg';
+import { escapeLiteral, Pool } from 'pg';
+import { loadServiceEnv } from '@sitemaps/config';
 import { jobId, QUEUE } from '@sitemaps/jobs';
 import { freePort } from '@sitemaps/local-services';
 import { UrlIngestService } from '@sitemaps/ingest';
-import { arg, createBenchEnv, printTable, startApp } from './support/bench-env';
+import { arg, createBenchEnv, printTable, ROOT, startApp, type BenchEnv } from './support/bench-env';
 import { printResult } from './support/bench-result';
 
 const URLS = arg('urls', 1_000_000);
@@ -34,6 +41,12 @@ const ANALYZE = arg('analyze', 1) !== 0;
 const ALTERNATES = arg('alternates', 1) !== 0;
 /** One-URL changes measured one after another; the figures are their medians. */
 const CHANGES = Math.max(1, arg('changes', 5));
+const SEED_TEMPLATE = arg('seed-template', 0) !== 0;
+/** --worker-cpu-prof <dir>: the worker writes a V8 CPU profile there when it stops. */
+const WORKER_CPU_PROF = (() => {
+  const index = process.argv.indexOf('--worker-cpu-prof');
+  return index >= 0 ? process.argv[index + 1] : undefined;
+})();
 const HOST = 'bench.example.com';
 const ADMIN = 'bench-admin-key-0123456789';
 const LANGS = ['en', 'de', 'fr'] as const;
@@ -108,6 +121,30 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * CPU seconds of a live process's threads now, summed by kind: the main thread (JavaScript), libuv's
+ * thread pool (zlib, crypto, fs) and the rest (V8's GC and compiler helpers).
+ */
+function threadCpu(pid: number): Record<'main' | 'pool' | 'other', number> {
+  const sums = { main: 0, pool: 0, other: 0 };
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        sums[tid === String(pid) ? 'main' : name.startsWith('libuv-worker') ? 'pool' : 'other'] += seconds;
+      } catch {
+        // The thread ended while listed.
+      }
+    }
+  } catch {
+    // The process is gone.
+  }
+  return sums;
+}
+
 /** CPU seconds of the database's backends now, by pid (backends that exited are not counted). */
 async function backendCpu(pool: Pool): Promise<Map<number, number>> {
   const { rows } = await pool.query<{ pid: number }>(
@@ -175,13 +212,9 @@ async function changePhases({
   }
 }
 
-async function main(): Promise<void> {
-  console.log(
-    `bench:build, ${URLS} URLs ${ALTERNATES ? 'with 3 hreflang alternates each' : 'without alternates'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
-  );
-  const env = await createBenchEnv('build');
-  const [apiPort, publicPort] = [await freePort(), await freePort()];
-  const appEnv = {
+/** The apps' environment on a bench database. */
+function appEnvFor(env: BenchEnv, apiPort: number, publicPort: number): Record<string, string> {
+  return {
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     QUEUE_PREFIX: env.queuePrefix,
@@ -196,8 +229,12 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     INDEXNOW_ENDPOINTS: 'off',
   };
-  const api = await startApp('api', { ...appEnv, LOG_LEVEL: 'info' }, /api listening/);
-  const call = async (method: string, path: string, key: string, body?: unknown) => {
+}
+
+type Call = (method: string, path: string, key: string, body?: unknown) => Promise<any>;
+
+function apiCaller(apiPort: number): Call {
+  return async (method, path, key, body) => {
     const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -205,13 +242,15 @@ async function main(): Promise<void> {
     });
     return await res.json();
   };
+}
+
+/** A tenant and its site with N URLs, through the API and the ingest service (no build). */
+async function seedSite(call: Call, pool: Pool): Promise<{ apiKey: string; siteId: string }> {
   const tenant = await call('POST', '/v1/tenants', ADMIN, { name: 'Bench' });
   const site = await call('POST', '/v1/sites', tenant.apiKey, { hostname: HOST });
-
   // Seed through the ingest service (validation, clusters, render at ingest), without a build.
-  const pool = new Pool({ connectionString: env.databaseUrl, max: 4 });
   const ingest = new UrlIngestService(pool, async () => undefined);
-  let started = performance.now();
+  const started = performance.now();
   for (let start = 0; start < URLS; start += 10_000) {
     const batch = Array.from({ length: Math.min(10_000, URLS - start) }, (_, k) => entry(start + k));
     const result = await ingest.upsert(
@@ -224,9 +263,94 @@ async function main(): Promise<void> {
   console.log(
     `seeded ${URLS} URLs in ${seedSeconds.toFixed(1)} s (${Math.round(URLS / seedSeconds)} URLs/s through the ingest service)`,
   );
-
   if (ANALYZE) await pool.query('VACUUM ANALYZE urls');
-  const worker = await startApp('worker', appEnv, /worker serving queues/);
+  return { apiKey: tenant.apiKey, siteId: site.id };
+}
+
+/** Hash of the files under `paths` (spec files left out): what a seeded database depends on. */
+function sourceHash(paths: string[]): string {
+  const hash = createHash('sha256');
+  const walk = (file: string) => {
+    if (statSync(file).isDirectory()) for (const name of readdirSync(file).sort()) walk(path.join(file, name));
+    else if (!/\.(int-)?spec\.ts$/.test(file)) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
+  };
+  for (const p of paths) walk(path.join(ROOT, p));
+  return hash.digest('hex').slice(0, 10);
+}
+
+/**
+ * The seed template's name and, when it exists, the tenant key and site id it holds (kept in the
+ * database's comment: the key is stored hashed). Made here when missing.
+ */
+async function seedTemplate(): Promise<{ name: string; apiKey: string; siteId: string }> {
+  const hash = sourceHash([
+    'prisma/migrations',
+    'libs/ingest/src',
+    'libs/sitemap-xml/src/url-fragment.writer.ts',
+    'libs/sitemap-xml/src/escape.ts',
+  ]);
+  const name = `bench_seed_${URLS}_${ALTERNATES ? 'alt' : 'plain'}_${ANALYZE ? 'analyzed' : 'raw'}_${hash}`;
+  const server = loadServiceEnv().databaseUrl;
+  if (!server) throw new Error('--seed-template needs DATABASE_URL (a server that keeps the template)');
+  const admin = new Pool({ connectionString: server, max: 1 });
+  try {
+    const { rows } = await admin.query<{ comment: string | null }>(
+      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
+      [name],
+    );
+    const found = rows[0]?.comment ? (JSON.parse(rows[0].comment) as { apiKey: string; siteId: string }) : null;
+    if (found) {
+      console.log(`seed: copying template ${name}`);
+      return { name, ...found };
+    }
+    console.log(`seed: template ${name} not found, seeding it (kept for later runs)`);
+    const env = await createBenchEnv('buildseed');
+    const apiPort = await freePort();
+    const api = await startApp('api', appEnvFor(env, apiPort, await freePort()), /api listening/);
+    const pool = new Pool({ connectionString: env.databaseUrl, max: 4 });
+    try {
+      const seeded = await seedSite(apiCaller(apiPort), pool);
+      await pool.end();
+      await api.stop();
+      const from = new URL(env.databaseUrl).pathname.slice(1);
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`ALTER DATABASE ${from} RENAME TO ${name}`);
+      await admin.query(`COMMENT ON DATABASE ${name} IS ${escapeLiteral(JSON.stringify(seeded))}`);
+      return { name, ...seeded };
+    } finally {
+      await api.stop();
+      await pool.end().catch(() => undefined);
+      await env.close();
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `bench:build, ${URLS} URLs ${ALTERNATES ? 'with 3 hreflang alternates each' : 'without alternates'}, node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)} at start`,
+  );
+  const template = SEED_TEMPLATE ? await seedTemplate() : undefined;
+  const env = await createBenchEnv('build', { template: template?.name });
+  const [apiPort, publicPort] = [await freePort(), await freePort()];
+  const appEnv = appEnvFor(env, apiPort, publicPort);
+  const api = await startApp('api', { ...appEnv, LOG_LEVEL: 'info' }, /api listening/);
+  const call = apiCaller(apiPort);
+  const pool = new Pool({ connectionString: env.databaseUrl, max: 4 });
+  // The database is dropped WITH (FORCE) at the end: a connection still closing then is told so.
+  pool.on('error', () => undefined);
+  const seeded = template ?? (await seedSite(call, pool));
+  const tenant = { apiKey: seeded.apiKey };
+  const site = { id: seeded.siteId };
+
+  const worker = await startApp(
+    'worker',
+    WORKER_CPU_PROF
+      ? { ...appEnv, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(WORKER_CPU_PROF)}` }
+      : appEnv,
+    /worker serving queues/,
+  );
   const publicServer = await startApp('public', { ...appEnv, LOG_LEVEL: 'info' }, /public server listening/);
 
   const waitBuild = async (buildId: string) => {
@@ -238,16 +362,19 @@ async function main(): Promise<void> {
   };
 
   const workerPid = worker.child.pid ?? 0;
-  const [workerCpuBefore, backendsBefore, rowsBefore] = [
+  const [workerCpuBefore, threadsBefore, backendsBefore, rowsBefore] = [
     cpuSeconds(workerPid),
+    threadCpu(workerPid),
     await backendCpu(pool),
     await urlRowsRead(pool),
   ];
-  started = performance.now();
+  const started = performance.now();
   const full = await call('POST', `/v1/sites/${site.id}/builds`, tenant.apiKey, { full: true });
   const fullBuild = await waitBuild(full.buildId);
   const fullSeconds = (performance.now() - started) / 1000;
   const workerCpu = cpuSeconds(workerPid) - workerCpuBefore;
+  const threadsAfter = threadCpu(workerPid);
+  const threads = (kind: keyof typeof threadsAfter) => (threadsAfter[kind] - threadsBefore[kind]).toFixed(2);
   let postgresCpu = 0;
   for (const [pid, cpu] of await backendCpu(pool)) postgresCpu += cpu - (backendsBefore.get(pid) ?? 0);
   const rowsRead = (await urlRowsRead(pool)) - rowsBefore;
@@ -334,6 +461,11 @@ async function main(): Promise<void> {
     ],
     ['full build / peer', `${(ourRate / peerRate).toFixed(1)}x the peer's URLs/s`, ''],
     ['full build CPU: worker', `${workerCpu.toFixed(2)} s`, ''],
+    [
+      '  main thread, thread pool, V8 helpers',
+      `${threads('main')}, ${threads('pool')}, ${threads('other')} s (threads alive at the end)`,
+      '',
+    ],
     ['full build CPU: Postgres backends (live at the end)', `${postgresCpu.toFixed(2)} s`, ''],
     ['full build: `urls` rows read', `${rowsRead} (${(rowsRead / URLS).toFixed(2)} per URL)`, ''],
     ['  stage: DB read (sum over shards)', `${Math.round(t.readMs)} ms`, ''],
@@ -376,9 +508,6 @@ async function main(): Promise<void> {
   console.log(`shard checksum ${createHash('sha256').update(served.body).digest('hex').slice(0, 12)}`);
 
   await Promise.all([worker.stop(), publicServer.stop(), api.stop()]);
-  // pool.end() resolves before its connections have closed; the database's drop may end one first,
-  // and an 'error' nobody listens for would fail the run after its results were printed.
-  pool.on('error', () => undefined);
   await pool.end();
   await env.close();
 }

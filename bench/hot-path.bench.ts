@@ -118,12 +118,11 @@ function measure(request: PublicRequest): number {
 }
 
 /** The lane with production's bookkeeping: access log (to a destination that drops lines), tallies. */
-const logger = pino(
-  { ...loggerOptions('public', 'info'), redact: undefined },
-  new BatchedDestination({ write: () => undefined }),
-);
+const destination = new BatchedDestination({ write: () => undefined });
+const logger = pino({ ...loggerOptions('public', 'info'), redact: undefined }, destination);
 const server = new PublicServer(
-  new AccessLog(logger),
+  // As public.app.ts wires it: request lines made by AccessLog into the logger's destination.
+  new AccessLog(logger, destination),
   new ResponseTally(),
   new CrawlTally({ maxKeys: 20_000, maxUserAgents: 2_000 }),
   { maxHeaderBytes: 8_192, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 30_000, trustedProxies: [] },

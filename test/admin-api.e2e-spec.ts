@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { fetchFile } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createSite, createTenant } from './support/tenant';
 
 describe('admin API: errors and isolation', () => {
   let platform: Platform;
@@ -13,10 +14,9 @@ describe('admin API: errors and isolation', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    a = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'A' })).body.apiKey);
-    b = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'B' })).body.apiKey);
-    siteA = (await a.post('/v1/sites', { hostname: 'a.example.com' })).body.id;
+    ({ api: a } = await createTenant(platform.apiUrl, 'A'));
+    ({ api: b } = await createTenant(platform.apiUrl, 'B'));
+    siteA = await createSite(a, { hostname: 'a.example.com' });
   });
   afterAll(() => platform?.close());
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite } from './support/tenant';
 
 const HOST = 'input.example.com';
 const cursorOf = (key: string) => Buffer.from(key).toString('base64url');
@@ -17,8 +18,7 @@ describe('client input', () => {
   beforeAll(async () => {
     platform = await startPlatform({}, { worker: false });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    tenant = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Inputs' })).body.apiKey);
-    siteId = (await tenant.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ api: tenant, siteId } = await createTenantWithSite(platform.apiUrl, 'Inputs', { hostname: HOST }));
   });
   afterAll(() => platform?.close());
 

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestChannel } from '@sitemaps/serving';
 import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
 import { spawnPublic, type PublicProcess } from './support/public-process';
+import { createTenantWithSite } from './support/tenant';
 
 const HOST = 'cluster.example.com';
 const WORKERS = 3;
@@ -26,9 +27,7 @@ describe('public server with several processes', () => {
   beforeAll(async () => {
     // Builds run only when the test asks for one.
     platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Cluster' })).body.apiKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'Cluster', { hostname: HOST }));
     await publish([`https://${HOST}/a`, `https://${HOST}/b`]);
     subscriber = new Redis(platform.config.redisUrl);
     await subscriber.subscribe(manifestChannel(platform.config.queuePrefix));

@@ -252,7 +252,9 @@ describe('reliability', () => {
       const full = await api.post(`/v1/sites/${siteId}/builds`, { full: true });
       expect(await api.waitForBuild(siteId, full.body.buildId)).toMatchObject({ status: 'published' });
       const rebuilt = await crawl(platform.publicUrl, HOST);
-      expect(rebuilt.shards.map((s) => s.etag)).toEqual(incremental.shards.map((s) => s.etag));
+      // The same documents, not always the same gzip bytes: a change keeps its shard's slice cuts
+      // (libs/domain shard-slices) and a full build cuts them afresh, so the deflate framing can differ.
+      expect(rebuilt.shards.map((s) => s.xml)).toEqual(incremental.shards.map((s) => s.xml));
     },
     FAULT_TEST_MS,
   );

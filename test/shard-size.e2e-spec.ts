@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const HOST = 'sizes.example.com';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -15,8 +16,7 @@ describe('shard size', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Sizes' })).body.apiKey);
+    ({ api } = await createTenant(platform.apiUrl, 'Sizes'));
   });
   afterAll(async () => {
     await platform?.close();

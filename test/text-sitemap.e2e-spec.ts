@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, crawlFromRobots, locsOf, viaPublicServer } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, createTenantWithSite } from './support/tenant';
 
 const HOST = 'text.example.net';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -20,9 +21,7 @@ describe('text sitemap', () => {
   beforeAll(async () => {
     // Builds run only when a test asks for one.
     platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Text' })).body.apiKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST, textSitemap: true })).body.id;
+    ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'Text', { hostname: HOST, textSitemap: true }));
     db = new Client({ connectionString: platform.db.url });
     await db.connect();
   });
@@ -119,8 +118,7 @@ describe('text sitemap, turned on for a published site', () => {
 
   it('is published by the build the setting change triggers, with no URL change', async () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '100' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Text on' })).body.apiKey);
+    const { api } = await createTenant(platform.apiUrl, 'Text on');
     const site = (await api.post('/v1/sites', { hostname: HOST })).body.id;
     await api.put(`/v1/sites/${site}/urls`, [{ loc: url('/x') }, { loc: url('/y') }]);
     const { body } = await api.post(`/v1/sites/${site}/builds`, {});

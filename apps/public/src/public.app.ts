@@ -19,8 +19,10 @@ export async function createPublicApp(config: AppConfig): Promise<NestFastifyApp
   // The same format as the other apps (libs/observability), in batched asynchronous writes, but
   // without redaction: this server sees no keys, and redacting cost 6.5 µs per access-log line,
   // a third of a 304's CPU (bench:serve: 21 -> 28 µs per 304, robots.txt 22 -> 33 µs).
-  const logger = pino({ ...loggerOptions('public', config.logLevel), redact: undefined }, BatchedDestination.stdout());
-  const accessLog = new AccessLog(logger);
+  const destination = BatchedDestination.stdout();
+  const logger = pino({ ...loggerOptions('public', config.logLevel), redact: undefined }, destination);
+  // Request lines are made by AccessLog itself, in pino's format, into the same destination.
+  const accessLog = new AccessLog(logger, destination);
   // Answers are counted by status in plain arrays (ResponseTally), summed into Prometheus on scrape.
   const metrics = new PlatformMetrics('public');
   // Fetches of sitemap files per crawler, counted in memory by both lanes (crawl-flusher.ts writes them).

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { loggerOptions, ResponseTally } from '@sitemaps/observability';
-import { AccessLog, AccessLogController, BatchedDestination } from './public.logger';
+import { AccessLog, AccessLogController, BatchedDestination, type AccessLine } from './public.logger';
 
 describe('access log', () => {
   it('writes one JSON line per request, after the response, with what an operator looks for', () => {
@@ -76,6 +76,50 @@ describe('access log', () => {
     expect(lines.map((text) => JSON.parse(text) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ msg: 'request failed', status: 500, bytes: 42 }),
     ]);
+  });
+
+  it("makes a request's line in the very bytes pino makes, whatever the fields hold", () => {
+    const options = { ...loggerOptions('public', 'info'), redact: undefined };
+    const made = (accessLog: (lines: string[]) => AccessLog, line: AccessLine) => {
+      const lines: string[] = [];
+      accessLog(lines).write(line);
+      // The time is the clock's when each line is made.
+      return lines.map((text) => text.replace(/"time":\d+/, '"time":0'));
+    };
+    const viaPino = (lines: string[]) => new AccessLog(pino(options, { write: (text: string) => lines.push(text) }));
+    const direct = (lines: string[]) => {
+      const destination = { write: (text: string) => lines.push(text) };
+      return new AccessLog(pino(options, destination), destination);
+    };
+    const lines: AccessLine[] = [
+      {
+        method: 'GET',
+        host: 'www.example.com',
+        url: '/sitemap-1.xml.gz',
+        status: 304,
+        bytes: undefined,
+        ms: 0.04321,
+        userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+        ip: '66.249.66.1',
+      },
+      // What a client can put in a header, as node:http hands it over (latin1): quotes, escapes, controls.
+      {
+        method: 'HEAD',
+        host: 'a"b\\c',
+        url: '/robots.txt?q="\u0001\t',
+        status: 200,
+        bytes: 42,
+        ms: 12.35,
+        userAgent: `${'long '.repeat(30)}"bot" é\u00ff\u007f`,
+        ip: undefined,
+      },
+      { method: undefined, host: undefined, url: undefined, status: 400, bytes: 0, ms: 0, userAgent: '', ip: '' },
+    ];
+    for (const line of lines) {
+      const expected = made(viaPino, line);
+      expect(expected).toHaveLength(1);
+      expect(made(direct, line)).toEqual(expected);
+    }
   });
 
   it('batches lines into writes of whole lines of at most 4 KiB, and writes out what waits on flush', () => {

@@ -1,7 +1,8 @@
 import { describeChar, findForbiddenChar } from './escape';
-import { MAX_BYTES_PER_FILE, MAX_URL_LENGTH, MAX_URLS_PER_FILE } from './limits';
+import { MAX_URL_LENGTH } from './limits';
 import { SitemapXmlError } from './sitemap-xml.errors';
 import { normalizeHttpUrl } from './url.rules';
+import { fileLimitError } from './urlset.writer';
 
 /**
  * The plain-text sitemap: one absolute URL per line, UTF-8, each line ending in LF, with
@@ -9,16 +10,8 @@ import { normalizeHttpUrl } from './url.rules';
  * never contain a line break or anything a crawler would split on.
  */
 export function renderTextSitemap(locs: readonly string[]): string {
-  if (locs.length > MAX_URLS_PER_FILE) {
-    throw new SitemapXmlError(
-      'FILE_URL_LIMIT',
-      `${locs.length} URLs exceed the limit of ${MAX_URLS_PER_FILE} per file`,
-      {
-        urls: locs.length,
-        maxUrls: MAX_URLS_PER_FILE,
-      },
-    );
-  }
+  const tooMany = fileLimitError(locs.length, 0);
+  if (tooMany) throw tooMany;
   const lines = locs.map((loc, index) => {
     const bad = findForbiddenChar(loc);
     if (bad >= 0)
@@ -37,14 +30,7 @@ export function renderTextSitemap(locs: readonly string[]): string {
   });
   const text = lines.length === 0 ? '' : lines.join('\n') + '\n';
   // Strict URIs are ASCII, so characters are bytes.
-  if (text.length > MAX_BYTES_PER_FILE) {
-    throw new SitemapXmlError(
-      'FILE_BYTE_LIMIT',
-      `${text.length} bytes exceed the limit of ${MAX_BYTES_PER_FILE} per file`,
-      {
-        bytes: text.length,
-      },
-    );
-  }
+  const tooBig = fileLimitError(lines.length, text.length);
+  if (tooBig) throw tooBig;
   return text;
 }

@@ -1,7 +1,9 @@
 import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Namespace, urlsetOpen, URLSET_CLOSE } from './namespaces';
-import { crc32Combine, gzipUrlsetParts, gzipUrlsetStream } from './urlset-stream.writer';
+import { gzipUrlsetSlices } from './urlset-slices.writer';
+import { crc32Combine, gzipUrlsetParts, gzipUrlsetStream, urlsetFits } from './urlset-stream.writer';
+import { assembleUrlset, type FileLimits } from './urlset.writer';
 
 async function* blocks(...parts: string[]) {
   for (const part of parts) yield Buffer.from(part);
@@ -68,5 +70,43 @@ describe('gzipUrlsetParts', () => {
     const b = Buffer.from('ü'.repeat(1000));
     expect(crc32Combine(crc32(a), crc32(b), b.length)).toBe(crc32(Buffer.concat([a, b])));
     expect(crc32Combine(crc32(a), 0, 0)).toBe(crc32(a));
+  });
+});
+
+describe('the file limits, one rule for every urlset writer', () => {
+  const urls = ['<url><loc>https://a.com/1</loc></url>', '<url><loc>https://a.com/ü</loc></url>'];
+  const bytes = Buffer.byteLength(urls.join(''));
+  const meta = { urls: 2, bytes, mask: Namespace.IMAGE };
+  const stylesheet = '../sitemap.xsl';
+  // Exactly the file: the styled head (counted once, in bytes), the body and the close.
+  const exact = Buffer.byteLength(urlsetOpen(Namespace.IMAGE, stylesheet)) + bytes + URLSET_CLOSE.length;
+  type Opts = FileLimits & { stylesheet: string };
+  const writers: Record<string, (opts: Opts) => Promise<unknown>> = {
+    gzipUrlsetStream: (opts) => gzipUrlsetStream(blocks(...urls), meta, opts),
+    gzipUrlsetParts: (opts) => gzipUrlsetParts([blocks(urls[0]!), blocks(urls[1]!)], meta, opts),
+    gzipUrlsetSlices: (opts) => gzipUrlsetSlices([[blocks(urls[0]!)], [blocks(urls[1]!)]], meta, opts),
+    assembleUrlset: async (opts) =>
+      assembleUrlset(
+        urls.map((xml) => ({ xml, bytes: Buffer.byteLength(xml), mask: Namespace.IMAGE })),
+        opts,
+      ),
+  };
+
+  it.each(Object.keys(writers))('%s writes a file at both limits and refuses one past either', async (name) => {
+    const write = writers[name]!;
+    const limits = { maxUrls: 2, maxBytes: exact, stylesheet };
+    await expect(write(limits)).resolves.toBeDefined();
+    expect(urlsetFits(meta, limits)).toBe(true);
+    for (const [past, code] of [
+      [{ ...limits, maxBytes: exact - 1 }, 'FILE_BYTE_LIMIT'],
+      [{ ...limits, maxUrls: 1 }, 'FILE_URL_LIMIT'],
+    ] as const) {
+      await expect(write(past)).rejects.toMatchObject({ code });
+      expect(urlsetFits(meta, past)).toBe(false);
+    }
+  });
+
+  it('holds an empty urlset to be no file at all', () => {
+    expect(urlsetFits({ urls: 0, bytes: 0, mask: 0 }, {})).toBe(false);
   });
 });

@@ -16,6 +16,28 @@ export interface FileLimits {
   maxBytes?: number;
 }
 
+/**
+ * The per-file limits, decided in this one place for every writer (and for a caller asking
+ * whether a shard fits one file): the error for the first limit that a file of `urls` URLs and
+ * `byteSize` bytes breaks, or null when it fits. `byteSize` is the whole file, header and
+ * footer included; both limits are inclusive (exactly 50,000 URLs or 50 MiB fit).
+ */
+export function fileLimitError(urls: number, byteSize: number, limits: FileLimits = {}): SitemapXmlError | null {
+  const maxUrls = limits.maxUrls ?? MAX_URLS_PER_FILE;
+  const maxBytes = limits.maxBytes ?? MAX_BYTES_PER_FILE;
+  if (urls > maxUrls)
+    return new SitemapXmlError('FILE_URL_LIMIT', `${urls} URLs exceed the limit of ${maxUrls} per file`, {
+      urls,
+      maxUrls,
+    });
+  if (byteSize > maxBytes)
+    return new SitemapXmlError('FILE_BYTE_LIMIT', `${byteSize} bytes exceed the limit of ${maxBytes} per file`, {
+      bytes: byteSize,
+      maxBytes,
+    });
+  return null;
+}
+
 /** One `<urlset>` file, uncompressed. */
 export interface UrlsetFile {
   xml: Buffer;
@@ -41,15 +63,10 @@ export function assembleUrlset(
   fragments: readonly UrlFragment[],
   limits: FileLimits & { stylesheet?: string | null } = {},
 ): Buffer {
-  const maxUrls = limits.maxUrls ?? MAX_URLS_PER_FILE;
-  const maxBytes = limits.maxBytes ?? MAX_BYTES_PER_FILE;
   if (fragments.length === 0) throw new SitemapXmlError('EMPTY_FILE', 'a urlset needs at least one <url>');
-  if (fragments.length > maxUrls) {
-    throw new SitemapXmlError('FILE_URL_LIMIT', `${fragments.length} URLs exceed the limit of ${maxUrls} per file`, {
-      urls: fragments.length,
-      maxUrls,
-    });
-  }
+  // The count first: a file of too many URLs fails before its fragments are read.
+  const tooMany = fileLimitError(fragments.length, 0, limits);
+  if (tooMany) throw tooMany;
   let mask = 0;
   let body = 0;
   for (let i = 0; i < fragments.length; i++) {
@@ -62,12 +79,8 @@ export function assembleUrlset(
   }
   const head = urlsetOpen(mask, limits.stylesheet);
   const total = head.length + body + URLSET_CLOSE.length;
-  if (total > maxBytes) {
-    throw new SitemapXmlError('FILE_BYTE_LIMIT', `${total} bytes exceed the limit of ${maxBytes} per file`, {
-      bytes: total,
-      maxBytes,
-    });
-  }
+  const broken = fileLimitError(fragments.length, total, limits);
+  if (broken) throw broken;
 
   const out = Buffer.allocUnsafe(total);
   let offset = out.write(head, 0, 'latin1');

@@ -166,6 +166,15 @@ describe('a change re-renders only the slices it touched (real worker, Postgres,
       previous = next;
     }
     expect((await validateSitemapFile('shard.xml', gunzipSync(previous.file))).problems).toEqual([]);
+    // The file's lastmod (the index's) is that of the URL changed last, in the last slice.
+    const { rows } = await pool.query<{ lastmod: string }>(`SELECT lastmod FROM urls WHERE site_id = $1 AND loc = $2`, [
+      site.id,
+      loc(URLS - 2),
+    ]);
+    expect(rows[0]?.lastmod).toBeTruthy();
+    const manifest = await prisma.manifest.findUniqueOrThrow({ where: { siteId: site.id } });
+    const served = Object.values(manifestFilesSchema.parse(manifest.files)).find((file) => file.kind === 'shard');
+    expect(served?.lastmod).toBe(rows[0]?.lastmod);
   }, 240_000);
 
   it('splices an added URL into the last slice and a removed one out of its slice, bounds unchanged', async () => {

@@ -23,9 +23,9 @@ import {
   gzipFile,
   gzipUrlsetParts,
   gzipUrlsetSlices,
-  MAX_BYTES_PER_FILE,
   packFragments,
   spliceUrlsetSlices,
+  urlsetFits,
   urlsetOpen,
   urlsetOverheadBytes,
   withoutAlternates,
@@ -125,12 +125,12 @@ export class ShardRenderer {
       // Links to URLs the site excludes come out of the stored fragments that hold them.
       const dropped = await snapshot.excludedLinks();
       const relink = dropped !== null && dropped.size > 0;
-      const fits = head.urls <= maxUrls && bytes + urlsetOverheadBytes(head.mask) + stylesheet <= MAX_BYTES_PER_FILE;
-      if (fits && !relink) {
+      const meta = { urls: head.urls, bytes, mask: head.mask };
+      if (urlsetFits(meta, { maxUrls, stylesheet: href }) && !relink) {
         started = performance.now();
         const { gzip, byteSize } = await gzipUrlsetParts(
           await snapshot.streamFragmentParts(head, READERS_PER_SHARD),
-          { urls: head.urls, bytes, mask: head.mask },
+          meta,
           { maxUrls, stylesheet: href },
         );
         timings.gzipMs += performance.now() - started;
@@ -201,10 +201,9 @@ export class ShardRenderer {
     const href = head.xsl ? stylesheetHref(shardFilePath(head.section, 1)) : null;
     const bytes = Number(head.bytes);
     const headXml = urlsetOpen(head.mask, href);
-    if (head.urls > maxUrls || bytes + urlsetOverheadBytes(head.mask) + xslBytes(href) > MAX_BYTES_PER_FILE)
-      return undefined;
     const meta = { urls: head.urls, bytes, mask: head.mask };
     const opts = { maxUrls, stylesheet: href };
+    if (!urlsetFits(meta, opts)) return undefined;
 
     const changed = base ? slicesToRender(base, { head: headXml, slices: read.slices }, sliceUrls) : null;
     const previous = changed ? stored : null;
@@ -260,10 +259,6 @@ export class ShardRenderer {
     const gzip = await this.store.get(siteId, base.sha256);
     return gzip && gzip.length === base.gzipSize && blobKey(gzip) === base.sha256 ? gzip : null;
   }
-}
-
-function xslBytes(href: string | null): number {
-  return href ? xslStylesheetPi(href).length : 0;
 }
 
 /** Slices of at most this many URLs: a change re-renders one of them, not the shard. */

@@ -28,17 +28,35 @@ export function readShardFragments(db: PoolClient, shardId: string, published = 
 }
 
 /**
+ * Blocks that reads have finished with, for the next read of this process to fill. Every new
+ * block is 1 MiB of memory outside V8's heap, and V8 answers that much new external memory with a
+ * full collection of the heap, whether or not the block is already garbage: a build reads a shard
+ * as several COPYs (one per slice), and with blocks new per COPY a million URLs allocated ~400 MiB
+ * of them, which cost more CPU in the collector than the deflate did. Bounded: concurrent reads
+ * each hold a few, and a burst's surplus is left to the collector.
+ */
+const spareBlocks: Buffer[] = [];
+const MAX_SPARE_BLOCKS = 8;
+
+/**
  * Runs `copy`, a COPY (SELECT of one non-null column) TO STDOUT (FORMAT binary), and streams the
  * column's values joined, in blocks of about 1 MiB. A block is valid until the consumer asks for
- * the next one (gzipUrlsetStream consumes a block fully before that): it is then reused, so a
- * read holds a few blocks, not one per MiB of the shard for the garbage collector to find.
+ * the next one (gzipUrlsetStream consumes a block fully before that): it is then reused, by this
+ * read or a later one, so reads hold a few blocks, not one per MiB for the garbage collector.
  */
 export async function* copyJoinedColumn(db: PoolClient, copy: string): AsyncGenerator<Buffer> {
-  const spare: Buffer[] = [];
-  for await (const block of db.query(new FragmentCopyStream(copy, spare)) as AsyncIterable<Buffer>) {
+  for await (const block of db.query(new FragmentCopyStream(copy, spareBlocks)) as AsyncIterable<Buffer>) {
     yield block;
-    if (block.length === BLOCK) spare.push(block);
+    // The last block is a view of the start of a whole one: hand back the whole one.
+    const whole = block.length === BLOCK ? block : wholeBlock(block);
+    if (whole && spareBlocks.length < MAX_SPARE_BLOCKS) spareBlocks.push(whole);
   }
+}
+
+/** The block a short view was cut from, when it was cut from the start of one of this module's. */
+function wholeBlock(view: Buffer): Buffer | null {
+  const { buffer, byteOffset } = view;
+  return byteOffset === 0 && buffer.byteLength === BLOCK ? Buffer.from(buffer, 0, BLOCK) : null;
 }
 
 /**

@@ -100,6 +100,16 @@ export class ShardRepository {
     return this.prisma.shard.count({ where: { siteId } });
   }
 
+  /** Ids of the site's shards in id order, or only of the dirty ones. */
+  async ids(siteId: string, opts: { dirtyOnly: boolean }): Promise<bigint[]> {
+    const rows = await this.prisma.shard.findMany({
+      where: { siteId, ...(opts.dirtyOnly ? { dirty: true } : {}) },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    return rows.map((row) => row.id);
+  }
+
   /** The site's shards in id order (the order they were created), after `afterId`, at most `limit`. */
   listForSite(siteId: string, page: { afterId: string | undefined; limit: number }): Promise<Shard[]> {
     return this.prisma.shard.findMany({
@@ -385,6 +395,10 @@ function sliceCondition(bounds: SliceBounds, index: number): string {
  * shard makes a new one, with a newer xmin) twice, once weighted by id, with its count, bytes and
  * namespaces: any write to a row of the slice moves it. A write that changes nothing a file shows
  * (a new row version all the same) only costs that slice a re-render.
+ *
+ * One grouped pass over the shard's rows, the head's totals summed from the slices' (a
+ * materialised copy of the rows read three times cost half as much again). The newest lastmod is
+ * then looked up in the one slice holding the latest lastmod_at: ties go to the lowest id.
  */
 async function readSlicedHead(
   db: PoolClient,
@@ -392,28 +406,23 @@ async function readSlicedHead(
   published: string,
   bounds: SliceBounds,
 ): Promise<{ head: ShardHead; slices: SliceState[] } | null> {
-  // One grouped pass, no materialised rows (they spilled to disk, and were read thrice): the
-  // totals come from the slices' rows, the newest lastmod from the one slice that holds it.
   const { rows } = await db.query<ShardHead & { slices: { slice: number; urls: number; stamp: string }[] | null }>(
-    `WITH slices AS (
+    `WITH g AS (
        SELECT width_bucket(u.id, $2::bigint[]) AS slice, count(*)::int AS urls, sum(u.fragment_size) AS bytes,
               bit_or(u.ns_mask) AS mask, min(u.id) AS first_id, max(u.id) AS last_id, max(u.lastmod_at) AS newest_at,
               concat_ws(':', sum(u.fragment_size), bit_or(u.ns_mask), sum(u.xmin::text::bigint),
                         sum(u.xmin::text::bigint * (u.id % 65521))) AS stamp
-         FROM urls u WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}
-        GROUP BY 1),
-     newest AS (SELECT first_id, last_id, newest_at FROM slices WHERE newest_at IS NOT NULL ORDER BY newest_at DESC LIMIT 1)
-     SELECT s.section, s.ordinal, s.change_seq,
-            coalesce((SELECT sum(urls) FROM slices), 0)::int AS urls,
-            coalesce((SELECT sum(bytes) FROM slices), 0) AS bytes,
-            coalesce((SELECT bit_or(mask) FROM slices), 0) AS mask,
-            (SELECT u.lastmod FROM urls u CROSS JOIN newest n
-              WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published}
-                AND u.id BETWEEN n.first_id AND n.last_id AND u.lastmod_at = n.newest_at LIMIT 1) AS newest,
-            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl,
-            (SELECT min(first_id) FROM slices)::text AS first_id, (SELECT max(last_id) FROM slices)::text AS last_id,
-            (SELECT json_agg(json_build_object('slice', slice, 'urls', urls, 'stamp', stamp)) FROM slices) AS slices
-       FROM shards s
+         FROM urls u WHERE u.shard_id = $1 AND u.deleted_at IS NULL${published} GROUP BY 1),
+     newest AS (SELECT first_id, last_id, newest_at FROM g WHERE newest_at IS NOT NULL ORDER BY newest_at DESC LIMIT 1)
+     SELECT s.section, s.ordinal, s.change_seq, t.urls, t.bytes, t.mask,
+            (SELECT u.lastmod FROM newest n JOIN urls u ON u.shard_id = $1 AND u.id BETWEEN n.first_id AND n.last_id
+                                                       AND u.lastmod_at = n.newest_at
+              WHERE u.deleted_at IS NULL${published} ORDER BY u.id LIMIT 1) AS newest,
+            (SELECT xsl_stylesheet FROM sites WHERE id = s.site_id) AS xsl, t.first_id, t.last_id,
+            (SELECT json_agg(json_build_object('slice', slice, 'urls', urls, 'stamp', stamp)) FROM g) AS slices
+       FROM shards s CROSS JOIN (
+         SELECT coalesce(sum(urls), 0)::int AS urls, coalesce(sum(bytes), 0) AS bytes, coalesce(bit_or(mask), 0) AS mask,
+                min(first_id)::text AS first_id, max(last_id)::text AS last_id FROM g) t
       WHERE s.id = $1`,
     [shardId, bounds],
   );
