@@ -1,7 +1,7 @@
 // First step of a build: decide which shards to render and hand the work to a BullMQ flow
 // (one render child per shard, the publish parent runs when all children are done).
 import type { FlowProducer } from 'bullmq';
-import type { BuildRepository, ManifestRepository, ShardRepository } from '@sitemaps/data';
+import type { BuildRepository } from '@sitemaps/data';
 import {
   DEFAULT_JOB_OPTIONS,
   JOB,
@@ -15,36 +15,41 @@ import {
 
 export class BuildPlanner {
   constructor(
-    private readonly repositories: { builds: BuildRepository; manifests: ManifestRepository; shards: ShardRepository },
+    private readonly repositories: { builds: BuildRepository },
     private readonly flows: FlowProducer,
     private readonly builds: BuildProducer,
-    /** Suspended tenants get no builds (see TenantRepository.siteSuspended). */
-    private readonly suspended: (siteId: string) => Promise<boolean> = async () => false,
   ) {}
 
   async plan(payload: PlanBuildPayload): Promise<{ buildId: string; shards: number }> {
-    if (payload.trigger === 'change') await this.builds.clearPending(payload.siteId);
-    if (await this.suspended(payload.siteId)) {
-      // Queued before the suspension (or a schedule firing during it): it ends here, said so.
-      if (payload.buildId)
-        await this.repositories.builds.markFailed(payload.buildId, 'TENANT_SUSPENDED: the account is suspended');
+    const { builds } = this.repositories;
+    // What the plan decides on is read at once: a one-URL change waits for every round trip here.
+    const [planning, existing] = await Promise.all([
+      builds.planning(payload.siteId),
+      payload.buildId ? builds.findById(payload.buildId) : null,
+      payload.trigger === 'change' ? this.builds.clearPending(payload.siteId) : undefined,
+    ]);
+    if (planning.closed) {
+      // Suspended tenants get no builds; one queued before the suspension (or a schedule firing
+      // during it) ends here, said so. A site deleted meanwhile gets none either (and no retries).
+      if (existing) await builds.markFailed(existing.id, 'TENANT_SUSPENDED: the account is suspended');
       return { buildId: payload.buildId ?? '', shards: 0 };
     }
-    const { builds, manifests, shards: shardRepository } = this.repositories;
-    // A change build queued just before its site was deleted: no site, no build (and no retries).
     const build = payload.buildId
-      ? await builds.findById(payload.buildId)
-      : await builds.create({ siteId: payload.siteId, full: payload.full, trigger: payload.trigger });
+      ? existing
+      : await builds.create({
+          siteId: payload.siteId,
+          full: payload.full,
+          trigger: payload.trigger,
+          startedAt: new Date(),
+        });
     // Deleted with its site, or already through: nothing to do (a retried job lands here).
     if (!build || build.status === 'published' || build.status === 'failed')
       return { buildId: build?.id ?? '', shards: 0 };
+    if (build.status !== 'running' || !build.startedAt) await builds.markRunning(build);
 
     // A manifest that still lists shards in the legacy folder moves them all in one build.
-    const layout = await manifests.layout(build.siteId);
-    const shards = await shardRepository.ids(build.siteId, {
-      dirtyOnly: !build.full && layout.published && !layout.legacy,
-    });
-    await builds.markRunning(build);
+    const dirtyOnly = !build.full && planning.published && !planning.legacy;
+    const shards = planning.shards.filter((shard) => !dirtyOnly || shard.dirty).map((shard) => shard.id);
 
     const base = { v: 1 as const, siteId: build.siteId, buildId: build.id };
     // Flow jobs do not inherit a queue's default options: retries and retention are set here.

@@ -4,6 +4,7 @@
 import type {
   BuildRepository,
   BuildToPublish,
+  CurrentManifest,
   ManifestRepository,
   ShardRepository,
   StageTimings,
@@ -52,7 +53,12 @@ export class BuildPublisher {
   }
 
   async publish(payload: PublishBuildPayload): Promise<boolean> {
-    const loaded = await this.deps.builds.loadForPublish(payload.buildId);
+    // Read at once, not one after another: a one-URL change waits for each round trip here.
+    const [loaded, first, totalShards] = await Promise.all([
+      this.deps.builds.loadForPublish(payload.buildId),
+      this.deps.manifests.current(payload.siteId),
+      this.deps.shards.count(payload.siteId),
+    ]);
     if (!loaded) return false;
     const { build } = loaded;
     // A retry after the switch committed: the hand-off may be the step that failed.
@@ -62,7 +68,8 @@ export class BuildPublisher {
     }
     // Another build may publish the same site meanwhile: compare-and-swap on the version, retry.
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      if (await this.tryPublish(loaded)) {
+      const current = attempt === 0 ? first : await this.deps.manifests.current(build.siteId);
+      if (await this.tryPublish(loaded, current, totalShards)) {
         await this.deps.announce(build.siteId);
         await this.afterPublish(build.siteId, build.id);
         return true;
@@ -71,8 +78,11 @@ export class BuildPublisher {
     throw new Error(`manifest of site ${build.siteId} kept changing during publish`);
   }
 
-  private async tryPublish({ build, site, renders }: BuildToPublish): Promise<boolean> {
-    const current = await this.deps.manifests.current(build.siteId);
+  private async tryPublish(
+    { build, site, renders }: BuildToPublish,
+    current: CurrentManifest | null,
+    totalShards: number,
+  ): Promise<boolean> {
     const now = new Date();
     const stamp = now.toISOString();
     const { files, shards, applied, redirects } = mergeManifest(current, renders, stamp);
@@ -109,7 +119,6 @@ export class BuildPublisher {
       }),
       { urls: 0, bytes: 0 },
     );
-    const totalShards = await this.deps.shards.count(build.siteId);
     const switched = await this.deps.manifests.switch({
       siteId: build.siteId,
       buildId: build.id,

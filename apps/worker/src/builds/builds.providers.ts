@@ -15,14 +15,7 @@ import {
   WEBHOOK_PRODUCER,
   type AnnounceSiteChange,
 } from '@sitemaps/core';
-import {
-  BuildRepository,
-  ManifestRepository,
-  ShardRepository,
-  TenantRepository,
-  type PrismaClient,
-  type Repositories,
-} from '@sitemaps/data';
+import { BuildRepository, ShardRepository, type PrismaClient, type Repositories } from '@sitemaps/data';
 import { buildFinishedEvent } from '@sitemaps/domain';
 import { createQueue, QUEUE, type BuildProducer, type RedisConnection, type WebhookProducer } from '@sitemaps/jobs';
 import { jobTelemetry, PlatformMetrics } from '@sitemaps/observability';
@@ -71,15 +64,9 @@ export const BUILD_PROVIDERS: Provider[] = [
   },
   {
     provide: BuildPlanner,
-    inject: [BuildRepository, ManifestRepository, ShardRepository, TenantRepository, FLOW_PRODUCER, BUILD_PRODUCER],
-    useFactory: (
-      builds: BuildRepository,
-      manifests: ManifestRepository,
-      shards: ShardRepository,
-      tenants: TenantRepository,
-      flows: FlowProducer,
-      producer: BuildProducer,
-    ) => new BuildPlanner({ builds, manifests, shards }, flows, producer, (siteId) => tenants.siteSuspended(siteId)),
+    inject: [BuildRepository, FLOW_PRODUCER, BUILD_PRODUCER],
+    useFactory: (builds: BuildRepository, flows: FlowProducer, producer: BuildProducer) =>
+      new BuildPlanner({ builds }, flows, producer),
   },
   {
     provide: ShardRenderer,

@@ -1,5 +1,5 @@
 // The builds aggregate: a build and its shard renders (what the publish step merges).
-import type { ShardRenderOutput } from '@sitemaps/domain';
+import { LEGACY_SHARD_FOLDER, type ShardRenderOutput } from '@sitemaps/domain';
 import { Prisma, type Build, type PrismaClient, type Site } from '../generated/prisma/client';
 import {
   renderedFilesSchema,
@@ -21,6 +21,18 @@ export interface ShardRenderRecord extends ShardRenderOutput {
   slices?: RenderSlices | null;
 }
 
+/** What planning a site's build reads, in one query (see BuildRepository.planning). */
+export interface BuildPlanning {
+  /** The site is gone or its tenant suspended: it gets no builds. */
+  closed: boolean;
+  /** The site has published a manifest. */
+  published: boolean;
+  /** Its manifest still lists shards in the legacy folder (`sitemaps/`). */
+  legacy: boolean;
+  /** Its shards in id order, with their dirty flags. */
+  shards: { id: bigint; dirty: boolean }[];
+}
+
 /** A build with what its publish needs: the site, and every shard render so far. */
 export interface BuildToPublish {
   build: Build;
@@ -31,12 +43,48 @@ export interface BuildToPublish {
 export class BuildRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** A queued build; null when its site is gone (deleted after the change that queued it). */
-  async create(build: { siteId: string; full: boolean; trigger: BuildTrigger }): Promise<Build | null> {
-    return this.prisma.build.create({ data: build }).catch((error: unknown) => {
+  /**
+   * A new build, queued or already running (a planner that creates its build starts it at once);
+   * null when its site is gone (deleted after the change that queued it).
+   */
+  async create(build: {
+    siteId: string;
+    full: boolean;
+    trigger: BuildTrigger;
+    startedAt?: Date;
+  }): Promise<Build | null> {
+    const data = build.startedAt ? { ...build, status: 'running' } : build;
+    return this.prisma.build.create({ data }).catch((error: unknown) => {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') return null;
       throw error;
     });
+  }
+
+  /**
+   * Everything the planner decides on, in one round trip: a one-URL change waits for planning,
+   * and each query more is a wait more on a busy machine.
+   */
+  async planning(siteId: string): Promise<BuildPlanning> {
+    const rows = await this.prisma.$queryRaw<
+      { closed: boolean; published: boolean; legacy: boolean; shards: [string, boolean][] | null }[]
+    >`
+      SELECT (t.suspended_at IS NOT NULL) AS closed,
+             (m.site_id IS NOT NULL) AS published,
+             coalesce(EXISTS (SELECT 1 FROM jsonb_object_keys(m.files) AS path
+                               WHERE path LIKE ${`${LEGACY_SHARD_FOLDER}%`}), false) AS legacy,
+             (SELECT json_agg(json_build_array(sh.id::text, sh.dirty) ORDER BY sh.id)
+                FROM shards sh WHERE sh.site_id = s.id) AS shards
+        FROM sites s JOIN tenants t ON t.id = s.tenant_id
+        LEFT JOIN manifests m ON m.site_id = s.id
+       WHERE s.id = ${siteId}::uuid`;
+    const row = rows[0];
+    if (!row) return { closed: true, published: false, legacy: false, shards: [] };
+    return {
+      closed: row.closed,
+      published: row.published,
+      legacy: row.legacy,
+      shards: (row.shards ?? []).map(([id, dirty]) => ({ id: BigInt(id), dirty })),
+    };
   }
 
   findById(buildId: string): Promise<Build | null> {
@@ -117,22 +165,19 @@ export class BuildRepository {
     );
   }
 
-  /** Records a shard's render once (a retried render job leaves the first). */
+  /**
+   * Records a shard's render once (a retried render job leaves the first): one INSERT … ON
+   * CONFLICT DO NOTHING, one round trip on the path of every change.
+   */
   async saveRender(render: ShardRenderRecord): Promise<void> {
-    const { buildId, shardId } = render;
-    await this.prisma.shardRender.upsert({
-      where: { buildId_shardId: { buildId, shardId } },
-      create: {
-        buildId,
-        shardId,
-        changeSeq: render.changeSeq,
-        files: renderedFilesSchema.parse(render.files),
-        urlCount: render.urlCount,
-        timings: stageTimingsSchema.parse(render.timings),
-        ...(render.slices ? { slices: renderSlicesSchema.parse(render.slices) } : {}),
-      },
-      update: {},
-    });
+    const files = JSON.stringify(renderedFilesSchema.parse(render.files));
+    const timings = JSON.stringify(stageTimingsSchema.parse(render.timings));
+    const slices = render.slices ? JSON.stringify(renderSlicesSchema.parse(render.slices)) : null;
+    await this.prisma.$executeRaw`
+      INSERT INTO shard_renders (build_id, shard_id, change_seq, files, url_count, timings, slices)
+      VALUES (${render.buildId}::uuid, ${render.shardId}, ${render.changeSeq}, ${files}::jsonb, ${render.urlCount},
+              ${timings}::jsonb, ${slices}::jsonb)
+      ON CONFLICT (build_id, shard_id) DO NOTHING`;
   }
 
   /**

@@ -2,7 +2,7 @@
 // transaction with everything that follows from it: compare-and-swap on the version, blobs
 // released or kept, rendered shards marked clean, the build marked published.
 import { LEGACY_SHARD_FOLDER, type ManifestFiles, type ManifestRedirects, type ShardVersions } from '@sitemaps/domain';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import {
   buildTimingsSchema,
   manifestFilesSchema,
@@ -112,18 +112,6 @@ export class ManifestRepository {
       : null;
   }
 
-  /**
-   * Whether the site has published, and whether its manifest still lists shards in the legacy
-   * folder (`sitemaps/`): a build then renders every shard, so they all move to the root at once.
-   */
-  async layout(siteId: string): Promise<{ published: boolean; legacy: boolean }> {
-    const rows = await this.prisma.$queryRaw<{ legacy: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM jsonb_object_keys(m.files) AS path WHERE path LIKE ${`${LEGACY_SHARD_FOLDER}%`}) AS legacy
-        FROM manifests m WHERE m.site_id = ${siteId}::uuid`;
-    const row = rows[0];
-    return { published: row !== undefined, legacy: row?.legacy ?? false };
-  }
-
   /** Sites whose manifest still lists shards in the legacy folder (none once every site has built since). */
   async sitesWithLegacyPaths(): Promise<string[]> {
     const rows = await this.prisma.$queryRaw<{ site_id: string }[]>`
@@ -132,55 +120,50 @@ export class ManifestRepository {
     return rows.map((row) => row.site_id);
   }
 
-  /** Switches the manifest; false when another publish switched it since `expectedVersion` was read. */
-  switch(next: ManifestSwitch): Promise<boolean> {
-    const { siteId, buildId, now } = next;
-    const files = manifestFilesSchema.parse(next.files) as Prisma.InputJsonObject;
-    const shards = shardVersionsSchema.parse(next.shards) as Prisma.InputJsonObject;
-    const redirects = manifestRedirectsSchema.parse(next.redirects) as Prisma.InputJsonObject;
+  /**
+   * Switches the manifest; false when another publish switched it since `expectedVersion` was
+   * read. One statement (its parts see each other's RETURNING rows and commit together): a
+   * one-URL change waits for this, and an interactive transaction cost a round trip per step.
+   */
+  async switch(next: ManifestSwitch): Promise<boolean> {
+    const { siteId, buildId, now, totals } = next;
+    const files = JSON.stringify(manifestFilesSchema.parse(next.files));
+    const shards = JSON.stringify(shardVersionsSchema.parse(next.shards));
+    const redirects = JSON.stringify(manifestRedirectsSchema.parse(next.redirects));
+    const timings = JSON.stringify(buildTimingsSchema.parse(totals.timings));
     const live = [...new Set(Object.values(next.files).map((file) => file.sha256))];
-    return this.prisma.$transaction(async (tx) => {
-      const switched =
-        next.expectedVersion !== null
-          ? (
-              await tx.manifest.updateMany({
-                where: { siteId, version: next.expectedVersion },
-                data: { version: next.expectedVersion + 1, buildId, files, shards, redirects, publishedAt: now },
-              })
-            ).count === 1
-          : (
-              await tx.manifest.createMany({
-                data: [{ siteId, version: 1, buildId, files, shards, redirects, publishedAt: now }],
-                skipDuplicates: true,
-              })
-            ).count === 1;
-      if (!switched) return false;
-      await tx.blob.updateMany({
-        where: { siteId, sha256: { in: next.dropped }, releasedAt: null },
-        data: { releasedAt: now },
-      });
-      await tx.blob.updateMany({ where: { siteId, sha256: { in: live } }, data: { releasedAt: null } });
-      // One statement for all shards (a full build of a large site renders thousands). A shard
-      // that changed again after its render keeps its flag: the next build picks it up.
-      if (next.applied.length > 0) {
-        await tx.$executeRaw`
-          UPDATE shards s SET dirty = false FROM unnest(${next.applied.map((a) => a.shardId)}::bigint[], ${next.applied.map((a) => a.changeSeq)}::bigint[]) AS r(id, seq)
-           WHERE s.id = r.id AND s.change_seq = r.seq`;
-      }
-      const { totals } = next;
-      await tx.build.update({
-        where: { id: buildId },
-        data: {
-          status: 'published',
-          finishedAt: now,
-          shardsRendered: totals.shardsRendered,
-          shardsSkipped: totals.shardsSkipped,
-          urlCount: totals.urlCount,
-          byteSize: BigInt(totals.byteSize),
-          timings: buildTimingsSchema.parse(totals.timings),
-        },
-      });
-      return true;
-    });
+    const manifest =
+      next.expectedVersion !== null
+        ? Prisma.sql`UPDATE manifests SET version = ${next.expectedVersion + 1}, build_id = ${buildId}::uuid,
+                       files = ${files}::jsonb, shards = ${shards}::jsonb, redirects = ${redirects}::jsonb,
+                       published_at = ${now}::timestamptz
+                      WHERE site_id = ${siteId}::uuid AND version = ${next.expectedVersion} RETURNING site_id`
+        : Prisma.sql`INSERT INTO manifests (site_id, version, build_id, files, shards, redirects, published_at)
+                     VALUES (${siteId}::uuid, 1, ${buildId}::uuid, ${files}::jsonb, ${shards}::jsonb,
+                             ${redirects}::jsonb, ${now}::timestamptz)
+                     ON CONFLICT (site_id) DO NOTHING RETURNING site_id`;
+    // Every other part runs only if the switch did. A shard that changed again after its render
+    // keeps its dirty flag: the next build picks it up.
+    const rows = await this.prisma.$queryRaw<{ switched: number }[]>`
+      WITH switched AS (${manifest}),
+      released AS (
+        UPDATE blobs SET released_at = ${now}::timestamptz
+         WHERE site_id = ${siteId}::uuid AND sha256 = ANY(${next.dropped}::text[]) AND released_at IS NULL
+           AND EXISTS (SELECT 1 FROM switched)),
+      kept AS (
+        UPDATE blobs SET released_at = NULL
+         WHERE site_id = ${siteId}::uuid AND sha256 = ANY(${live}::text[]) AND released_at IS NOT NULL
+           AND EXISTS (SELECT 1 FROM switched)),
+      cleaned AS (
+        UPDATE shards s SET dirty = false
+          FROM unnest(${next.applied.map((a) => a.shardId)}::bigint[], ${next.applied.map((a) => a.changeSeq)}::bigint[]) AS r(id, seq)
+         WHERE s.id = r.id AND s.change_seq = r.seq AND EXISTS (SELECT 1 FROM switched)),
+      finished AS (
+        UPDATE builds SET status = 'published', finished_at = ${now}::timestamptz,
+               shards_rendered = ${totals.shardsRendered}, shards_skipped = ${totals.shardsSkipped},
+               url_count = ${totals.urlCount}, byte_size = ${BigInt(totals.byteSize)}, timings = ${timings}::jsonb
+         WHERE id = ${buildId}::uuid AND EXISTS (SELECT 1 FROM switched))
+      SELECT count(*)::int AS switched FROM switched`;
+    return (rows[0]?.switched ?? 0) === 1;
   }
 }

@@ -142,15 +142,6 @@ export class TenantRepository {
     return !tenant || tenant.suspendedAt !== null;
   }
 
-  /** Whether the site's tenant is suspended (a site that is gone counts as not running either). */
-  async siteSuspended(siteId: string): Promise<boolean> {
-    const site = await this.prisma.site.findUnique({
-      where: { id: siteId },
-      select: { tenant: { select: { suspendedAt: true } } },
-    });
-    return !site || site.tenant.suspendedAt !== null;
-  }
-
   private async change(
     id: string,
     actor: AuditActor,
