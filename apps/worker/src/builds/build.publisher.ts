@@ -61,8 +61,11 @@ export class BuildPublisher {
       return false;
     }
     // Another build may publish the same site meanwhile: compare-and-swap on the version, retry.
+    // Every blob this publish and its renders stored is kept: the switch that wins releases those
+    // its manifest does not list (a lost attempt's index, a render a newer one beat), or no GC would.
+    const stored = new Set(loaded.renders.flatMap((render) => render.files.map((file) => file.sha256)));
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      if (await this.tryPublish(loaded)) {
+      if (await this.tryPublish(loaded, stored)) {
         await this.deps.announce(build.siteId);
         await this.afterPublish(build.siteId, build.id);
         return true;
@@ -71,7 +74,7 @@ export class BuildPublisher {
     throw new Error(`manifest of site ${build.siteId} kept changing during publish`);
   }
 
-  private async tryPublish({ build, site, renders }: BuildToPublish): Promise<boolean> {
+  private async tryPublish({ build, site, renders }: BuildToPublish, stored: Set<string>): Promise<boolean> {
     const current = await this.deps.manifests.current(build.siteId);
     const now = new Date();
     const stamp = now.toISOString();
@@ -86,6 +89,7 @@ export class BuildPublisher {
       );
       const gzip = await gzipFile([xml]);
       const sha256 = await this.deps.store.put(build.siteId, gzip, xml.length);
+      stored.add(sha256);
       // Every lastmod is a `toISOString()` after the merge: compared as strings, they compare as instants.
       const newest = entries.map((entry) => entry.lastmod ?? '').reduce((a, b) => (b > a ? b : a), '') || null;
       files[INDEX_PATH] = stampModified(
@@ -98,8 +102,10 @@ export class BuildPublisher {
       for (const [path, text] of await renderTextSitemapFiles(this.deps.urls, this.deps.store, {
         siteId: build.siteId,
         exclusionPatterns: exclusionPatterns(validateExclusionRules(site.exclusionRules)),
-      }))
+      })) {
+        stored.add(text.sha256);
         files[path] = stampModified(before[path], text, stamp);
+      }
     }
 
     const totals = shardPaths.reduce(
@@ -117,7 +123,7 @@ export class BuildPublisher {
       files,
       shards,
       redirects,
-      dropped: droppedBlobs(current?.files ?? {}, files),
+      dropped: droppedBlobs(before, files, stored),
       applied,
       totals: {
         shardsRendered: renders.length,
