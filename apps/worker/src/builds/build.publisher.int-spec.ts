@@ -60,8 +60,13 @@ describe('BuildPublisher racing another publish (real Postgres, fs store)', () =
         urlCount: 1,
         lastmod: null,
       };
-      await prisma.shardRender.create({
-        data: { buildId: build.id, shardId, changeSeq, files: [file], urlCount: 1 },
+      await repositories.builds.saveRender({
+        buildId: build.id,
+        shardId,
+        changeSeq,
+        files: [file],
+        urlCount: 1,
+        timings: { readMs: 0, renderMs: 0, gzipMs: 0, storeMs: 0 },
       });
     }
     return build;
