@@ -61,8 +61,9 @@ export class BuildPublisher {
       return false;
     }
     // Another build may publish the same site meanwhile: compare-and-swap on the version, retry.
-    // Every blob this publish and its renders stored is kept: the switch that wins releases those
-    // its manifest does not list (a lost attempt's index, a render a newer one beat), or no GC would.
+    // What this publish and its renders stored stays live until a switch wins; that switch releases
+    // what its manifest does not list (a lost attempt's index, a render a newer one beat): GC only
+    // ever takes released blobs.
     const stored = new Set(loaded.renders.flatMap((render) => render.files.map((file) => file.sha256)));
     for (let attempt = 0; attempt < 20; attempt += 1) {
       if (await this.tryPublish(loaded, stored)) {
