@@ -67,9 +67,13 @@ export class BuildPublisher {
       return false;
     }
     // Another build may publish the same site meanwhile: compare-and-swap on the version, retry.
+    // What this publish and its renders stored stays live until a switch wins; that switch releases
+    // what its manifest does not list (a lost attempt's index, a render a newer one beat): GC only
+    // ever takes released blobs.
+    const stored = new Set(loaded.renders.flatMap((render) => render.files.map((file) => file.sha256)));
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const current = attempt === 0 ? first : await this.deps.manifests.current(build.siteId);
-      if (await this.tryPublish(loaded, current, totalShards)) {
+      if (await this.tryPublish(loaded, { current, totalShards, stored })) {
         await this.deps.announce(build.siteId);
         await this.afterPublish(build.siteId, build.id);
         return true;
@@ -80,8 +84,7 @@ export class BuildPublisher {
 
   private async tryPublish(
     { build, site, renders }: BuildToPublish,
-    current: CurrentManifest | null,
-    totalShards: number,
+    { current, totalShards, stored }: { current: CurrentManifest | null; totalShards: number; stored: Set<string> },
   ): Promise<boolean> {
     const now = new Date();
     const stamp = now.toISOString();
@@ -96,6 +99,7 @@ export class BuildPublisher {
       );
       const gzip = await gzipFile([xml]);
       const sha256 = await this.deps.store.put(build.siteId, gzip, xml.length);
+      stored.add(sha256);
       // Every lastmod is a `toISOString()` after the merge: compared as strings, they compare as instants.
       const newest = entries.map((entry) => entry.lastmod ?? '').reduce((a, b) => (b > a ? b : a), '') || null;
       files[INDEX_PATH] = stampModified(
@@ -108,8 +112,10 @@ export class BuildPublisher {
       for (const [path, text] of await renderTextSitemapFiles(this.deps.urls, this.deps.store, {
         siteId: build.siteId,
         exclusionPatterns: exclusionPatterns(validateExclusionRules(site.exclusionRules)),
-      }))
+      })) {
+        stored.add(text.sha256);
         files[path] = stampModified(before[path], text, stamp);
+      }
     }
 
     const totals = shardPaths.reduce(
@@ -126,7 +132,7 @@ export class BuildPublisher {
       files,
       shards,
       redirects,
-      dropped: droppedBlobs(current?.files ?? {}, files),
+      dropped: droppedBlobs(before, files, stored),
       applied,
       totals: {
         shardsRendered: renders.length,

@@ -26,7 +26,10 @@ export interface ManifestSwitch {
   files: ManifestFiles;
   shards: ShardVersions;
   redirects: ManifestRedirects;
-  /** Blobs the new manifest no longer lists (released now, deleted after the grace period). */
+  /**
+   * Blobs the new manifest does not list that the old one did or the publish stored (released now,
+   * deleted after the grace period unless a later manifest lists them or a put makes them live).
+   */
   dropped: string[];
   /** Renders merged in: their shards become clean if still at that version. */
   applied: { shardId: bigint; changeSeq: bigint }[];

@@ -186,4 +186,9 @@ describe('manifest helpers', () => {
   it('lists the blobs a switch drops, once each', () => {
     expect(droppedBlobs({ a: file('a'), b: file('b'), c: file('b') }, { a: file('a') })).toEqual([file('b').sha256]);
   });
+
+  it('drops what the publish stored but does not list, and never what it lists', () => {
+    const stored = [file('a').sha256, file('c').sha256, file('b').sha256];
+    expect(droppedBlobs({ b: file('b') }, { a: file('a') }, stored)).toEqual([file('b').sha256, file('c').sha256]);
+  });
 });

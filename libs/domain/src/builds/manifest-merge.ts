@@ -110,16 +110,14 @@ export function stampModified(previous: ManifestFile | undefined, file: Manifest
   return file.modifiedAt === modifiedAt ? file : { ...file, modifiedAt };
 }
 
-/** The blobs a manifest switch drops: listed before, not after (each once). */
-export function droppedBlobs(before: ManifestFiles, after: ManifestFiles): string[] {
+/**
+ * The blobs a manifest switch leaves unlisted, each once: listed before, or `stored` for it (a
+ * publish's renders, and what a lost attempt made), and not listed after. Released, GC takes them.
+ */
+export function droppedBlobs(before: ManifestFiles, after: ManifestFiles, stored: Iterable<string> = []): string[] {
   const live = new Set(Object.values(after).map((file) => file.sha256));
-  return [
-    ...new Set(
-      Object.values(before)
-        .map((file) => file.sha256)
-        .filter((sha) => !live.has(sha)),
-    ),
-  ];
+  const candidates = [...Object.values(before).map((file) => file.sha256), ...stored];
+  return [...new Set(candidates.filter((sha) => !live.has(sha)))];
 }
 
 /** Index order: the default section first, then by section, then ordinal and part numerically. */
