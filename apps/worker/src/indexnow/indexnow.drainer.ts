@@ -1,7 +1,7 @@
 // After a publish: the site's URLs added, updated or deleted (deletes stamp updated_at too) in the
 // window (cursor, publish moment], grouped by host, cut into batches of at most 10,000, one
 // submit job per batch and endpoint. The cursor moves only once every batch is queued; the
-// batch jobs retry on their own.
+// batch jobs retry on their own. With no endpoint, the cursor moves without reading the URLs.
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { isAnnounceableHost } from '@sitemaps/domain';
@@ -64,6 +64,13 @@ export class IndexNowDrainer implements BeforeApplicationShutdown {
   }
 
   async drain(payload: DrainIndexNowPayload): Promise<DrainResult> {
+    // With nowhere to submit (`INDEXNOW_ENDPOINTS=off`) the window's URLs are not read, only
+    // passed over: turning IndexNow on later announces changes from then on, not the backlog
+    // made while it was off (as before, when the read ran and its batches went nowhere).
+    if (this.endpoints.length === 0) {
+      await this.indexNow.passOver(payload.siteId, payload.buildId, new Date(payload.until));
+      return { batches: 0, urls: 0 };
+    }
     return this.indexNow.drain(payload.siteId, async (drain) => {
       const cursor = await drain.cursor();
       if (cursor === undefined) return { batches: 0, urls: 0 }; // deleted with its site

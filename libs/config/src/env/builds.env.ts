@@ -68,7 +68,7 @@ export const buildsEnv = {
     .meta({
       description: 'a build queued or running this long with no job left in Redis is re-queued',
     }),
-  /** Where changed URLs are submitted after each publish; `off` submits nowhere. */
+  /** Where changed URLs are submitted after each publish; `off` submits nowhere, and never later. */
   INDEXNOW_ENDPOINTS: z
     .string()
     .transform((value) =>
@@ -82,6 +82,7 @@ export const buildsEnv = {
     .pipe(z.array(z.url({ protocol: /^https?$/ })))
     .default(['https://api.indexnow.org/indexnow'])
     .meta({
-      description: 'comma-separated IndexNow endpoints; `off` submits nowhere',
+      description:
+        'comma-separated IndexNow endpoints; `off` submits nowhere, and changes made while off are never submitted later',
     }),
 };

@@ -100,6 +100,20 @@ export class IndexNowRepository {
   }
 
   /**
+   * Drains a window without reading it, for a worker with nowhere to submit: moves the cursor to
+   * `until` (never back) and marks the build drained, in one statement that touches no URL row.
+   * The site's row lock orders it with a concurrent drain; the cursor only moves forward.
+   */
+  async passOver(siteId: string, buildId: string, until: Date): Promise<void> {
+    await this.pool.query(
+      `WITH cursor AS (
+         UPDATE sites SET indexnow_cursor = $3 WHERE id = $1 AND (indexnow_cursor IS NULL OR indexnow_cursor < $3))
+       UPDATE builds SET indexnow = coalesce(indexnow, '[]'::jsonb) WHERE id = $2`,
+      [siteId, buildId, until],
+    );
+  }
+
+  /**
    * Runs `work` in a transaction holding the site's IndexNow lock (one drain per site at a time,
    * so two publishes in a row never submit one window twice), after URL writes in flight for the
    * site have finished: a read then sees every change stamped so far that is going to commit.
