@@ -19,6 +19,7 @@ describe('createPgPool', () => {
     closers.push(() => pg.end());
     const held = await pg.connect();
     const pid = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const closed = new Promise((resolve) => held.once('end', resolve));
     const admin = new Client({ connectionString: fixture.db.url });
     await admin.connect();
     try {
@@ -35,6 +36,9 @@ describe('createPgPool', () => {
         return true;
       }
     });
+    // The server's error can fail the query before the socket's end is read; only then is the
+    // client known broken, and released plainly it is discarded rather than handed out again.
+    await closed;
     held.release();
     expect((await pg.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
