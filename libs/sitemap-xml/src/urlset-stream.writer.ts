@@ -123,7 +123,7 @@ export function urlsetFrame(
   // The stylesheet costs one header, not a byte per URL. Heads are ASCII: length is bytes.
   const head = Buffer.from(urlsetOpen(meta.mask, opts.stylesheet));
   const close = Buffer.from(URLSET_CLOSE);
-  const byteSize = head.length + meta.bytes + close.length;
+  const byteSize = frameBytes(head, meta.bytes);
   const broken = fileLimitError(meta.urls, byteSize, opts);
   if (broken) throw broken;
   return { head, close, byteSize };
@@ -131,8 +131,13 @@ export function urlsetFrame(
 
 /** Whether `urlsetFrame` takes a urlset of `meta`: for a caller choosing how to render a shard. */
 export function urlsetFits(meta: UrlsetStreamMeta, opts: FileLimits & { stylesheet?: string | null }): boolean {
-  const byteSize = urlsetOpen(meta.mask, opts.stylesheet).length + meta.bytes + URLSET_CLOSE.length;
+  const byteSize = frameBytes(urlsetOpen(meta.mask, opts.stylesheet), meta.bytes);
   return meta.urls > 0 && fileLimitError(meta.urls, byteSize, opts) === null;
+}
+
+/** A urlset file's size: its head, its body and the closing tag. */
+function frameBytes(head: { length: number }, bodyBytes: number): number {
+  return head.length + bodyBytes + URLSET_CLOSE.length;
 }
 
 /** What zlib writes for a gzip member without name or time (OS: Unix). */
