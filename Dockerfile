@@ -50,4 +50,4 @@ ENV API_HOST=0.0.0.0 \
 # api, public, the worker's probes.
 EXPOSE 3000 8080 9464
 # Flags as in libs/config/src/app-processes.ts (APP_NODE_FLAGS).
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "dist/apps/api/src/main.js"]

@@ -6,13 +6,12 @@ export type AppName = 'api' | 'worker' | 'public';
 /**
  * Node flags per app. The API caps its V8 heap: left alone, V8 lets garbage from a bulk import
  * grow the heap to ~600 MB before collecting, though what is live stays far below the cap.
- * Its young generation is V8's 16 MB default again: 32 MB kept PUT batches of 10,000 under
- * 400 MB once, but with the API's grown code its peak went to 354–391 MB (16 MB: 323–326 MB),
- * and after the cuts to what a PUT entry allocates the API CPU per URL was the same within the
- * noise (57.9–67.4 against 63.2–64.0 µs, interleaved runs of bench:ingest --only put).
+ * Its young generation is 8 MB a semi-space: PUT batches of 10,000 peaked at 313–357 MB with
+ * V8's 16 MB (over the 350 MB target in 2 of 8 runs) and 311–335 MB with 8, for 1–3% more API
+ * CPU per URL (interleaved runs of bench:ingest --only put, docs/benchmarks.md).
  */
 export const APP_NODE_FLAGS: Readonly<Record<AppName, readonly string[]>> = {
-  api: ['--max-old-space-size=256', '--max-semi-space-size=16'],
+  api: ['--max-old-space-size=256', '--max-semi-space-size=8'],
   worker: [],
   public: [],
 };
