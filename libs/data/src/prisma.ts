@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
+import { pgSocket } from './pg/tappable-socket';
 
 export { Prisma, PrismaClient } from './generated/prisma/client';
 
@@ -14,7 +15,8 @@ export function createPgPool(
   databaseUrl: string,
   opts: { max?: number; onIdleError?: (error: Error) => void } = {},
 ): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  // Its sockets read into one buffer each, which the fragment COPY reads in place (pgSocket).
+  const pool = new Pool({ connectionString: databaseUrl, max: opts.max ?? 10, stream: pgSocket });
   const onError = opts.onIdleError ?? (() => undefined);
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.
