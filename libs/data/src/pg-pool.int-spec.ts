@@ -4,7 +4,7 @@
 import { Client } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestPool, waitUntil } from '@sitemaps/testing';
-import { createPgPool } from './prisma';
+import { createPgPool, rollback } from './prisma';
 
 describe('createPgPool', () => {
   const fixture = useTestPool();
@@ -40,6 +40,29 @@ describe('createPgPool', () => {
     // client known broken, and released plainly it is discarded rather than handed out again.
     await closed;
     held.release();
+    expect((await pg.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('rollback: keeps a healthy client, and gives the error to discard one the server ended', async () => {
+    const pg = pool();
+    closers.push(() => pg.end());
+    const healthy = await pg.connect();
+    await healthy.query('BEGIN');
+    await healthy.query('SELECT 1');
+    const kept = await rollback(healthy);
+    expect(kept).toBeUndefined();
+    healthy.release(kept);
+    expect([pg.totalCount, pg.idleCount]).toEqual([1, 1]);
+
+    const ended = await pg.connect();
+    const pid = (await ended.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    await pg.query('SELECT pg_terminate_backend($1)', [pid]);
+    await expect(ended.query('SELECT 1')).rejects.toThrow();
+    const broken = await rollback(ended);
+    expect(broken).toBeInstanceOf(Error);
+    const open = pg.totalCount;
+    ended.release(broken);
+    expect(pg.totalCount).toBe(open - 1);
     expect((await pg.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 });

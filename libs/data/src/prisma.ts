@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
 import { pgSocket } from './pg/tappable-socket';
@@ -26,4 +26,22 @@ export function createPgPool(
   // on its own; a client that errored is discarded when it is released.
   pool.on('connect', (client) => client.on('error', onError));
   return pool;
+}
+
+/**
+ * What a checked-out client's closing statement (ROLLBACK, COMMIT) failed with, if it did: the
+ * client is then broken and must be released with it. The server can end a session before its
+ * socket's end is read; released plainly then, the client would go back to the pool as idle and
+ * fail the next query with ECONNRESET.
+ */
+export function closingError(closing: Promise<unknown>): Promise<Error | undefined> {
+  return closing.then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
+/** Ends a client's failed work (harmless outside a transaction): what to release it with. */
+export function rollback(db: PoolClient): Promise<Error | undefined> {
+  return closingError(db.query('ROLLBACK'));
 }

@@ -20,6 +20,13 @@ export interface BlobRow extends BlobRef {
 /** Blobs GC deletes per transaction; under S3's DeleteObjects limit of 1,000 keys. */
 export const GC_BATCH = 500;
 
+/**
+ * A blob no publish released (a worker died between a lost publish attempt and the win, a build
+ * failed after rendering) is collected once it is this old, not listed, and its site has no
+ * build queued or running: far longer than any build takes, so no render in flight is taken.
+ */
+export const ORPHAN_AFTER_MS = 6 * 3600_000;
+
 export class BlobRepository {
   /**
    * Bytes go through the pg pool, not Prisma: Prisma's query path keeps memory in proportion to
@@ -80,14 +87,18 @@ export class BlobRepository {
 
 /**
  * Deletes up to GC_BATCH blobs released more than `graceMs` ago (database clock, the one that
- * stamped `released_at`) and not listed in their site's current manifest, whatever their flag
- * says. SKIP LOCKED lets concurrent collectors and saves pass each other without waiting.
+ * stamped `released_at`), or orphaned (ORPHAN_AFTER_MS), and not listed in their site's current
+ * manifest, whatever their flag says. SKIP LOCKED lets concurrent collectors and saves pass each
+ * other without waiting.
  */
 function deleteCollectible(db: Pick<PrismaClient, '$queryRaw'>, graceMs: number): Promise<BlobRef[]> {
   return db.$queryRaw<BlobRef[]>`
     WITH doomed AS (
       SELECT b.site_id, b.sha256 FROM blobs b
-      WHERE b.released_at < now() - ${graceMs}::float8 * interval '1 millisecond'
+      WHERE (b.released_at < now() - ${graceMs}::float8 * interval '1 millisecond'
+          OR (b.released_at IS NULL AND b.created_at < now() - ${ORPHAN_AFTER_MS}::float8 * interval '1 millisecond'
+              AND NOT EXISTS (
+                SELECT 1 FROM builds x WHERE x.site_id = b.site_id AND x.status IN ('queued', 'running'))))
         AND NOT EXISTS (
           SELECT 1 FROM manifests m, jsonb_each(m.files) f
           WHERE m.site_id = b.site_id AND f.value->>'sha256' = b.sha256)

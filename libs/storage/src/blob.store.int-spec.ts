@@ -18,6 +18,7 @@ import {
 } from '@sitemaps/testing';
 import { BlobKeyError, blobKey, type BlobStore } from './blob.store';
 import { createBlobStore } from './blob-store.factory';
+import { ORPHAN_AFTER_MS } from './blob.repository';
 import { connectS3 } from './s3-blob.store';
 
 describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
@@ -106,6 +107,27 @@ describe.each(['postgres', 'fs', 's3'] as const)('%s blob store', (driver) => {
     const rows = await prisma.blob.findMany({ where: { siteId: site.id }, select: { sha256: true } });
     expect(rows.map((row) => row.sha256).sort()).toEqual([live, recent, listed].map((file) => file.sha256).sort());
     expect(await store.collectGarbage(600_000)).toBe(0);
+  });
+
+  it('collects a blob no publish released once it is old and its site builds nothing, never a listed one', async () => {
+    const site = await createSite(prisma);
+    const listed = await storeFile(store, site.id, '<listed/>');
+    const orphan = await storeFile(store, site.id, '<orphan/>');
+    const young = await storeFile(store, site.id, '<young/>');
+    await switchManifest(prisma, site.id, { 'sitemap.xml': listed });
+    const age = async (sha256: string, ms: number) =>
+      prisma.$executeRaw`UPDATE blobs SET created_at = now() - ${ms}::float8 * interval '1 millisecond' WHERE site_id = ${site.id}::uuid AND sha256 = ${sha256}`;
+    for (const file of [listed, orphan]) await age(file.sha256, ORPHAN_AFTER_MS + 60_000);
+    await age(young.sha256, ORPHAN_AFTER_MS - 60_000);
+
+    // A build in flight may still list what it rendered: nothing unreleased of its site is taken.
+    const build = await prisma.build.create({ data: { siteId: site.id, status: 'running' } });
+    expect(await store.collectGarbage(600_000)).toBe(0);
+    await prisma.build.update({ where: { id: build.id }, data: { status: 'failed' } });
+
+    expect(await store.collectGarbage(600_000)).toBe(1);
+    expect(await store.get(site.id, orphan.sha256)).toBeNull();
+    for (const kept of [listed, young]) expect(await store.get(site.id, kept.sha256)).not.toBeNull();
   });
 
   it('never loses bytes that are put again while GC collects them', async () => {

@@ -12,6 +12,7 @@ import {
   type StaleNotice,
 } from '@sitemaps/domain';
 import { manifestFilesSchema } from '../builds/build.schemas';
+import { rollback } from '../prisma';
 
 export interface CrawlRead {
   path: string;
@@ -75,6 +76,7 @@ export class CrawlRepository {
       }
     }
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       // Sorted, so two processes flushing the same rows lock them in the same order.
@@ -122,12 +124,12 @@ export class CrawlRepository {
       }
       await client.query('COMMIT');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      broken = await rollback(client);
       // A site deleted since its fetches were counted: its rows go with it.
       if ((error as { code?: string }).code === '23503') return this.recordExisting(rows);
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 

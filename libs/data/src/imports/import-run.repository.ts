@@ -7,6 +7,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { DomainError } from '@sitemaps/domain';
 import { copyRows } from '../copy/pg-copy';
+import { rollback } from '../prisma';
 import { lockSiteUrls } from '../urls/url.repository';
 
 export interface ImportStartRow {
@@ -66,10 +67,14 @@ export class ImportRunRepository {
   /** Marks failed every running import whose process is gone (its advisory lock is free). */
   async sweep(siteId?: string): Promise<number> {
     const db = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       return await sweepOn(db, siteId);
+    } catch (error) {
+      broken = await rollback(db);
+      throw error;
     } finally {
-      db.release();
+      db.release(broken);
     }
   }
 
@@ -124,12 +129,12 @@ export class ImportRunRepository {
       }
       return { run, sourceUrl: claim.sourceUrl };
     } catch (error) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      if (locked)
+      const broken = await rollback(db);
+      if (locked && !broken)
         await db
           .query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(importId)])
           .catch(() => undefined);
-      db.release();
+      db.release(broken);
       throw error;
     }
   }

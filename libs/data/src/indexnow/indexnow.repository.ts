@@ -2,6 +2,7 @@
 // changed URLs of a window grouped by host, and each build's record of the requests made.
 import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
+import { rollback } from '../prisma';
 import { awaitSiteUrlWrites } from '../urls/url.repository';
 
 /** The lowercase hostname of `urls.loc` (no userinfo, no port): IndexNow's `host`. */
@@ -120,20 +121,19 @@ export class IndexNowRepository {
    */
   async drain<T>(siteId: string, work: (drain: IndexNowDrain) => Promise<T>): Promise<T> {
     const db = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await awaitSiteUrlWrites(db, siteId);
       await db.query('BEGIN');
-      try {
-        await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`site-indexnow:${siteId}`]);
-        const result = await work(drainOf(db, siteId));
-        await db.query('COMMIT');
-        return result;
-      } catch (error) {
-        await db.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`site-indexnow:${siteId}`]);
+      const result = await work(drainOf(db, siteId));
+      await db.query('COMMIT');
+      return result;
+    } catch (error) {
+      broken = await rollback(db);
+      throw error;
     } finally {
-      db.release();
+      db.release(broken);
     }
   }
 }

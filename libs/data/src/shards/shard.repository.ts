@@ -13,6 +13,7 @@ import {
 } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
 import type { PrismaClient, Shard } from '../generated/prisma/client';
+import { closingError } from '../prisma';
 import { inTransaction, lockSiteUrls } from '../urls/url.repository';
 import { readShardFragments } from './copy-fragments.reader';
 
@@ -274,12 +275,7 @@ export class ShardRepository {
         },
       });
     } finally {
-      for (const helper of helpers) {
-        await helper.query('COMMIT').catch(() => undefined);
-        helper.release();
-      }
-      await db.query('COMMIT').catch(() => undefined);
-      db.release();
+      for (const client of [...helpers, db]) client.release(await closingError(client.query('COMMIT')));
     }
   }
 

@@ -3,6 +3,7 @@
 // staged rows) are url-write.repository.ts and pending-alternate.repository.ts, called by the
 // ingest lib's UrlBatchWriter inside `transaction`.
 import type { Pool, PoolClient } from 'pg';
+import { rollback } from '../prisma';
 
 /** What runs queries: a pool, or a client checked out of it (a transaction). */
 export type Queryable = Pick<PoolClient, 'query'>;
@@ -32,16 +33,17 @@ export async function awaitSiteUrlWrites(db: Queryable, siteId: string): Promise
 /** Runs `work` in a transaction on one connection: COMMIT if it resolves, ROLLBACK if it throws. */
 export async function inTransaction<T>(pool: Pool, work: (db: PoolClient) => Promise<T>): Promise<T> {
   const db = await pool.connect();
+  let broken: Error | undefined;
   try {
     await db.query('BEGIN');
     const result = await work(db);
     await db.query('COMMIT');
     return result;
   } catch (error) {
-    await db.query('ROLLBACK').catch(() => undefined);
+    broken = await rollback(db);
     throw error;
   } finally {
-    db.release();
+    db.release(broken);
   }
 }
 
