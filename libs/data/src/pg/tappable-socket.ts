@@ -23,19 +23,15 @@ export class TappableSocket extends net.Socket {
 
   constructor() {
     // The callback is called only once connected, after the constructor has returned.
-    let self: TappableSocket | undefined;
+    const reader: { socket?: TappableSocket } = {};
     // `onread` is net.Socket's (Node >= 12) though its typings name it for net.connect only.
     const onread: net.OnReadOpts = {
       buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
       callback: (bytes, buffer) =>
-        (self as TappableSocket).received(Buffer.from(buffer.buffer, buffer.byteOffset, bytes)),
+        (reader.socket as TappableSocket).received(Buffer.from(buffer.buffer, buffer.byteOffset, bytes)),
     };
     super({ onread } as net.SocketConstructorOpts);
-    self = this;
-  }
-
-  get tap(): SocketTap | null {
-    return this.tapped;
+    reader.socket = this;
   }
 
   /** Hands what the connection reads from now on to `tap`, until it calls `untap`. */
