@@ -3,8 +3,9 @@
 // the COPY, and every new read buffer is memory outside V8's heap that V8 answers with full
 // collections of the heap (two dozen per million URLs, more CPU than the deflate). A reader that
 // takes the bytes where they land (`tap`: the fragment COPY, which copies them into its own
-// blocks) leaves nothing behind for the collector; everything else is handed to pg as a copy of
-// just the bytes read (from Node's buffer pool when small), as a plain socket would hand it.
+// blocks) leaves nothing behind for the collector. Everything else goes to pg: a small read as a
+// copy (from Node's buffer pool), a large one as it is, the next read then getting a new buffer as
+// on a plain socket.
 import net from 'node:net';
 
 /** Takes the bytes a connection reads while it is set on the socket. */
@@ -17,16 +18,22 @@ export interface SocketTap {
 }
 
 const READ_BUFFER_BYTES = 64 * 1024;
+/** Reads below this size go to pg as copies (small ones from Node's buffer pool), larger ones as they are. */
+const COPY_BELOW_BYTES = 16 * 1024;
 
 export class TappableSocket extends net.Socket {
   private tapped: SocketTap | null = null;
+  private readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  /** The read buffer went to pg as it is: the next read needs a new one. */
+  private handedOver = false;
 
   constructor() {
-    // The callback is called only once connected, after the constructor has returned.
+    // Called only once connected, after the constructor has returned.
     const reader: { socket?: TappableSocket } = {};
-    // `onread` is net.Socket's (Node >= 12) though its typings name it for net.connect only.
+    // `onread` is net.Socket's (Node >= 12) though its typings name it for net.connect only. With
+    // a function for `buffer`, net asks it for the buffer of each next read.
     const onread: net.OnReadOpts = {
-      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      buffer: () => (reader.socket as TappableSocket).nextReadBuffer(),
       callback: (bytes, buffer) =>
         (reader.socket as TappableSocket).received(Buffer.from(buffer.buffer, buffer.byteOffset, bytes)),
     };
@@ -56,7 +63,18 @@ export class TappableSocket extends net.Socket {
 
   private received(bytes: Buffer): boolean {
     if (this.tapped) return this.tapped.receive(bytes);
-    return this.push(Buffer.from(bytes));
+    if (bytes.length < COPY_BELOW_BYTES) return this.push(Buffer.from(bytes));
+    // As a plain socket does: the buffer is pg's now, and the next read gets a new one.
+    this.handedOver = true;
+    return this.push(bytes);
+  }
+
+  private nextReadBuffer(): Buffer {
+    if (this.handedOver) {
+      this.readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+      this.handedOver = false;
+    }
+    return this.readBuffer;
   }
 }
 

@@ -267,8 +267,15 @@ class FragmentCopyStream extends CopyToQuery implements SocketTap {
       this.socket?.untap(this, rest);
       this.socket = null;
     });
-    // Once untapped, the socket reads on for pg whatever the consumer wants.
-    return this.socket === null || readOn !== false;
+    // Once untapped, the socket reads on for pg; once destroyed, nobody reads the blocks.
+    return this.socket === null || this.destroyed || readOn !== false;
+  }
+
+  // A reader that stops early (a failed deflate) destroys the stream: the copy is then read to
+  // its end and dropped, so that the connection answers its next query (COMMIT, release).
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.socket?.resumeReading();
+    super._destroy(error, callback);
   }
 
   // Called by pg-copy-streams with each chunk read from the socket; returns whether to read on.
