@@ -68,7 +68,7 @@ export function useTestPool(): { readonly pool: Pool; readonly db: TestDatabase 
   let pool: Pool | undefined;
   beforeAll(async () => {
     db = await createTestDatabase();
-    // The sockets the apps' pools use (createPgPool), so a test reads as they do.
+    // The sockets of the worker's pool (createPgPool's copyInPlace), so a render test reads as it does.
     pool = new Pool({ connectionString: db.url, stream: pgSocket });
   });
   afterAll(async () => {
