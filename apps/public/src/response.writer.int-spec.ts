@@ -2,6 +2,7 @@
 // over keep-alive, pipelining, HEAD, Connection: close and HTTP/1.0, compared byte for byte.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicResponse } from './public.service';
 import { ResponseWriter } from './response.writer';
@@ -17,6 +18,9 @@ const validators = {
 };
 const robots = 'User-agent: *\nAllow: /\n\nSitemap: https://www.example.com/sitemap.xml\n';
 const index = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex/>\n');
+/** Bytes of every value (gzip), below and above the size that goes out joined to the head as latin1 text. */
+const gzipped = gzipSync(index);
+const large = Buffer.from(Array.from({ length: 9_000 }, (_, i) => (i * 131) % 256));
 const ANSWERS: Record<string, PublicResponse> = {
   '/304': { status: 304, headers: validators },
   '/robots.txt': {
@@ -28,6 +32,16 @@ const ANSWERS: Record<string, PublicResponse> = {
     status: 200,
     headers: { ...validators, 'content-type': 'application/xml', 'content-length': String(index.length) },
     body: index,
+  },
+  '/sitemap.xml.gz': {
+    status: 200,
+    headers: { ...validators, 'content-type': 'application/gzip', 'content-length': String(gzipped.length) },
+    body: gzipped,
+  },
+  '/large': {
+    status: 200,
+    headers: { 'content-type': 'application/octet-stream', 'content-length': String(large.length) },
+    body: large,
   },
   // Cases writeHead decides: no stated length (chunked), and an answer that closes the connection.
   '/unsized': { status: 200, headers: { 'content-type': 'text/plain' }, body: 'no length\n' },
@@ -149,6 +163,13 @@ describe('ResponseWriter', () => {
       'GET /robots.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /304 HTTP/1.0\r\n\r\n',
     ],
     ['an answer of unstated length, then one that closes', get('/unsized') + get('/close') + get('/304')],
+    [
+      'binary bodies, small (joined to the head) and large, over keep-alive and HTTP/1.0',
+      get('/sitemap.xml.gz') +
+        get('/large') +
+        'GET /sitemap.xml.gz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n' +
+        get('/sitemap.xml.gz', 'Connection: close\r\n'),
+    ],
   ];
 
   it.each(sequences)('writes the bytes writeHead writes: %s', async (_name, requests) => {
