@@ -38,6 +38,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Redis } from 'ioredis';
 import { appArgs, childProcessEnv, developmentSiteVerification, loadServiceEnv } from '@sitemaps/config';
 import { applyMigrations, copyRows, FieldArena, type CopyType, type EncodedFields } from '@sitemaps/data';
+import { locHash } from '@sitemaps/domain';
 import { ensurePostgres, ensureRedis, freePort } from '@sitemaps/local-services';
 import { printResult } from './support/bench-result';
 
@@ -523,7 +524,7 @@ async function modelCopyPhase(databaseUrl: string, options: Options): Promise<Ph
       batch.push(
         arena.encode(types, [
           siteId,
-          sha256(u.loc),
+          locHash(u.loc),
           u.loc,
           '',
           shardId,

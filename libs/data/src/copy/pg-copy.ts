@@ -290,7 +290,12 @@ export function packHashes(hashes: readonly Buffer[]): Buffer {
   return Buffer.concat(hashes);
 }
 
-/** SQL for an array of 32-byte hashes packed into parameter $n. */
+/** SQL for an array of loc hashes (16 bytes each, `LOC_HASH_BYTES` in libs/domain) packed into parameter $n. */
 export function hashList(param: number): string {
-  return `ARRAY(SELECT substring($${param}::bytea FROM i * 32 + 1 FOR 32) FROM generate_series(0, length($${param}::bytea) / 32 - 1) AS i)`;
+  return `ARRAY(SELECT substring($${param}::bytea FROM i * 16 + 1 FOR 16) FROM generate_series(0, length($${param}::bytea) / 16 - 1) AS i)`;
+}
+
+/** SQL for the loc hash of a text expression, as `locHash` computes it (libs/domain). */
+export function sqlLocHash(text: string): string {
+  return `substring(sha256(convert_to(${text}, 'UTF8')) FROM 1 FOR 16)`;
 }

@@ -13,6 +13,7 @@ import {
 } from '@sitemaps/domain';
 import type { Pool, PoolClient } from 'pg';
 import type { PrismaClient, Shard } from '../generated/prisma/client';
+import { sqlLocHash } from '../copy/pg-copy';
 import { closingError } from '../prisma';
 import { inTransaction, lockSiteUrls } from '../urls/url.repository';
 import { readShardFragments } from './copy-fragments.reader';
@@ -265,7 +266,7 @@ export class ShardRepository {
           const { rows } = await db.query<{ href: string }>(
             `SELECT DISTINCT a->>'href' AS href
                FROM urls u CROSS JOIN LATERAL json_array_elements(u.alternates) a
-               JOIN urls x ON x.site_id = u.site_id AND x.loc_hash = sha256(convert_to(a->>'href', 'UTF8'))
+               JOIN urls x ON x.site_id = u.site_id AND x.loc_hash = ${sqlLocHash("a->>'href'")}
                           AND x.deleted_at IS NULL
               WHERE u.shard_id = $1 AND u.id BETWEEN $3 AND $4 AND u.deleted_at IS NULL AND u.alternates IS NOT NULL
                 AND (x.excluded OR x.loc ~ ANY($2::text[]))`,

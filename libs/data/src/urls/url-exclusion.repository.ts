@@ -5,6 +5,7 @@
 // holding its hreflang peers (their published links drop or regain it).
 import type { Pool } from 'pg';
 import { exclusionPatterns, validateExclusionRules, type ExclusionRule } from '@sitemaps/domain';
+import { sqlLocHash } from '../copy/pg-copy';
 import { inTransaction, lockSiteUrls, type Queryable } from './url.repository';
 
 /** What a change of exclusions did. */
@@ -17,14 +18,14 @@ export interface ExclusionChange {
 
 /**
  * The shards of the URLs in the CTE `changed` (shard_id, alternates) and of their live hreflang
- * peers (found by loc hash, as `urls.loc_hash` is sha256 of the loc), marked dirty.
+ * peers (found by loc hash, computed in SQL as `locHash` does), marked dirty.
  */
 const DIRTY_CHANGED_AND_PEERS = `
   touched AS (
     SELECT shard_id FROM changed
     UNION
     SELECT p.shard_id FROM changed c CROSS JOIN LATERAL json_array_elements(c.alternates) a
-      JOIN urls p ON p.site_id = $1 AND p.loc_hash = sha256(convert_to(a->>'href', 'UTF8')) AND p.deleted_at IS NULL
+      JOIN urls p ON p.site_id = $1 AND p.loc_hash = ${sqlLocHash("a->>'href'")} AND p.deleted_at IS NULL
      WHERE c.alternates IS NOT NULL),
   dirtied AS (
     UPDATE shards SET dirty = true, change_seq = change_seq + 1
@@ -99,7 +100,7 @@ export class UrlExclusionRepository {
     const { rows } = await this.pool.query<{ loc: string }>(
       `SELECT loc FROM urls
         WHERE site_id = $1 AND excluded AND deleted_at IS NULL
-          AND loc_hash = ANY(SELECT sha256(convert_to(l, 'UTF8')) FROM unnest($2::text[]) AS l)`,
+          AND loc_hash = ANY(SELECT ${sqlLocHash('l')} FROM unnest($2::text[]) AS l)`,
       [siteId, [...new Set(locs)]],
     );
     return new Set(rows.map((row) => row.loc));

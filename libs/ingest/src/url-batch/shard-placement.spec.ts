@@ -4,7 +4,7 @@ import { leavingDeltas, placeWrites, type PlacedWrite } from './shard-placement'
 
 const write = (overrides: Partial<PlacedWrite>): PlacedWrite => ({
   id: null,
-  hash: Buffer.alloc(32),
+  hash: Buffer.alloc(16),
   section: '',
   shardId: null,
   fragmentSize: 100,

@@ -23,7 +23,7 @@ function prepared(raw: object): PreparedEntry {
 
 const stored = (overrides: Partial<ExistingUrl>): ExistingUrl => ({
   id: '10',
-  loc_hash: Buffer.alloc(32),
+  loc_hash: Buffer.alloc(16),
   section: '',
   shard_id: '5',
   fragment_size: 50,
@@ -38,7 +38,7 @@ const stored = (overrides: Partial<ExistingUrl>): ExistingUrl => ({
 describe('URL persistence decisions', () => {
   it('writes the news block only while the article is fresh, and keeps the news data', () => {
     const news = { publicationName: 'N', publicationLanguage: 'en', title: 'T' };
-    const base = { hash: Buffer.alloc(32), linksJson: undefined, contentHash: Buffer.alloc(32) };
+    const base = { hash: Buffer.alloc(16), linksJson: undefined, contentHash: Buffer.alloc(32) };
     const fresh = rowWrite({
       ...base,
       url: { loc: loc('/a'), lastmod: nowLastmod, news: { ...news, publicationDate: '2026-03-01T10:00:00Z' } },
@@ -65,7 +65,7 @@ describe('URL persistence decisions', () => {
 
   it('keeps a live row in its shard, moves it on a section change, and places a revived one anew', () => {
     const input = {
-      hash: Buffer.alloc(32),
+      hash: Buffer.alloc(16),
       url: { loc: loc('/a'), lastmod: nowLastmod },
       linksJson: undefined,
       section: '',
