@@ -212,6 +212,71 @@ async function changePhases({
   }
 }
 
+/**
+ * Where a full build's wall time went, from its BullMQ jobs (stamped by this machine's clock): the
+ * plan job, the render jobs (from the first taken to the last finished, how many ran at once on
+ * average and at most, and the sum of their runs), the publish job, and what is left (the API's
+ * answer, polls). Renders running at once average below the worker's shard concurrency when
+ * hand-offs between jobs leave slots idle.
+ */
+async function fullBuildTimeline({
+  redisUrl,
+  prefix,
+  buildId,
+  postedAt,
+  answeredAt,
+  doneAt,
+}: {
+  redisUrl: string;
+  prefix: string;
+  buildId: string;
+  postedAt: number;
+  answeredAt: number;
+  doneAt: number;
+}): Promise<(readonly [string, string])[]> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = (name: string) => new Queue(name, { connection, prefix });
+  const [plans, shards, publishes] = [queue(QUEUE.build), queue(QUEUE.shard), queue(QUEUE.publish)];
+  try {
+    const plan = (await plans.getJobs(['completed'], 0, 20)).find((job) => job.returnvalue?.buildId === buildId);
+    const renders = (await shards.getJobs(['completed'], 0, 5_000)).filter((job) => job.data?.buildId === buildId);
+    const publish = await publishes.getJob(jobId.publishBuild(buildId));
+    if (!plan || renders.length === 0 || !publish) return [];
+    const spans = renders.map((job) => [job.processedOn ?? Number.NaN, job.finishedOn ?? Number.NaN] as const);
+    const first = Math.min(...spans.map(([from]) => from));
+    const last = Math.max(...spans.map(([, to]) => to));
+    const busy = spans.reduce((sum, [from, to]) => sum + (to - from), 0);
+    const edges = spans
+      .flatMap(([from, to]) => [[from, 1] as const, [to, -1] as const])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let running = 0;
+    let most = 0;
+    for (const [, step] of edges) most = Math.max(most, (running += step));
+    const ms = (value: number) => `${Math.round(value)} ms`;
+    const durations = spans.map(([from, to]) => to - from).sort((a, b) => a - b);
+    return [
+      ['POST -> the API answers', ms(answeredAt - postedAt)],
+      ['-> plan job taken', ms((plan.processedOn ?? Number.NaN) - answeredAt)],
+      ['plan job', ms((plan.finishedOn ?? Number.NaN) - (plan.processedOn ?? Number.NaN))],
+      ['plan done -> first render taken', ms(first - (plan.finishedOn ?? Number.NaN))],
+      [
+        `renders: first taken -> last done (${renders.length} jobs)`,
+        `${ms(last - first)}; ${(busy / (last - first)).toFixed(2)} at once on average, at most ${most}`,
+      ],
+      [
+        '  one render job: min, median, max',
+        `${ms(durations[0] ?? Number.NaN)}, ${ms(median(durations))}, ${ms(durations[durations.length - 1] ?? Number.NaN)}`,
+      ],
+      ['last render -> publish taken', ms((publish.processedOn ?? Number.NaN) - last)],
+      ['publish job', ms((publish.finishedOn ?? Number.NaN) - (publish.processedOn ?? Number.NaN))],
+      ['publish done -> the API says published', ms(doneAt - (publish.finishedOn ?? Number.NaN))],
+    ];
+  } finally {
+    await Promise.all([plans.close(), shards.close(), publishes.close()]);
+    connection.disconnect();
+  }
+}
+
 /** The apps' environment on a bench database. */
 function appEnvFor(env: BenchEnv, apiPort: number, publicPort: number): Record<string, string> {
   return {
@@ -361,6 +426,14 @@ async function main(): Promise<void> {
     }
   };
 
+  // The API's first requests after it starts (the seed template skips the seeding that warms it)
+  // took ~1.4 s at load 8: its connections, JIT, Prisma's first queries. A full build is timed
+  // from a warm API's POST, as a running service sees it.
+  for (let k = 0; k < 3; k += 1) {
+    await call('GET', `/v1/sites/${site.id}`, tenant.apiKey);
+    await call('GET', `/v1/sites/${site.id}/builds?limit=1`, tenant.apiKey);
+  }
+
   const workerPid = worker.child.pid ?? 0;
   const [workerCpuBefore, threadsBefore, backendsBefore, rowsBefore] = [
     cpuSeconds(workerPid),
@@ -369,9 +442,12 @@ async function main(): Promise<void> {
     await urlRowsRead(pool),
   ];
   const started = performance.now();
+  const postedAt = Date.now();
   const full = await call('POST', `/v1/sites/${site.id}/builds`, tenant.apiKey, { full: true });
+  const answeredAt = Date.now();
   const fullBuild = await waitBuild(full.buildId);
   const fullSeconds = (performance.now() - started) / 1000;
+  const fullDoneAt = Date.now();
   const workerCpu = cpuSeconds(workerPid) - workerCpuBefore;
   const threadsAfter = threadCpu(workerPid);
   const threads = (kind: keyof typeof threadsAfter) => (threadsAfter[kind] - threadsBefore[kind]).toFixed(2);
@@ -379,6 +455,14 @@ async function main(): Promise<void> {
   for (const [pid, cpu] of await backendCpu(pool)) postgresCpu += cpu - (backendsBefore.get(pid) ?? 0);
   const rowsRead = (await urlRowsRead(pool)) - rowsBefore;
   if (fullBuild.status !== 'published') throw new Error(`full build failed: ${fullBuild.error}`);
+  const timeline = await fullBuildTimeline({
+    redisUrl: env.redisUrl,
+    prefix: env.queuePrefix,
+    buildId: full.buildId,
+    postedAt,
+    answeredAt,
+    doneAt: fullDoneAt,
+  });
 
   // One change: find its shard file, change it, and time until the public server serves it.
   const target = entry(Math.floor(URLS / 2));
@@ -467,6 +551,8 @@ async function main(): Promise<void> {
       '',
     ],
     ['full build CPU: Postgres backends (live at the end)', `${postgresCpu.toFixed(2)} s`, ''],
+    ['  where it went', '', ''],
+    ...timeline.map(([name, value]) => [`  ${name}`, value, '']),
     ['full build: `urls` rows read', `${rowsRead} (${(rowsRead / URLS).toFixed(2)} per URL)`, ''],
     ['  stage: DB read (sum over shards)', `${Math.round(t.readMs)} ms`, ''],
     ['  stage: render', `${Math.round(t.renderMs)} ms`, ''],

@@ -80,7 +80,8 @@ export class CoreModule {
       {
         provide: PG_POOL,
         useFactory: () => {
-          const pool = createPgPool(config.databaseUrl);
+          // The worker renders shards: its COPY reads the socket's buffer in place.
+          const pool = createPgPool(config.databaseUrl, { copyInPlace: role === 'worker' });
           metrics.observePool(role, pool);
           return pool;
         },

@@ -1,4 +1,5 @@
 export * from './prisma';
+export { pgSocket } from './pg/tappable-socket';
 export * from './database-unavailable';
 export * from './copy/pg-copy';
 export { applyMigrations } from './migrate/migrator';

@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useTestPool, waitUntil } from '@sitemaps/testing';
 import { createPgPool, rollback } from './prisma';
 
-describe('createPgPool', () => {
+// With pg's own sockets, and with the worker's (copyInPlace: TappableSocket).
+describe.each([false, true])('createPgPool (copyInPlace: %s)', (copyInPlace) => {
   const fixture = useTestPool();
-  const pool = () => createPgPool(fixture.db.url, { max: 2 });
+  const pool = () => createPgPool(fixture.db.url, { max: 2, copyInPlace });
   const closers: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
     for (const close of closers) await close();

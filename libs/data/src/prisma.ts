@@ -1,6 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
+import { pgSocket } from './pg/tappable-socket';
 
 export { Prisma, PrismaClient } from './generated/prisma/client';
 
@@ -12,9 +13,21 @@ export function createPrismaClient(databaseUrl: string, opts: { poolSize?: numbe
 /** Plain pg pool for the bulk paths (ingest, shard reads) where set-based SQL beats an ORM. */
 export function createPgPool(
   databaseUrl: string,
-  opts: { max?: number; onIdleError?: (error: Error) => void } = {},
+  opts: {
+    max?: number;
+    onIdleError?: (error: Error) => void;
+    /**
+     * Sockets that read into one buffer each, which the fragment COPY reads in place (pgSocket):
+     * for the process that renders shards. Others keep pg's own sockets.
+     */
+    copyInPlace?: boolean;
+  } = {},
 ): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max: opts.max ?? 10 });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: opts.max ?? 10,
+    ...(opts.copyInPlace ? { stream: pgSocket } : {}),
+  });
   const onError = opts.onIdleError ?? (() => undefined);
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it on the next checkout.

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { Client, Pool } from 'pg';
+import { pgSocket } from '@sitemaps/data';
 import { withDatabase } from './global-setup';
 
 export interface TestDatabase {
@@ -67,7 +68,8 @@ export function useTestPool(): { readonly pool: Pool; readonly db: TestDatabase 
   let pool: Pool | undefined;
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = new Pool({ connectionString: db.url });
+    // The sockets of the worker's pool (createPgPool's copyInPlace), so a render test reads as it does.
+    pool = new Pool({ connectionString: db.url, stream: pgSocket });
   });
   afterAll(async () => {
     await pool?.end();
