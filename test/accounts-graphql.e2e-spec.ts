@@ -7,6 +7,7 @@ import { apiClient, type ApiResponse } from './support/api-client';
 import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 import { sessionClient, type SessionClient } from './support/session-client';
+import { createTenant } from './support/tenant';
 
 const PASSWORD = 'correct horse battery';
 
@@ -40,9 +41,7 @@ describe('accounts in GraphQL', () => {
     mail = await startMailServer();
     platform = await startPlatform({ SMTP_URL: mail.url, WORKER_QUEUES: 'mail' });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Graph' })).body;
-    tenantId = tenant.id;
-    tenantKey = tenant.apiKey;
+    ({ id: tenantId, apiKey: tenantKey } = await createTenant(platform.apiUrl, 'Graph'));
     const since = mail.received.length;
     await admin.post(`/v1/tenants/${tenantId}/invitations`, { email: 'owner@graph.test', role: 'owner' });
     owner = await accept('owner@graph.test', since);

@@ -10,6 +10,7 @@ import { apiClient } from './support/api-client';
 import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
 import { sessionClient, sessionCookieOf, type SessionClient } from './support/session-client';
+import { createTenant } from './support/tenant';
 
 const PASSWORD = 'correct horse battery';
 
@@ -47,9 +48,7 @@ describe('accounts: people, sessions, roles', () => {
     platform = await startPlatform({ SMTP_URL: mail.url, SIGN_IN_FAILURE_POINTS: '3', WORKER_QUEUES: 'mail' });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
     anonymous = apiClient(platform.apiUrl);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Acme' })).body;
-    tenantId = tenant.id;
-    tenantKey = tenant.apiKey;
+    ({ id: tenantId, apiKey: tenantKey } = await createTenant(platform.apiUrl, 'Acme'));
     owner = await invited('owner@acme.test', 'owner');
     ownerId = (await owner.get('/v1/auth/session')).body.person.id;
   });
@@ -455,8 +454,8 @@ describe('accounts: mail through the queue', () => {
 
   it('answers once the invitation is queued; retries a refused mail with backoff; the job holds no token', async () => {
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Queued' })).body;
-    const tenantApi = apiClient(platform.apiUrl, tenant.apiKey);
+    const tenant = await createTenant(platform.apiUrl, 'Queued');
+    const tenantApi = tenant.api;
     mail.refuseNext(2);
     const since = mail.received.length;
     const sent = await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'later@acme.test', role: 'owner' });
@@ -498,7 +497,7 @@ describe('accounts: mail through the queue', () => {
 
   it('mails a password reset from the worker; the job names the reset, not its token; a used reset is not mailed again', async () => {
     const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Reset' })).body;
+    const tenant = await createTenant(platform.apiUrl, 'Reset');
     let since = mail.received.length;
     await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'reset@acme.test', role: 'owner' });
     const invitation = linkToken(await mail.mailTo('reset@acme.test', since), 'accept-invitation');
@@ -527,7 +526,7 @@ describe('accounts: mail through the queue', () => {
 
   it('shows a mail that failed for good on the invitation; without SMTP_URL, refuses at once and keeps nothing', async () => {
     const admin = apiClient(refusing.apiUrl, ADMIN_KEY);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Unmailed' })).body;
+    const tenant = await createTenant(refusing.apiUrl, 'Unmailed');
     const sent = await admin.post(`/v1/tenants/${tenant.id}/invitations`, { email: 'lost@acme.test', role: 'owner' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     const failed = await waitUntil('the invitation shows its mail failed', async () => {

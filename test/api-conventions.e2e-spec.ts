@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 describe('API conventions', () => {
   let platform: Platform;
@@ -13,7 +14,7 @@ describe('API conventions', () => {
   let key: string;
   let api: ReturnType<typeof apiClient>;
 
-  const newTenant = async (name: string) => (await admin.post('/v1/tenants', { name })).body.apiKey as string;
+  const newTenant = async (name: string) => (await createTenant(platform.apiUrl, name)).apiKey;
   const withKey = (idempotencyKey: string, client = api) => ({
     post: (path: string, body?: unknown) =>
       client.call('POST', path, body, { headers: { 'idempotency-key': idempotencyKey } }),

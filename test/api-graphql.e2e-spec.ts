@@ -14,6 +14,7 @@ import {
 import { waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite } from './support/tenant';
 
 interface GqlError {
   message: string;
@@ -118,11 +119,9 @@ describe('GraphQL API', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const key = (await admin.post('/v1/tenants', { name: 'Shop' })).body.apiKey as string;
-    rest = apiClient(platform.apiUrl, key);
-    gql = graphqlClient(platform.apiUrl, key);
-    siteId = (await rest.post('/v1/sites', { hostname: HOST })).body.id;
+    const shop = await createTenantWithSite(platform.apiUrl, 'Shop', { hostname: HOST });
+    ({ api: rest, siteId } = shop);
+    gql = graphqlClient(platform.apiUrl, shop.apiKey);
     await rest.post('/v1/sites', { hostname: 'blog.example.com', defaultChangefreq: 'weekly' });
     const products = Array.from({ length: 12 }, (_, i) => ({
       loc: `https://${HOST}/products/${i}`,

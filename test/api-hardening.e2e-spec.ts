@@ -9,6 +9,7 @@ import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
 import { sendRaw, spawnApi, type ApiProcess } from './support/api-process';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite } from './support/tenant';
 
 const SITE = 'hardening.example.com';
 /** 12 MiB of empty objects: four million of them once parsed, beyond the API's 256 MB heap. */
@@ -25,9 +26,7 @@ describe('admin API under hostile bodies', () => {
     platform = await startPlatform({}, { worker: false });
     db = new Pool({ connectionString: platform.db.url, max: 1 });
     api = await spawnApi(platform.env);
-    const admin = apiClient(api.url, ADMIN_KEY);
-    key = (await admin.post('/v1/tenants', { name: 'Hardening' })).body.apiKey;
-    siteId = (await apiClient(api.url, key).post('/v1/sites', { hostname: SITE })).body.id;
+    ({ apiKey: key, siteId } = await createTenantWithSite(api.url, 'Hardening', { hostname: SITE }));
   }, 120_000);
   afterAll(async () => {
     await api?.stop();

@@ -16,7 +16,8 @@ import { applyMigrations } from '@sitemaps/data';
 import { createTestDatabase, rawRequest, waitUntil, type TestDatabase } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const execFileAsync = promisify(execFile);
 const HOST = 'backed-up.example.com';
@@ -108,9 +109,7 @@ describe('backup and restore', () => {
       context.skip(`no pg_dump under /usr/lib/postgresql as new as the server (apt-get install postgresql-client)`);
       return;
     }
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const tenantKey = (await admin.post('/v1/tenants', { name: 'Backed up' })).body.apiKey as string;
-    const tenant = apiClient(platform.apiUrl, tenantKey);
+    const { apiKey: tenantKey, api: tenant } = await createTenant(platform.apiUrl, 'Backed up');
     const site = (await tenant.post('/v1/sites', { hostname: HOST, scheme: 'https' })).body as { id: string };
     const pages = Array.from({ length: 60 }, (_, i) => ({
       loc: url(`/p/${i}`),

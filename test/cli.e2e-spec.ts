@@ -9,9 +9,9 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
-import { apiClient } from './support/api-client';
 import { crawl } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'apps/cli/bin/sitemaps.js');
@@ -58,7 +58,7 @@ describe('the sitemaps CLI', () => {
     platform = await startPlatform();
     dir = mkdtempSync(path.join(tmpdir(), 'sitemaps-cli-'));
     configFile = path.join(dir, 'config', 'sitemaps.json');
-    tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'CLI' })).body.apiKey;
+    ({ apiKey: tenantKey } = await createTenant(platform.apiUrl, 'CLI'));
   });
   afterAll(async () => {
     await platform?.close();

@@ -17,6 +17,7 @@ import { apiClient } from './support/api-client';
 import { launchBrowser, screenshot } from './support/browser';
 import { linkToken, startMailServer, type MailServer } from './support/mail.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const ROOT = path.resolve(__dirname, '..');
 const PASSWORD = 'a long console password';
@@ -89,9 +90,7 @@ describe('the console, for people', () => {
       WORKER_QUEUES: 'mail',
     });
     admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    const tenant = (await admin.post('/v1/tenants', { name: 'Console People' })).body;
-    tenantId = tenant.id;
-    tenantKey = tenant.apiKey;
+    ({ id: tenantId, apiKey: tenantKey } = await createTenant(platform.apiUrl, 'Console People'));
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -363,7 +362,7 @@ describe('the console, for people', () => {
       platformRole: 'operator',
     });
     expect(granted.status).toBe(200);
-    const troubled = (await admin.post('/v1/tenants', { name: 'Troubled' })).body;
+    const troubled = await createTenant(platform.apiUrl, 'Troubled');
 
     const page = await newPage({ bypassCSP: true });
     await signIn(page, 'ops@people.test');

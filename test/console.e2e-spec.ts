@@ -13,7 +13,8 @@ import { childProcessEnv } from '@sitemaps/config';
 import { rawRequest } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { launchBrowser } from './support/browser';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -109,7 +110,7 @@ describe('the console', () => {
     });
     platform = await startPlatform({ CONSOLE_DIR: path.join(buildDir, 'console'), CRAWL_FLUSH_MS: '100' });
     browser = await launchBrowser();
-    tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Console' })).body.apiKey;
+    ({ apiKey: tenantKey } = await createTenant(platform.apiUrl, 'Console'));
   });
   afterAll(async () => {
     await browser?.close();

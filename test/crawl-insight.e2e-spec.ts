@@ -14,6 +14,7 @@ import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { startDnsServer, type TestDnsServer } from './support/dns.server';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'crawled.example.com';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -23,7 +24,7 @@ const CLI = path.join(__dirname, '..', 'apps/cli/bin/sitemaps.js');
 describe('crawl insight', () => {
   let dns: TestDnsServer;
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let siteId: string;
   let webhookId: string;
   let tenantKey: string;
@@ -65,10 +66,7 @@ describe('crawl insight', () => {
       BUILD_QUIET_MS: '600000',
       BUILD_MAX_WAIT_MS: '600000',
     });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    tenantKey = (await admin.post('/v1/tenants', { name: 'Crawled' })).body.apiKey;
-    api = apiClient(platform.apiUrl, tenantKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ apiKey: tenantKey, api, siteId } = await createTenantWithSite(platform.apiUrl, 'Crawled', { hostname: HOST }));
     const hook = await api.post('/v1/webhooks', {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
       eventTypes: ['sitemap.first_crawl'],

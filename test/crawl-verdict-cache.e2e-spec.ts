@@ -4,9 +4,9 @@
 // its fetches count as unverified. With the default day-long cache they never would in this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { startDnsServer, type TestDnsServer } from './support/dns.server';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'verdicts.example.com';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -15,7 +15,7 @@ const ADDRESS = '127.0.0.3';
 describe('crawler verdict cache', () => {
   let dns: TestDnsServer;
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let siteId: string;
 
   const fetchIndex = () =>
@@ -41,10 +41,7 @@ describe('crawler verdict cache', () => {
       CRAWL_VERDICT_TTL_MS: '1000',
       CRAWL_FAILED_VERDICT_TTL_MS: '1000',
     });
-    const tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Verdicts' })).body
-      .apiKey;
-    api = apiClient(platform.apiUrl, tenantKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'Verdicts', { hostname: HOST }));
     expect((await api.put(`/v1/sites/${siteId}/urls`, [{ loc: `https://${HOST}/a` }])).body.errors).toEqual([]);
     const { body } = await api.post(`/v1/sites/${siteId}/builds`, {});
     expect(await api.waitForBuild(siteId, body.buildId)).toMatchObject({ status: 'published' });

@@ -13,7 +13,6 @@ import { manifestChannel, publishManifestChanged } from '@sitemaps/serving';
 import { parseConfig } from '@sitemaps/config';
 import { rawRequest, testRedisUrl, waitUntil, type RawResponse } from '@sitemaps/testing';
 import { createWorkerApp } from '../apps/worker/src/worker.app';
-import { apiClient } from './support/api-client';
 import {
   crawlFromRobots,
   underDirectoryOf,
@@ -21,7 +20,8 @@ import {
   viaPublicServer,
   type CrawledFile,
 } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'layout.example.com';
 const PLATFORM_HOST = 'sitemaps.platform.example.net';
@@ -37,7 +37,7 @@ async function expectValid(files: CrawledFile[]): Promise<void> {
 
 describe('what crawlers read', () => {
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let db: Client;
   let redis: Redis;
   let siteId: string;
@@ -57,9 +57,7 @@ describe('what crawlers read', () => {
       PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
     });
     get = viaPublicServer(platform.publicUrl);
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Layout' })).body.apiKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'Layout', { hostname: HOST }));
     db = new Client({ connectionString: platform.db.url });
     await db.connect();
     redis = new Redis(testRedisUrl());

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSitemapFile } from '@sitemaps/sitemap-xml';
 import { waitUntil } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { crawl, fetchFile, validateSitemaps } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, type ApiClient } from './support/tenant';
 
 const HOST = 'values.example.com';
 const ORIGIN = `https://${HOST}`;
@@ -21,7 +21,7 @@ const urlElement = (xml: string, loc: string) =>
 
 describe('the values crawlers read', () => {
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let server: http.Server;
   let base: string;
   const files = new Map<string, string>();
@@ -34,10 +34,7 @@ describe('the values crawlers read', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true' });
-    api = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Values' })).body.apiKey,
-    );
+    ({ api } = await createTenant(platform.apiUrl, 'Values'));
   }, 180_000);
   afterAll(async () => {
     await platform?.close();

@@ -7,10 +7,10 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { sendRaw, spawnApi, type ApiProcess } from './support/api-process';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createSite, createTenant, createTenantWithSite, type ApiClient } from './support/tenant';
 
 const EMPTY_OBJECTS = `[${'{},'.repeat(4 * 1024 * 1024)}{}]`;
 const VICTIM = 'victim.example.com';
@@ -45,8 +45,8 @@ function trickle(baseUrl: string, key: string, siteId: string, everyMs: number) 
 describe('one platform under hostile load', () => {
   let platform: Platform;
   let api: ApiProcess;
-  let victim: ReturnType<typeof apiClient>;
-  let attacker: ReturnType<typeof apiClient>;
+  let victim: ApiClient;
+  let attacker: ApiClient;
   let attackerKey: string;
   let victimKey: string;
   let bomberKey: string;
@@ -58,17 +58,14 @@ describe('one platform under hostile load', () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '60000', API_BODY_IDLE_TIMEOUT_MS: '60000' });
     // Hostile requests go to the API as production runs it: a process of its own, production heap.
     api = await spawnApi(platform.env);
-    const admin = apiClient(api.url, ADMIN_KEY);
-    victimKey = (await admin.post('/v1/tenants', { name: 'Victim' })).body.apiKey;
-    victim = apiClient(api.url, victimKey);
-    bomberKey = (await admin.post('/v1/tenants', { name: 'Bomber' })).body.apiKey;
-    bomberSite = (await apiClient(api.url, bomberKey).post('/v1/sites', { hostname: `bomb.${ATTACKER}` })).body.id;
-    attackerKey = (await admin.post('/v1/tenants', { name: 'Attacker' })).body.apiKey;
-    attacker = apiClient(api.url, attackerKey);
-    victimSite = (await victim.post('/v1/sites', { hostname: VICTIM })).body.id;
-    for (let i = 0; i < 10; i++)
-      attackerSites.push((await attacker.post('/v1/sites', { hostname: `t${i}.${ATTACKER}` })).body.id);
-    attackerSites.unshift((await attacker.post('/v1/sites', { hostname: ATTACKER })).body.id);
+    ({ apiKey: victimKey, api: victim } = await createTenant(api.url, 'Victim'));
+    ({ apiKey: bomberKey, siteId: bomberSite } = await createTenantWithSite(api.url, 'Bomber', {
+      hostname: `bomb.${ATTACKER}`,
+    }));
+    ({ apiKey: attackerKey, api: attacker } = await createTenant(api.url, 'Attacker'));
+    victimSite = await createSite(victim, { hostname: VICTIM });
+    for (let i = 0; i < 10; i++) attackerSites.push(await createSite(attacker, { hostname: `t${i}.${ATTACKER}` }));
+    attackerSites.unshift(await createSite(attacker, { hostname: ATTACKER }));
     const first = Array.from({ length: 2_000 }, (_, i) => ({ loc: `https://${VICTIM}/before/${i}` }));
     expect((await victim.put(`/v1/sites/${victimSite}/urls`, first)).body).toMatchObject({
       upserted: 2_000,

@@ -11,6 +11,7 @@ import { freePort } from '@sitemaps/local-services';
 import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, type TestDatabase, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant, createTenantWithSite } from './support/tenant';
 
 const ROOT = path.resolve(__dirname, '..');
 const HOST = 'shop.example.com';
@@ -122,8 +123,7 @@ describe('bulk import (in-process platform)', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    apiKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Shop' })).body.apiKey;
-    api = apiClient(platform.apiUrl, apiKey);
+    ({ apiKey, api } = await createTenant(platform.apiUrl, 'Shop'));
     pool = new Pool({ connectionString: platform.db.url });
   });
   afterAll(async () => {
@@ -412,9 +412,7 @@ describe('bulk import: the API process killed mid-replace', () => {
   it('leaves no half-applied replace, and the next start marks the import failed', async () => {
     const first = await startApi();
     const baseUrl = `http://127.0.0.1:${apiPort}`;
-    const apiKey = (await apiClient(baseUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Kill' })).body.apiKey;
-    const api = apiClient(baseUrl, apiKey);
-    const siteId = (await api.post('/v1/sites', { hostname: 'kill.example.com' })).body.id;
+    const { apiKey, api, siteId } = await createTenantWithSite(baseUrl, 'Kill', { hostname: 'kill.example.com' });
     expect(
       (
         await api.put(

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeUrlEntry, renderSitemapIndex, renderUrlsetFiles, type SitemapUrl } from '@sitemaps/sitemap-xml';
 import { createRng, generateRawEntry } from '@sitemaps/sitemap-xml/src/testing/entry-generator';
 import { readUrlsetWithSitemapPackage } from '@sitemaps/sitemap-xml/src/testing/sitemap-package.reader';
-import { apiClient } from './support/api-client';
 import { crawl, fetchFile, validateSitemaps } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'import.example.com';
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -114,7 +114,7 @@ const byLoc = (a: SitemapUrl, b: SitemapUrl) => (a.loc < b.loc ? -1 : a.loc > b.
 const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> =>
   waitUntil(what, probe, { timeoutMs, intervalMs: 200 });
 
-async function rejectionsOf(api: ReturnType<typeof apiClient>, siteId: string, importId: string) {
+async function rejectionsOf(api: ApiClient, siteId: string, importId: string) {
   return (await api.get(`/v1/sites/${siteId}/imports/${importId}/rejections?limit=1000`)).body.items as {
     line: number;
     code: string;
@@ -129,7 +129,7 @@ describe('import existing sitemaps', () => {
   const files = new Map<string, Served>();
   let site: Awaited<ReturnType<typeof startSiteServer>>;
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
 
   beforeAll(async () => {
     site = await startSiteServer(files);
@@ -177,10 +177,7 @@ describe('import existing sitemaps', () => {
       IMPORT_MAX_FILES: '1001',
       IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
     });
-    api = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Importer' })).body.apiKey,
-    );
+    ({ api } = await createTenant(platform.apiUrl, 'Importer'));
   });
   afterAll(async () => {
     await platform?.close();
@@ -447,11 +444,7 @@ describe('import existing sitemaps: address policy by default', () => {
   });
 
   it('refuses loopback addresses, by literal and by name, without connecting', async () => {
-    const api = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Refused' })).body.apiKey,
-    );
-    const siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    const { api, siteId } = await createTenantWithSite(platform.apiUrl, 'Refused', { hostname: HOST });
     for (const start of [`${site.base}/sitemap.xml`, `http://localhost:${site.port}/sitemap.xml`]) {
       const { importId } = (await api.post(`/v1/sites/${siteId}/imports/sitemaps`, { url: start })).body;
       const view = await until('the refusal', async () => {

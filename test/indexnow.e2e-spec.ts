@@ -9,8 +9,8 @@ import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { JOB, jobId, QUEUE } from '@sitemaps/jobs';
-import { apiClient } from './support/api-client';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, type ApiClient } from './support/tenant';
 import type { IndexNowResult } from '../apps/worker/src/indexnow/indexnow.submitter';
 
 const HOST = 'shop.example.com';
@@ -58,7 +58,7 @@ class IndexNowEndpoint {
 describe('IndexNow submissions after publish', () => {
   const endpoint = new IndexNowEndpoint();
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let db: Client;
   let redis: Redis;
   let queue: Queue;
@@ -73,8 +73,7 @@ describe('IndexNow submissions after publish', () => {
       BUILD_QUIET_MS: '600000',
       BUILD_MAX_WAIT_MS: '600000',
     });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Shop' })).body.apiKey);
+    ({ api } = await createTenant(platform.apiUrl, 'Shop'));
     const site = (await api.post('/v1/sites', { hostname: HOST })).body;
     siteId = site.id;
     key = site.indexNowKey;

@@ -5,11 +5,11 @@
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisCluster, waitUntil, type TestRedisCluster } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
 import { describePipeline } from './support/pipeline.suite';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 describe('on a Redis Cluster', () => {
   let cluster: TestRedisCluster;
@@ -28,7 +28,7 @@ describe('on a Redis Cluster', () => {
     const SECTIONS = 24;
     const PER_SECTION = 500;
     let platform: Platform;
-    let api: ReturnType<typeof apiClient>;
+    let api: ApiClient;
     let siteId: string;
     let db: Client;
     let worker: WorkerProcess;
@@ -41,11 +41,7 @@ describe('on a Redis Cluster', () => {
         { worker: false },
       );
       worker = await spawnWorker(platform.env);
-      api = apiClient(
-        platform.apiUrl,
-        (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failover' })).body.apiKey,
-      );
-      siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+      ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'Failover', { hostname: HOST }));
       db = new Client({ connectionString: platform.db.url });
       await db.connect();
     });

@@ -8,23 +8,21 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client } from 'pg';
 import { freePort, startRedisServer, waitFor, type RedisServer } from '@sitemaps/local-services';
-import { apiClient } from './support/api-client';
 import { crawl, fetchFile, locsOf, validateSitemaps } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'faults.example.com';
 const url = (i: number) => `https://${HOST}/item/${i}`;
 
 async function seedSite(platform: Platform, count: number, priority: number) {
-  const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-  const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Faults' })).body.apiKey);
-  const siteId: string = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+  const { api, siteId } = await createTenantWithSite(platform.apiUrl, 'Faults', { hostname: HOST });
   await upsertAll(api, siteId, count, priority);
   return { api, siteId };
 }
 
-async function upsertAll(api: ReturnType<typeof apiClient>, siteId: string, count: number, priority: number) {
+async function upsertAll(api: ApiClient, siteId: string, count: number, priority: number) {
   for (let start = 0; start < count; start += 10_000) {
     const entries = Array.from({ length: Math.min(10_000, count - start) }, (_, k) => ({
       loc: url(start + k),
@@ -197,9 +195,7 @@ describe('reliability', () => {
       cleanups.push(() => platform.close());
       const workers = [await spawnWorker(platform.env), await spawnWorker(platform.env)];
       cleanups.push(async () => void (await Promise.all(workers.map((w) => w.stop()))));
-      const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-      const api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'Race' })).body.apiKey);
-      const siteId: string = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+      const { api, siteId } = await createTenantWithSite(platform.apiUrl, 'Race', { hostname: HOST });
 
       // Four writers, each owning its own range of URLs, so the final state is known exactly.
       const expected = new Map<string, number>();

@@ -10,6 +10,7 @@ import { connectS3 } from '@sitemaps/storage';
 import { startS3Server, waitUntil, type S3TestServer } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const PREFIX = 'files/';
 
@@ -75,12 +76,8 @@ describe.each(['fs', 's3'] as const)('files of deleted sites (%s store)', (drive
   }
 
   it('removes a deleted site’s files, then every site’s of a deleted tenant, and no one else’s', async () => {
-    const tenant = await admin.post('/v1/tenants', { name: `Leaving ${driver}` });
-    const client = apiClient(platform.apiUrl, tenant.body.apiKey);
-    const other = apiClient(
-      platform.apiUrl,
-      (await admin.post('/v1/tenants', { name: `Staying ${driver}` })).body.apiKey,
-    );
+    const { id: tenantId, api: client } = await createTenant(platform.apiUrl, `Leaving ${driver}`);
+    const { api: other } = await createTenant(platform.apiUrl, `Staying ${driver}`);
     const [first, second, kept] = [
       await publishedSite(client, `one.${driver}.example.com`),
       await publishedSite(client, `two.${driver}.example.com`),
@@ -91,7 +88,7 @@ describe.each(['fs', 's3'] as const)('files of deleted sites (%s store)', (drive
     await waitUntil('the deleted site’s files to go', async () => (await filesOf(first)).length === 0);
     expect(await filesOf(second)).toHaveLength(4);
 
-    expect((await admin.delete(`/v1/tenants/${tenant.body.id}`)).status).toBe(204);
+    expect((await admin.delete(`/v1/tenants/${tenantId}`)).status).toBe(204);
     await waitUntil('the deleted tenant’s files to go', async () => (await filesOf(second)).length === 0);
     if (driver === 'fs') expect(await readdir(dir)).not.toContain(second);
     expect(await filesOf(kept)).toHaveLength(4);

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostnameProofs } from '../apps/worker/src/verification/hostname-proofs';
-import { apiClient } from './support/api-client';
 import { crawl, locsOf } from './support/crawler';
 import { startDnsServer, type TestDnsServer } from './support/dns.server';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, type ApiClient } from './support/tenant';
 
 const PLATFORM_HOST = 'sitemaps.platform.example.net';
 
@@ -27,12 +27,10 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
   const served = new Map<string, string>();
   /** Webhook deliveries the test's web server received at /hooks. */
   const received: { type: string; data: { siteId: string; hostname: string; reason: string | null } }[] = [];
-  let admin: ReturnType<typeof apiClient>;
 
-  const tenant = async (name: string) =>
-    apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name })).body.apiKey);
-  const siteOf = async (client: ReturnType<typeof apiClient>, id: string) => (await client.get(`/v1/sites/${id}`)).body;
-  const untilStatus = (client: ReturnType<typeof apiClient>, id: string, status: string, timeoutMs = 30_000) =>
+  const tenant = async (name: string) => (await createTenant(platform.apiUrl, name)).api;
+  const siteOf = async (client: ApiClient, id: string) => (await client.get(`/v1/sites/${id}`)).body;
+  const untilStatus = (client: ApiClient, id: string, status: string, timeoutMs = 30_000) =>
     waitUntil(
       `site ${id} to be ${status}`,
       async (seen) => {
@@ -78,7 +76,6 @@ describe('site verification (SITE_VERIFICATION=on)', () => {
       PUBLIC_BASE_URL: `http://${PLATFORM_HOST}`,
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
-    admin = apiClient(platform.apiUrl, ADMIN_KEY);
   });
   afterAll(async () => {
     await platform?.close();

@@ -6,8 +6,8 @@ import http from 'node:http';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createSite, createTenant } from './support/tenant';
 
 interface SlowUpload {
   response: Promise<{ status: number; body: any }>;
@@ -57,7 +57,6 @@ function slowUpload(baseUrl: string, { key, site, everyMs }: SlowUploadOptions):
 
 describe('slow clients', () => {
   let platform: Platform;
-  let admin: ReturnType<typeof apiClient>;
 
   beforeAll(async () => {
     // Ten uploads as ten tenants could hold them: the per-tenant share (hostile-load e2e) is
@@ -66,17 +65,15 @@ describe('slow clients', () => {
       { API_BODY_IDLE_TIMEOUT_MS: '2000', IMPORT_UPLOADS_PER_TENANT: '10' },
       { worker: false },
     );
-    admin = apiClient(platform.apiUrl, ADMIN_KEY);
   });
   afterAll(() => platform?.close());
 
   async function tenantWithSites(name: string, count: number) {
-    const key = (await admin.post('/v1/tenants', { name })).body.apiKey as string;
-    const client = apiClient(platform.apiUrl, key);
+    const { apiKey: key, api: client } = await createTenant(platform.apiUrl, name);
     const sites: { id: string; host: string }[] = [];
     for (let i = 0; i < count; i++) {
       const host = `${name.toLowerCase()}-${i}.example.com`;
-      sites.push({ id: (await client.post('/v1/sites', { hostname: host })).body.id, host });
+      sites.push({ id: await createSite(client, { hostname: host }), host });
     }
     return { key, client, sites };
   }

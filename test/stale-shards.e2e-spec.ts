@@ -10,8 +10,8 @@ import { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessEnv } from '@sitemaps/config';
 import { waitUntil } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'stale.example.com';
 const CLI = path.join(__dirname, '..', 'apps/cli/bin/sitemaps.js');
@@ -21,7 +21,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
 describe('sitemap.stale', () => {
   let platform: Platform;
   let db: Pool;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let tenantKey: string;
   let siteId: string;
   let webhookId: string;
@@ -61,9 +61,7 @@ describe('sitemap.stale', () => {
       BUILD_MAX_WAIT_MS: '600000',
     });
     db = new Pool({ connectionString: platform.db.url, max: 2 });
-    tenantKey = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Stale' })).body.apiKey;
-    api = apiClient(platform.apiUrl, tenantKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ apiKey: tenantKey, api, siteId } = await createTenantWithSite(platform.apiUrl, 'Stale', { hostname: HOST }));
     const hook = await api.post('/v1/webhooks', {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
       eventTypes: ['sitemap.stale'],

@@ -10,6 +10,7 @@ import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 describe('operator controls', () => {
   let platform: Platform;
@@ -30,13 +31,12 @@ describe('operator controls', () => {
 
   /** A tenant with one published site at `host`. */
   async function tenantWithSite(name: string, host: string) {
-    const created = await admin.post('/v1/tenants', { name });
-    const client = apiClient(platform.apiUrl, created.body.apiKey);
+    const { id, apiKey: key, api: client } = await createTenant(platform.apiUrl, name);
     const site = (await client.post('/v1/sites', { hostname: host })).body;
     await client.put(`/v1/sites/${site.id}/urls`, [{ loc: `https://${host}/a` }]);
     await client.waitForBuild(site.id, (await client.post(`/v1/sites/${site.id}/builds`, {})).body.buildId);
     expect(await served(host)).toBe(200);
-    return { id: created.body.id as string, key: created.body.apiKey as string, client, site };
+    return { id, key, client, site };
   }
 
   beforeAll(async () => {

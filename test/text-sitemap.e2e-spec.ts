@@ -7,7 +7,7 @@ import { rawRequest, waitUntil } from '@sitemaps/testing';
 import { apiClient } from './support/api-client';
 import { crawl, crawlFromRobots, locsOf, viaPublicServer } from './support/crawler';
 import { startPlatform, type Platform } from './support/platform';
-import { createTenant, createTenantWithSite } from './support/tenant';
+import { createSite, createTenant, createTenantWithSite } from './support/tenant';
 
 const HOST = 'text.example.net';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -119,7 +119,7 @@ describe('text sitemap, turned on for a published site', () => {
   it('is published by the build the setting change triggers, with no URL change', async () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '100' });
     const { api } = await createTenant(platform.apiUrl, 'Text on');
-    const site = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    const site = await createSite(api, { hostname: HOST });
     await api.put(`/v1/sites/${site}/urls`, [{ loc: url('/x') }, { loc: url('/y') }]);
     const { body } = await api.post(`/v1/sites/${site}/builds`, {});
     expect(await api.waitForBuild(site, body.buildId)).toMatchObject({ status: 'published' });

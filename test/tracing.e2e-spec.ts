@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { developmentSiteVerification } from '@sitemaps/config';
 import { createTestDatabase, testRedisUrl, uniqueQueuePrefix, waitUntil, type TestDatabase } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { spawnApi, type ApiProcess } from './support/api-process';
 import { ADMIN_KEY } from './support/platform';
 import { spawnWorker, type WorkerProcess } from './support/worker-process';
+import { createTenant } from './support/tenant';
 
 const HOST = 'traced.example.com';
 /** The worker's OTEL_SERVICE_NAME; the api keeps its default name. */
@@ -132,8 +132,7 @@ describe('tracing', () => {
   });
 
   it('follows a PUT through the build it triggers to the publish, from the api to the worker', async () => {
-    const admin = apiClient(api.url, ADMIN_KEY);
-    const tenant = apiClient(api.url, (await admin.post('/v1/tenants', { name: 'Traced' })).body.apiKey);
+    const { api: tenant } = await createTenant(api.url, 'Traced');
     const site = await tenant.post('/v1/sites', { hostname: HOST, scheme: 'https' });
     expect(site.status).toBe(201);
     const put = await tenant.put(`/v1/sites/${site.body.id}/urls`, [

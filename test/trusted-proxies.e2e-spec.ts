@@ -18,6 +18,7 @@ import { apiClient } from './support/api-client';
 import { spawnApi, type ApiProcess } from './support/api-process';
 import { ADMIN_KEY } from './support/platform';
 import { spawnPublic, type PublicProcess } from './support/public-process';
+import { createTenant } from './support/tenant';
 
 const PROXY = '127.0.0.1';
 const DIRECT = '127.0.0.2';
@@ -132,8 +133,7 @@ describe('TRUSTED_PROXIES', () => {
   });
 
   it('writes the forwarded client in the public access log, from Fastify and from the in-memory lane', async () => {
-    const admin = apiClient(api.url, ADMIN_KEY);
-    const tenant = apiClient(api.url, (await admin.post('/v1/tenants', { name: 'Crawled' })).body.apiKey);
+    const { api: tenant } = await createTenant(api.url, 'Crawled');
     expect((await tenant.post('/v1/sites', { hostname: HOST, scheme: 'https' })).status).toBe(201);
 
     const crawl = (from: string, forwardedFor: string, userAgent: string) =>

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FRAGMENT_BYTES_PER_FILE } from '@sitemaps/domain';
 import { UrlIngestService } from '@sitemaps/ingest';
 import { rawRequest } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { crawl, locsOf, type FetchedFile } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenantWithSite, type ApiClient } from './support/tenant';
 
 const HOST = 'rules.example.com';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -19,7 +19,7 @@ const pathOf = (i: number) => (CART_SHARDS.has(Math.floor(i / SHARD_SIZE)) && i 
 
 describe('URL exclusions', () => {
   let platform: Platform;
-  let api: ReturnType<typeof apiClient>;
+  let api: ApiClient;
   let key: string;
   let pool: Pool;
   let siteId: string;
@@ -46,10 +46,7 @@ describe('URL exclusions', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    key = (await admin.post('/v1/tenants', { name: 'Rules' })).body.apiKey as string;
-    api = apiClient(platform.apiUrl, key);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id as string;
+    ({ apiKey: key, api, siteId } = await createTenantWithSite(platform.apiUrl, 'Rules', { hostname: HOST }));
     // Small shards, so that a rule's reach is a few files among many: the ingest lib with lower
     // limits (the API's are the protocol's 50,000), into the platform's database.
     pool = new Pool({ connectionString: platform.db.url });

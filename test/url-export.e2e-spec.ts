@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from './support/api-client';
 import { crawl } from './support/crawler';
 import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { createTenant } from './support/tenant';
 
 const HOST = 'export.example.org';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -61,9 +62,7 @@ describe('URL export', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ BUILD_QUIET_MS: '600000', BUILD_MAX_WAIT_MS: '600000' });
-    const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-    key = (await admin.post('/v1/tenants', { name: 'Export' })).body.apiKey as string;
-    api = apiClient(platform.apiUrl, key);
+    ({ apiKey: key, api } = await createTenant(platform.apiUrl, 'Export'));
   });
   afterAll(async () => {
     await platform?.close();

@@ -15,7 +15,8 @@ import { validationView } from '../apps/api/src/validate/validate.schemas';
 import { apiClient } from './support/api-client';
 import { crawl, type FetchedFile } from './support/crawler';
 import { sendRaw } from './support/api-process';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, createTenantWithSite } from './support/tenant';
 
 const ROOT = path.resolve(__dirname, '..');
 const HOST = 'validate.example.com';
@@ -47,9 +48,9 @@ describe('validating sitemaps', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true' });
-    key = (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Validators' })).body.apiKey;
-    const tenant = apiClient(platform.apiUrl, key);
-    const siteId = (await tenant.post('/v1/sites', { hostname: HOST })).body.id;
+    const validators = await createTenantWithSite(platform.apiUrl, 'Validators', { hostname: HOST });
+    const { api: tenant, siteId } = validators;
+    key = validators.apiKey;
     const entries = Array.from({ length: 2_000 }, (_, i) => ({
       loc: `https://${HOST}/p/${i}?a=1&b=${i}`,
       lastmod: '2026-11-24',
@@ -221,9 +222,7 @@ describe('validating sitemaps', () => {
       const limited = await createApiApp(platform.config, { validations: { perTenant: 1, pending: 2 } });
       await limited.listen(0, '127.0.0.1');
       const url = `${(await limited.getUrl()).replace('[::1]', '127.0.0.1')}/v1/validate`;
-      const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-      const tenantKey = async (name: string): Promise<string> =>
-        (await admin.post('/v1/tenants', { name })).body.apiKey;
+      const tenantKey = async (name: string): Promise<string> => (await createTenant(platform.apiUrl, name)).apiKey;
       const [a, b, c] = [await tenantKey('Slow uploader'), await tenantKey('Neighbour'), await tenantKey('Latecomer')];
       const small = `${HEAD}<url><loc>https://${HOST}/</loc></url>\n</urlset>\n`;
       const check = (tenantKey: string) =>

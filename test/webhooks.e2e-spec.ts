@@ -18,8 +18,9 @@ import { waitUntil } from '@sitemaps/testing';
 import { createApiApp } from '../apps/api/src/api.app';
 import { apiClient } from './support/api-client';
 import { startDnsServer, type TestDnsServer } from './support/dns.server';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
 import { verifySignature } from './support/webhook-signature';
+import { createTenant, createTenantWithSite } from './support/tenant';
 
 const HOST = 'hooks.example.com';
 const BACKOFF_MS = 300;
@@ -113,10 +114,7 @@ describe('webhooks', () => {
       WEBHOOK_TIMEOUT_MS: '5000',
       IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true',
     });
-    const tenant = await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Hooks' });
-    tenantKey = tenant.body.apiKey;
-    api = apiClient(platform.apiUrl, tenantKey);
-    siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+    ({ apiKey: tenantKey, api, siteId } = await createTenantWithSite(platform.apiUrl, 'Hooks', { hostname: HOST }));
     redis = new Redis(platform.config.redisUrl, { maxRetriesPerRequest: null });
     webhookQueue = new Queue(QUEUE.webhook, { connection: redis, prefix: platform.config.queuePrefix });
   });
@@ -432,10 +430,7 @@ describe('webhooks for hostname verification', () => {
   });
 
   it('delivers site.verified, then site.verification_lost once the TXT record has gone past the grace period', async () => {
-    const owner = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Verified' })).body.apiKey,
-    );
+    const { api: owner } = await createTenant(platform.apiUrl, 'Verified');
     const { secret } = (
       await owner.post('/v1/webhooks', {
         url: `${receiverBase}/sites`,
@@ -482,10 +477,7 @@ describe('webhooks of a build that fails', () => {
       // The failing renders are the point: their error lines are not.
       LOG_LEVEL: 'fatal',
     });
-    const api = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'Failing' })).body.apiKey,
-    );
+    const { api } = await createTenant(platform.apiUrl, 'Failing');
     Object.assign(context, { api, base });
   });
   afterAll(async () => {

@@ -9,10 +9,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITEMAP_STYLESHEET } from '@sitemaps/sitemap-xml';
 import { rawRequest } from '@sitemaps/testing';
-import { apiClient } from './support/api-client';
 import { launchBrowser, screenshot, VIEWPORTS } from './support/browser';
 import { crawl, locsOf, validateSitemaps } from './support/crawler';
-import { ADMIN_KEY, startPlatform, type Platform } from './support/platform';
+import { startPlatform, type Platform } from './support/platform';
+import { createTenant, type ApiClient } from './support/tenant';
 
 const SITE = 'xsl.example.com';
 const PLATFORM_HOST = 'sitemaps.platform.example.net';
@@ -37,7 +37,7 @@ function stylesheetHrefOf(xml: string): string {
 
 describe('sitemaps with an XSL stylesheet', () => {
   let platform: Platform;
-  let owner: ReturnType<typeof apiClient>;
+  let owner: ApiClient;
   let siteId: string;
   let browser: Browser | undefined;
 
@@ -48,10 +48,7 @@ describe('sitemaps with an XSL stylesheet', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ PUBLIC_BASE_URL: `http://${PLATFORM_HOST}` });
-    owner = apiClient(
-      platform.apiUrl,
-      (await apiClient(platform.apiUrl, ADMIN_KEY).post('/v1/tenants', { name: 'XSL' })).body.apiKey,
-    );
+    ({ api: owner } = await createTenant(platform.apiUrl, 'XSL'));
     const created = await owner.post('/v1/sites', { hostname: SITE, scheme: 'http', xslStylesheet: true });
     expect(created.status).toBe(201);
     expect(created.body.xslStylesheet).toBe(true);

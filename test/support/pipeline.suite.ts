@@ -3,9 +3,9 @@
 // coalesced change builds, sections, dirty tracking (one change, one shard), full rebuilds, schedules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '@sitemaps/testing';
-import { apiClient } from './api-client';
 import { crawl, locsOf, validateSitemaps } from './crawler';
-import { ADMIN_KEY, type Platform } from './platform';
+import type { Platform } from './platform';
+import { createTenantWithSite, type ApiClient } from './tenant';
 
 const HOST = 'news.example.org';
 const url = (path: string) => `https://${HOST}${path}`;
@@ -14,7 +14,7 @@ const url = (path: string) => `https://${HOST}${path}`;
 export function describePipeline(title: string, start: (overrides: Record<string, string>) => Promise<Platform>): void {
   describe(title, () => {
     let platform: Platform;
-    let api: ReturnType<typeof apiClient>;
+    let api: ApiClient;
     let siteId: string;
 
     const builds = async () =>
@@ -36,9 +36,7 @@ export function describePipeline(title: string, start: (overrides: Record<string
     beforeAll(async () => {
       // A quiet period long enough that a burst of requests always lands inside one window.
       platform = await start({ BUILD_QUIET_MS: '1500' });
-      const admin = apiClient(platform.apiUrl, ADMIN_KEY);
-      api = apiClient(platform.apiUrl, (await admin.post('/v1/tenants', { name: 'News' })).body.apiKey);
-      siteId = (await api.post('/v1/sites', { hostname: HOST })).body.id;
+      ({ api, siteId } = await createTenantWithSite(platform.apiUrl, 'News', { hostname: HOST }));
     });
     afterAll(() => platform?.close());
 
