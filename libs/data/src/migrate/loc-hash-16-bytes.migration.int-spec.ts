@@ -3,12 +3,12 @@
 // computes: data a plain schema diff never checks. This replays the migrations before it on an
 // empty scratch database, stores rows as the old ingest did, runs it, and looks the rows up by
 // the new hash.
-import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'pg';
 import { locHash } from '@sitemaps/domain';
+import { createTestDatabase, type TestDatabase } from '@sitemaps/testing';
 import { PRISMA_DIR } from './migrator';
 
 const MIGRATION = '20261126170000_loc_hash_16_bytes';
@@ -19,16 +19,13 @@ const LOCS = ['https://a.example/en', 'https://a.example/é?q=1'];
 const PENDING = 'https://a.example/de';
 
 describe('migration loc_hash_16_bytes', () => {
-  const name = `sitemaps_test_${inject('templateDatabase').split('_').pop()}_${randomBytes(5).toString('hex')}`;
-  const admin = new Client({ connectionString: inject('postgresUrl') });
+  let scratch: TestDatabase | undefined;
   let db: Client | undefined;
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(inject('postgresUrl'));
-    url.pathname = `/${name}`;
-    db = new Client({ connectionString: url.toString() });
+    // Empty: the migrations before this one are applied by hand, then rows, then this one.
+    scratch = await createTestDatabase({ empty: true });
+    db = new Client({ connectionString: scratch.url });
     await db.connect();
     const before = (await readdir(path.join(PRISMA_DIR, 'migrations')))
       .filter((entry) => /^\d{14}_/.test(entry) && entry < MIGRATION)
@@ -56,8 +53,7 @@ describe('migration loc_hash_16_bytes', () => {
 
   afterAll(async () => {
     await db?.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await scratch?.drop();
   });
 
   it('keys every stored URL by the hash locHash computes, through the unique index', async () => {

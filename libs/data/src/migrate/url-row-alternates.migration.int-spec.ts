@@ -2,11 +2,11 @@
 // into `urls.alternates` and `pending_alternates`, then drops the table: data a plain schema diff
 // never checks. This replays the migrations on an empty scratch database with rows in the old
 // shape and asserts what the data migration carried over.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from 'pg';
+import { createTestDatabase, type TestDatabase } from '@sitemaps/testing';
 import { PRISMA_DIR } from './migrator';
 
 const BEFORE = ['20261122030630_init', '20261122051051_drop_row_foreign_keys'];
@@ -18,16 +18,13 @@ const A = 'https://a.example';
 const link = (hreflang: string, href: string) => ({ hreflang, href });
 
 describe('migration url_row_alternates', () => {
-  const name = `sitemaps_test_${inject('templateDatabase').split('_').pop()}_${randomBytes(5).toString('hex')}`;
-  const admin = new Client({ connectionString: inject('postgresUrl') });
+  let scratch: TestDatabase | undefined;
   let db: Client | undefined;
 
   beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(inject('postgresUrl'));
-    url.pathname = `/${name}`;
-    db = new Client({ connectionString: url.toString() });
+    // Empty: the migrations before this one are applied by hand, then rows, then this one.
+    scratch = await createTestDatabase({ empty: true });
+    db = new Client({ connectionString: scratch.url });
     await db.connect();
     for (const migration of BEFORE) await db.query(await migrationSql(migration));
 
@@ -73,8 +70,7 @@ describe('migration url_row_alternates', () => {
 
   afterAll(async () => {
     await db?.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await scratch?.drop();
   });
 
   const alternatesOf = async (loc: string) =>
