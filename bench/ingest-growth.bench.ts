@@ -12,10 +12,10 @@
 // server's: run it on a Postgres of its own, e.g. one initdb'd for the purpose.
 import { appendFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { UrlIngestService, type IngestSite } from '@sitemaps/ingest';
+import { UrlIngestService } from '@sitemaps/ingest';
 import { arg, createBenchEnv, printTable } from './support/bench-env';
+import { insertBenchSite } from './support/bench-site';
 
 const LANGS = ['en', 'de', 'fr'] as const;
 const BATCH = 9_999; // whole clusters of three
@@ -100,10 +100,14 @@ async function main(): Promise<void> {
       `bench:ingest-growth ${label}, ${total} URLs, window ${window}, node ${process.version}, ` +
         `load ${os.loadavg()[0]?.toFixed(2)}, ${JSON.stringify(server)}`,
     );
+    // The extension installs without the preload, but then its functions fail: try one.
     const statements = await stats
       .query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
-      .then(() => true)
-      .catch(() => false);
+      .then(() => stats.query('SELECT pg_stat_statements_reset()'))
+      .then(
+        () => true,
+        () => false,
+      );
     const keyIndex = (
       await stats.query<{ name: string }>(
         `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'urls'::regclass AND indisunique AND NOT indisprimary`,
@@ -111,21 +115,12 @@ async function main(): Promise<void> {
     ).rows[0]?.name;
     if (!keyIndex) throw new Error('no unique key on urls');
 
-    const siteId = randomUUID();
-    const hostname = 'growth.example.com';
-    const tenant = await pool.query<{ id: string }>(
-      `INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`,
-    );
-    await pool.query(
-      'INSERT INTO sites (id, tenant_id, hostname, scheme, indexnow_key, updated_at) VALUES ($1, $2, $3, $4, gen_random_uuid()::text, now())',
-      [siteId, tenant.rows[0]?.id, hostname, 'https'],
-    );
-    const site: IngestSite = { id: siteId, hostname, scheme: 'https', defaultChangefreq: null, defaultPriority: null };
+    const site = await insertBenchSite(pool, 'growth.example.com');
     const pid = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const ingest = new UrlIngestService(pool, async () => {});
     const entry = (i: number) => {
       const page = Math.floor(i / 3);
-      const href = (l: string) => `https://${hostname}/${l}/catalogue/product-${page}`;
+      const href = (l: string) => `https://${site.hostname}/${l}/catalogue/product-${page}`;
       return {
         loc: href(LANGS[i % 3]!),
         lastmod: '2026-01-01',

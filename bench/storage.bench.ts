@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { UrlIngestService, type IngestSite } from '@sitemaps/ingest';
 import { createBenchEnv } from './support/bench-env';
+import { insertBenchSite } from './support/bench-site';
 
 interface Shape {
   name: string;
@@ -79,16 +80,7 @@ async function main(): Promise<void> {
 }
 
 async function measure(pool: Pool, shape: Shape, urls: number): Promise<string[]> {
-  const siteId = randomUUID();
-  const hostname = `${siteId.slice(0, 8)}.example.com`;
-  const tenant = await pool.query<{ id: string }>(
-    `INSERT INTO tenants (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`,
-  );
-  await pool.query(
-    'INSERT INTO sites (id, tenant_id, hostname, scheme, indexnow_key, updated_at) VALUES ($1, $2, $3, $4, gen_random_uuid()::text, now())',
-    [siteId, tenant.rows[0]?.id, hostname, 'https'],
-  );
-  const site: IngestSite = { id: siteId, hostname, scheme: 'https', defaultChangefreq: null, defaultPriority: null };
+  const site = await insertBenchSite(pool, `${randomUUID().slice(0, 8)}.example.com`);
   const ingest = new UrlIngestService(pool, async () => {});
   await pool.query('VACUUM ANALYZE urls');
   await pool.query('CHECKPOINT');
@@ -107,7 +99,7 @@ async function measure(pool: Pool, shape: Shape, urls: number): Promise<string[]
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const stored = Number(
-    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM urls WHERE site_id = $1', [siteId])).rows[0]?.n,
+    (await pool.query<{ n: string }>('SELECT count(*) AS n FROM urls WHERE site_id = $1', [site.id])).rows[0]?.n,
   );
   const after = await sizes(pool);
   const per = (key: keyof Sizes) => String(Math.round((after[key] - before[key]) / stored));
