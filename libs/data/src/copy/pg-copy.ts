@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ClientBase } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { LOC_HASH_BYTES } from '@sitemaps/domain';
 
 export type CopyType =
   'uuid' | 'bytea' | 'text' | 'int4' | 'int8' | 'float4' | 'bool' | 'timestamptz' | 'json' | 'jsonb';
@@ -290,12 +291,12 @@ export function packHashes(hashes: readonly Buffer[]): Buffer {
   return Buffer.concat(hashes);
 }
 
-/** SQL for an array of loc hashes (16 bytes each, `LOC_HASH_BYTES` in libs/domain) packed into parameter $n. */
+/** SQL for an array of loc hashes (`LOC_HASH_BYTES` each) packed into parameter $n. */
 export function hashList(param: number): string {
-  return `ARRAY(SELECT substring($${param}::bytea FROM i * 16 + 1 FOR 16) FROM generate_series(0, length($${param}::bytea) / 16 - 1) AS i)`;
+  return `ARRAY(SELECT substring($${param}::bytea FROM i * ${LOC_HASH_BYTES} + 1 FOR ${LOC_HASH_BYTES}) FROM generate_series(0, length($${param}::bytea) / ${LOC_HASH_BYTES} - 1) AS i)`;
 }
 
-/** SQL for the loc hash of a text expression, as `locHash` computes it (libs/domain). */
+/** SQL for the loc hash of a text expression, as `locHash` computes it. */
 export function sqlLocHash(text: string): string {
-  return `substring(sha256(convert_to(${text}, 'UTF8')) FROM 1 FOR 16)`;
+  return `substring(sha256(convert_to(${text}, 'UTF8')) FROM 1 FOR ${LOC_HASH_BYTES})`;
 }
