@@ -125,6 +125,35 @@ describe('UrlIngestService (real Postgres)', () => {
       )
     ).rows;
 
+  it('stores a loc once when writers race to add it: the site lock keeps it unique, no index does', async () => {
+    // Four writers at once, each adding the same 300 new URLs (clusters of three) and 50 of its own.
+    const shared = Array.from({ length: 300 }, (_, i) => {
+      const page = Math.floor(i / 3);
+      const href = (lang: string) => loc(`/${lang}/p${page}`);
+      const lang = ['en', 'de', 'fr'][i % 3]!;
+      return {
+        loc: href(lang),
+        hreflang: lang,
+        alternates: ['en', 'de', 'fr'].map((l) => ({ hreflang: l, href: href(l) })),
+      };
+    });
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((w) =>
+        ingest.upsert(site, [...shared, ...Array.from({ length: 50 }, (_, i) => ({ loc: loc(`/w${w}/${i}`) }))]),
+      ),
+    );
+    expect(results.map((r) => r.errors)).toEqual([[], [], [], []]);
+    const { rows } = await pool.query<{ rows: number; locs: number; counter: number; in_shards: number }>(
+      `SELECT count(*)::int AS rows, count(DISTINCT loc)::int AS locs,
+              (SELECT url_count FROM sites WHERE id = $1) AS counter,
+              (SELECT sum(url_count)::int FROM shards WHERE site_id = $1) AS in_shards
+         FROM urls WHERE site_id = $1`,
+      [site.id],
+    );
+    expect(rows[0]).toEqual({ rows: 500, locs: 500, counter: 500, in_shards: 500 });
+    expect(await pending()).toEqual([]);
+  });
+
   it('keeps hreflang clusters reciprocal, including for URLs that arrive later', async () => {
     await ingest.upsert(site, [
       { loc: loc('/en'), hreflang: 'en', alternates: [{ hreflang: 'de', href: loc('/de') }] },

@@ -1,9 +1,11 @@
 // The batch write of a site's URL rows (libs/ingest's UrlBatchWriter), inside the caller's
 // transaction and under the site's URL lock: the stored state of the URLs a batch names, and
 // the rows it writes. Set-based throughout, so a batch costs a handful of round trips whatever
-// its size: lookups use `= ANY(array)` (index probes), and rows go in with binary COPY, straight
-// into `urls` for new rows (the lock guarantees no one else inserts them meanwhile) and through a
-// temporary table for updates. `stage` encodes a new row ahead of its batch (bulk imports).
+// its size: lookups use `= ANY(array)` (probes of the loc-hash index), and rows go in with binary
+// COPY, straight into `urls` for new rows and through a temporary table for updates. The lock is
+// what keeps one row per loc and site: no unique index does (a hash index cannot be unique), so
+// nothing may insert into `urls` but this, under it. `stage` encodes a new row ahead of its
+// batch (bulk imports).
 import type { PoolClient } from 'pg';
 import { lastmodInstant, type Links } from '@sitemaps/domain';
 import type { SitemapUrl } from '@sitemaps/sitemap-xml';
@@ -116,6 +118,15 @@ const SELECTIONS = {
   notSeenByImport: 'NOT EXISTS (SELECT 1 FROM import_seen s WHERE s.loc_hash = urls.loc_hash)',
 };
 
+/**
+ * The rows of site $1 among the loc hashes packed in $2, as a FROM clause: found through the
+ * loc-hash index alone, then kept if the site's. The fence (OFFSET 0) keeps the planner from
+ * reading the site's rows through `(site_id, updated_at)` instead, as it would where statistics
+ * are missing or older than the site's growth: a scan of the whole site per batch. Another site's
+ * row of the same loc is read and dropped (the same host in two tenants, rare).
+ */
+const SITE_ROWS_BY_HASH = `(SELECT * FROM urls WHERE loc_hash = ANY(${hashList(2)}) OFFSET 0) urls WHERE site_id = $1`;
+
 export class UrlWriteRepository {
   /** The stored URLs (live or deleted) among `hashes`, by loc hash in hex. */
   async findExisting(db: Queryable, siteId: string, hashes: readonly Buffer[]): Promise<Map<string, ExistingUrl>> {
@@ -123,7 +134,7 @@ export class UrlWriteRepository {
     const { rows } = await db.query<ExistingUrl>(
       `SELECT id, loc_hash, section, shard_id, fragment_size, deleted_at IS NOT NULL AS deleted, content_hash, alternates,
               lastmod, lastmod_given
-         FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)})`,
+         FROM ${SITE_ROWS_BY_HASH}`,
       [siteId, packHashes(hashes)],
     );
     return new Map(rows.map((row) => [row.loc_hash.toString('hex'), row]));
@@ -135,7 +146,7 @@ export class UrlWriteRepository {
     const { rows } = await db.query<PeerUrl>(
       `SELECT id, loc_hash, loc, section, shard_id, fragment_size, false AS deleted, content_hash, alternates,
               lastmod, lastmod_given, changefreq, priority, images, videos, news
-         FROM urls WHERE site_id = $1 AND loc_hash = ANY(${hashList(2)}) AND deleted_at IS NULL`,
+         FROM ${SITE_ROWS_BY_HASH} AND deleted_at IS NULL`,
       [siteId, packHashes(hashes)],
     );
     return rows;

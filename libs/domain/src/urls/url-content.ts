@@ -13,10 +13,10 @@ export function sha256(text: string): Buffer {
 }
 
 /**
- * Bytes of a loc hash: the first 16 of the loc's sha256. It keys `urls (site_id, loc_hash)`, a
- * random-keyed index that every new URL descends twice; 32 bytes made it 24% larger and a level
- * taller from about a million URLs (docs/scaling.md). 128 bits keep a collision within a site
- * out of reach: about n² / 2¹²⁹, 1.5 × 10⁻²¹ for a billion URLs.
+ * Bytes of a loc hash: the first 16 of the loc's sha256, the key of every lookup by loc
+ * (`urls.loc_hash`, `pending_alternates.href_hash`). 32 bytes made the btree that keyed URLs
+ * until then 24% larger and a level taller from about a million URLs (docs/scaling.md). 128 bits
+ * keep a collision within a site out of reach: about n² / 2¹²⁹, 1.5 × 10⁻²¹ for a billion URLs.
  */
 export const LOC_HASH_BYTES = 16;
 
