@@ -23,7 +23,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { Pool } from 'pg';
-import { readIdSpan } from '@sitemaps/data';
+import { readIdSpan, UrlWriteRepository, type Queryable } from '@sitemaps/data';
 import { freePort } from '@sitemaps/local-services';
 import { createBenchEnv, peakRssMb, printTable, startApp, treeCpuSeconds } from './support/bench-env';
 
@@ -481,10 +481,19 @@ async function main(): Promise<void> {
         `SELECT loc_hash FROM urls TABLESAMPLE SYSTEM (2) WHERE site_id = $1 LIMIT ${LOOKUP_BATCH}`,
         [site.id],
       );
-      const lookupPlan = await plan(
-        `SELECT id, loc_hash, section, shard_id, fragment_size, content_hash FROM urls WHERE site_id = $1 AND loc_hash = ANY($2::bytea[])`,
-        [site.id, hashes.rows.map((r) => r.loc_hash)],
+      // The lookup the ingest lib sends, as it sends it.
+      const sent: [string, unknown[]][] = [];
+      await new UrlWriteRepository().findExisting(
+        {
+          query: ((text: string, values: unknown[]) => (
+            sent.push([text, values]),
+            pool.query(text, values)
+          )) as Queryable['query'],
+        },
+        site.id,
+        hashes.rows.map((r) => r.loc_hash),
       );
+      const lookupPlan = await plan(...sent[0]!);
 
       const s = sizes.rows[0] as { heap: string; toast: string; indexes: string; db: string };
       const m = manifest.rows[0];
