@@ -5,7 +5,9 @@
 // backend's CPU (/proc/<pid>/stat), WAL records, full-page images and bytes (pg_stat_wal), pages
 // of `urls` and of its loc-hash index read from outside shared_buffers (pg_statio_user_*), buffers
 // the backend had to write out itself (pg_stat_bgwriter), checkpoints, and the statements' time
-// (pg_stat_statements, when the server preloads it). No HTTP, no builds: bench:scale measures the
+// (pg_stat_statements, when the server preloads it). After each window it sends 10 batches of
+// stored URLs again, unchanged, from across the site, and reports Postgres' CPU per URL for them
+// (lookups alone: an unchanged URL writes nothing). No HTTP, no builds: bench:scale measures the
 // whole product; this isolates the database's share of an upload and what makes it grow.
 //
 // DATABASE_URL as for npm start. The server-wide counters (WAL, bgwriter, checkpoints) are the
@@ -19,6 +21,7 @@ import { insertBenchSite } from './support/bench-site';
 
 const LANGS = ['en', 'de', 'fr'] as const;
 const BATCH = 9_999; // whole clusters of three
+const RESENDS = 10; // batches of stored URLs sent again, unchanged, per window
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -135,6 +138,7 @@ async function main(): Promise<void> {
       [
         'site after',
         'PG CPU µs/URL',
+        'sent again: PG µs/URL',
         'URLs/s',
         'WAL B/URL',
         'FPI/URL',
@@ -179,10 +183,22 @@ async function main(): Promise<void> {
         }));
         await stats.query('SELECT pg_stat_statements_reset()');
       }
+      // Stored URLs sent again, unchanged, from across the site: Postgres only looks them up.
+      const resendFrom = cpuSeconds(pid);
+      for (let b = 0; b < RESENDS; b++) {
+        const from = Math.floor((((b + 0.5) / RESENDS) * (done - BATCH)) / 3) * 3;
+        const again = await ingest.upsert(
+          site,
+          Array.from({ length: BATCH }, (_, k) => entry(from + k)),
+        );
+        if (again.changed !== 0) throw new Error(`a batch sent again changed ${again.changed} URLs`);
+      }
+      const resendUs = ((cpuSeconds(pid) - resendFrom) / (RESENDS * BATCH)) * 1e6;
       const row = {
         label,
         site: done,
         pgCpuUsPerUrl: +(per('cpu') * 1e6).toFixed(1),
+        resendPgCpuUsPerUrl: +resendUs.toFixed(1),
         urlsPerSecond: Math.round(urls / ((after.at - before.at) / 1000)),
         walBytesPerUrl: Math.round(per('walBytes')),
         fpiPerUrl: +per('walFpi').toFixed(3),
@@ -201,6 +217,7 @@ async function main(): Promise<void> {
       table.push([
         row.site,
         row.pgCpuUsPerUrl,
+        row.resendPgCpuUsPerUrl,
         row.urlsPerSecond,
         row.walBytesPerUrl,
         row.fpiPerUrl,
