@@ -1,11 +1,11 @@
 // The batch write of a site's URL rows (libs/ingest's UrlBatchWriter), inside the caller's
 // transaction and under the site's URL lock: the stored state of the URLs a batch names, and
 // the rows it writes. Set-based throughout, so a batch costs a handful of round trips whatever
-// its size: lookups use `= ANY(array)` (probes of the loc-hash index), and rows go in with binary
-// COPY, straight into `urls` for new rows and through a temporary table for updates. The lock is
-// what keeps one row per loc and site: no unique index does (a hash index cannot be unique), so
-// nothing may insert into `urls` but this, under it. `stage` encodes a new row ahead of its
-// batch (bulk imports).
+// its size: lookups probe the loc-hash index once per hash (`byLocHash`), and rows go in with
+// binary COPY, straight into `urls` for new rows and through a temporary table for updates. The
+// lock is what keeps one row per loc and site: no unique index does (a hash index cannot be
+// unique), so nothing may insert into `urls` but this, under it. `stage` encodes a new row ahead
+// of its batch (bulk imports).
 import type { PoolClient } from 'pg';
 import { lastmodInstant, type Links } from '@sitemaps/domain';
 import type { SitemapUrl } from '@sitemaps/sitemap-xml';
