@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { locHash } from '@sitemaps/domain';
 import { insertSite, useTestPool } from '@sitemaps/testing';
+import { sqlLocHash } from '../copy/pg-copy';
 import type { Queryable } from './url.repository';
 import { UrlWriteRepository } from './url-write.repository';
 
@@ -17,7 +18,7 @@ describe('UrlWriteRepository lookups (real Postgres)', () => {
   const insertRows = (siteId: string, hostname: string, from: number, count: number) =>
     fixture.pool.query(
       `INSERT INTO urls (site_id, loc_hash, loc, content_hash, fragment, fragment_size, deleted_at)
-       SELECT $1, substring(sha256(convert_to(l, 'UTF8')) FROM 1 FOR 16), l, '\\x00', '<url/>', 6,
+       SELECT $1, ${sqlLocHash('l')}, l, '\\x00', '<url/>', 6,
               CASE WHEN i % 2 = 0 THEN now() END
          FROM generate_series($3::int, $3::int + $4::int - 1) AS i, LATERAL (SELECT 'https://' || $2 || '/p' || i AS l) AS x`,
       [siteId, hostname, from, count],
